@@ -1,0 +1,413 @@
+"""probcore.functional: simplex, monotonicity, shift invariance, temperature, gradients, masks,
+dtypes, dims, NaN, errors, and each mapping's own facts (entmax alpha, perturbmax, Gumbel, ...)."""
+import math
+
+import entmax as entmax_pkg
+import numpy as np
+import pytest
+import torch
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from probcore import functional as F
+
+INF = float("inf")
+DET = settings(max_examples=10, deadline=None)
+
+
+def rows(min_n=1, max_n=6, low=-5.0, high=5.0):
+    """(batch, n) float64 tensors, batch possibly 0."""
+    shapes = st.tuples(st.integers(0, 3), st.integers(min_n, max_n))
+    return shapes.flatmap(lambda s: arrays(np.float64, s, elements=st.floats(low, high))).map(torch.from_numpy)
+
+
+def clear_of_ties(case, x):
+    """sparse_softmax's kept set jumps at ties (top-k) and at prefix masses equal to top_p; the
+    properties below are checked away from them (rounding decides there)."""
+    if case.name != "sparse_softmax" or x.numel() == 0:
+        return True
+    z = x / case.params.get("temperature", 1)
+    gaps = z.sort(-1).values.diff(dim=-1)
+    if (gaps < 1e-6).any():
+        return False
+    top_p = case.params.get("top_p")
+    masses = torch.softmax(z, -1).sort(-1, descending=True).values.cumsum(-1)
+    return top_p is None or ((masses - top_p).abs() > 1e-9).all()
+
+
+def sign(case):
+    """+1 if the mapping keeps the order of x, -1 if it reverses it (negative T or beta)."""
+    return -1 if case.params.get("temperature", 1) < 0 or case.params.get("beta", 1) < 0 else 1
+
+
+# ------------------------------------------------------------------ common properties
+
+@DET
+@given(x=rows())
+def test_outputs_are_probabilities(case, x):
+    p = case(x)
+    assert p.shape == x.shape and p.dtype == x.dtype
+    assert (p >= 0).all()
+    torch.testing.assert_close(p.sum(-1), torch.ones(x.shape[0], dtype=x.dtype), atol=1e-9, rtol=0)
+
+
+@DET
+@given(x=rows(min_n=2))
+def test_monotone(case, x):
+    if case.mapping.stochastic or case.mapping.needs_target:
+        pytest.skip("a sample / the target's margin does not follow the order of x")
+    if case.name == "taylor_softmax":
+        x = x.clamp(min=-1) * abs(case.params.get("temperature", 1))  # f_k increases on [-1, inf) only
+    assume(clear_of_ties(case, x))
+    p = case(x)
+    s = sign(case)
+    order = s * (x[..., :, None] - x[..., None, :]) > 0
+    assert (p[..., :, None] >= p[..., None, :] - 1e-9)[order].all()
+
+
+def test_taylor_is_not_monotone_below_minus_one():
+    p = F.taylor_softmax(torch.tensor([-3.0, -1.0]))  # f_2(-3) = 2.5 > f_2(-1) = 0.5
+    assert p[0] > p[1]
+
+
+@DET
+@given(x=rows(), c=st.floats(-20, 20))
+def test_shift_invariant(case, x, c):
+    if not case.mapping.shift_invariant:
+        pytest.skip("Taylor softmax is not shift invariant (test below)")
+    assume(clear_of_ties(case, x))
+    torch.testing.assert_close(case(x + c), case(x), atol=1e-8, rtol=0)
+
+
+def test_taylor_is_not_shift_invariant():
+    x = torch.tensor([0.5, -1.0, 2.0], dtype=torch.float64)
+    assert (F.taylor_softmax(x + 3.0) - F.taylor_softmax(x)).abs().max() > 0.05
+
+
+def test_low_temperature_gives_onehot_argmax(case):
+    if case.mapping.stochastic or case.mapping.needs_target or case.name == "taylor_softmax":
+        pytest.skip("no argmax limit (noise / margin / polynomial, see below)")
+    x = torch.tensor([[0.3, -1.2, 0.9, 0.5], [2.0, 1.5, -3.0, 1.9]], dtype=torch.float64)
+    params = {k: v for k, v in case.params.items() if k not in ("temperature", "beta")}
+    p = case.mapping.forward(x, dim=-1, **params, temperature=1e-3)
+    torch.testing.assert_close(p, torch.eye(4, dtype=x.dtype)[x.argmax(-1)], atol=1e-6, rtol=0)
+
+
+def test_taylor_low_temperature_tends_to_power_ratio():
+    """f_k(x / T) ~ (x / T)^k / k!, so p -> x^k / sum x^k, not one-hot."""
+    x = torch.tensor([0.5, -1.0, 2.0], dtype=torch.float64)
+    torch.testing.assert_close(F.taylor_softmax(x, order=4, temperature=1e-4), x**4 / (x**4).sum(), atol=1e-3, rtol=0)
+
+
+def test_gradcheck(case):
+    """float64 gradients against finite differences (gumbel: the soft sample, fixed noise)."""
+    x = torch.randn(2, 5, dtype=torch.float64, generator=torch.Generator().manual_seed(3)).requires_grad_()
+    assert torch.autograd.gradcheck(lambda v: case(v), (x,))
+
+
+@pytest.mark.parametrize("fn", [
+    F.softmax, F.entmax15, F.sparsemax, lambda x: F.entmax(x, alpha=1.3), lambda x: F.taylor_softmax(x, order=4),
+])
+def test_double_backward(fn):
+    x = torch.randn(2, 5, dtype=torch.float64, generator=torch.Generator().manual_seed(4)).requires_grad_()
+    assert torch.autograd.gradgradcheck(fn, (x,))
+
+
+# ------------------------------------------------------------------ masks, dtypes, shapes, NaN
+
+MASKED = [[0.3, -INF, 1.2, -0.5], [-INF, -INF, -INF, -INF], [2.0, -INF, -INF, -INF]]
+
+
+@pytest.mark.parametrize("dtype", [torch.float64, torch.float32, torch.float16, torch.bfloat16])
+def test_masked_entries_and_rows(case, dtype):
+    x = torch.tensor(MASKED, dtype=dtype, requires_grad=True)
+    p = case(x)
+    assert p.dtype == dtype
+    assert (p[torch.isneginf(x)] == 0).all() and (p[1] == 0).all()
+    torch.testing.assert_close(p[:1].float().sum(-1), torch.ones(1), atol=1e-2, rtol=0)
+    torch.testing.assert_close(p[2].float(), torch.eye(4)[0], atol=1e-6, rtol=0)
+    (p * torch.arange(12, dtype=dtype).reshape(3, 4)).sum().backward()
+    assert torch.isfinite(x.grad).all()
+    assert (x.grad[torch.isneginf(x)] == 0).all() and (x.grad[1] == 0).all()
+    assert (x.grad[2] == 0).all()  # a single live entry: p = 1 whatever its value
+
+
+def test_softmax_fully_masked_row_where_torch_gives_nan():
+    x = torch.full((2, 3), -INF).requires_grad_()
+    assert torch.isnan(torch.softmax(x, -1)).all()
+    p = F.softmax(x)
+    p.sum().backward()
+    assert (p == 0).all() and (x.grad == 0).all()
+
+
+@pytest.mark.parametrize("dtype, big", [(torch.float16, 1e4), (torch.bfloat16, 1e4), (torch.float32, 3e4),
+                                        (torch.float64, 3e4)])
+def test_dtypes_and_large_logits(case, dtype, big):
+    x = torch.tensor([[1.0, -0.5, 0.25, 2.0], [big, -big, big / 2, big - 10]], dtype=dtype, requires_grad=True)
+    p = case(x)
+    assert p.dtype == dtype and torch.isfinite(p).all() and (p >= 0).all()
+    torch.testing.assert_close(p.float().sum(-1), torch.ones(2), atol=2e-3 if dtype.itemsize == 2 else 1e-6, rtol=0)
+    if not case.mapping.stochastic:  # (the noise is drawn in the compute dtype)
+        reference = case(x.detach().double())
+        torch.testing.assert_close(p[0].double(), reference[0], atol=1e-2 if dtype.itemsize == 2 else 1e-6, rtol=0)
+    p[:, 0].sum().backward()
+    assert x.grad.dtype == dtype and torch.isfinite(x.grad).all()
+
+
+@pytest.mark.parametrize("dim", [0, 1, 2, -1, -2, -3])
+def test_any_dim(case, dim):
+    x = torch.randn(2, 3, 4, dtype=torch.float64, generator=torch.Generator().manual_seed(1))
+    expected = case(x.movedim(dim, -1)).movedim(-1, dim)
+    torch.testing.assert_close(case(x, dim=dim), expected)
+
+
+@pytest.mark.parametrize("shape", [(0, 4), (2, 0, 3), (0,) * 3 + (1,)])
+def test_empty_batch(case, shape):
+    x = torch.randn(shape, dtype=torch.float64, requires_grad=True)
+    p = case(x)
+    assert p.shape == x.shape
+    p.sum().backward()
+    assert x.grad.shape == x.shape
+
+
+def test_single_entry(case):
+    x = torch.tensor([[0.7], [-3.0], [-INF]], dtype=torch.float64, requires_grad=True)
+    p = case(x)
+    torch.testing.assert_close(p.flatten(), torch.tensor([1.0, 1.0, 0.0], dtype=x.dtype), atol=1e-9, rtol=0)
+    p.sum().backward()
+    torch.testing.assert_close(x.grad, torch.zeros_like(x), atol=1e-9, rtol=0)  # perturbmax: quadrature
+
+
+def test_nan_row_is_nan_and_others_unaffected(case):
+    x = torch.tensor([[0.1, float("nan"), 0.3], [0.2, 0.5, -0.4]], dtype=torch.float64)
+    p = case(x)
+    assert torch.isnan(p[0]).all()
+    if not case.mapping.stochastic:  # (fewer rows draw other noise)
+        torch.testing.assert_close(p[1], case(x[1:])[0])
+
+
+def test_non_floating_input(case):
+    with pytest.raises(ValueError, match="x must be a floating tensor"):
+        case(torch.tensor([[1, 2, 3]]))
+
+
+def test_bad_dim(case):
+    with pytest.raises(ValueError, match=r"dim must be an integer in \[-2, 1\]"):
+        case(torch.zeros(2, 3), dim=2)
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda x: F.taylor_softmax(x, order=3), "order must be an even integer >= 2"),
+    (lambda x: F.taylor_softmax(x, order=0), "order must be an even integer >= 2"),
+    (lambda x: F.sparse_softmax(x, k=0), r"k must be an integer in \[1, 4\]"),
+    (lambda x: F.sparse_softmax(x, k=5), r"k must be an integer in \[1, 4\]"),
+    (lambda x: F.sparse_softmax(x), "exactly one of k"),
+    (lambda x: F.sparse_softmax(x, k=2, top_p=0.5), "exactly one of k"),
+    (lambda x: F.sparse_softmax(x, top_p=0.0), r"top_p must be in \(0, 1\]"),
+    (lambda x: F.sparse_softmax(x, top_p=1.5), r"top_p must be in \(0, 1\]"),
+    (lambda x: F.entmax(x, alpha=0.9), "alpha must be a finite real >= 1"),
+    (lambda x: F.entmax(x, alpha=torch.tensor([[0.5]])), "alpha must be a finite real >= 1"),
+    (lambda x: F.entmax(x, alpha=torch.ones(1, 4) * 1.5), "alpha must have size 1 along dim"),
+    (lambda x: F.entmax(x, n_iter=0), "n_iter must be an integer >= 1"),
+    (lambda x: F.softmax(x, temperature=0.0), "temperature must be finite and non-zero"),
+    (lambda x: F.sparsemax(x, temperature=INF), "temperature must be finite and non-zero"),
+    (lambda x: F.softmax(x, temperature=2.0, beta=0.5), "either temperature or beta"),
+    (lambda x: F.gumbel_softmax(x, temperature=-1.0), r"temperature must be in \(0, inf\)"),
+    (lambda x: F.gumbel_softmax(x, hard=1), "hard must be True or False"),
+    (lambda x: F.perturbmax(x, noise="cauchy"), "noise must be one of gumbel, normal, uniform, logistic"),
+    (lambda x: F.perturbmax_sample(x, noise="cauchy"), "noise must be one of"),
+    (lambda x: F.perturbmax(x, n_points=1), "n_points must be an integer >= 2"),
+    (lambda x: F.perturbmax_sample(x, n_samples=0), "n_samples must be an integer >= 1"),
+    (lambda x: F.am_softmax(x, torch.tensor([4])), r"target must hold class indices in \[0, 3\]"),
+    (lambda x: F.am_softmax(x, torch.tensor([0.0])), "target must hold integer class indices"),
+    (lambda x: F.am_softmax(x, torch.tensor([0, 1, 2])), r"target must have the shape of x without dim, \(1,\)"),
+    (lambda x: F.am_softmax(x, torch.tensor([0]), margin=-0.1), r"margin must be in \[0, inf\)"),
+    (lambda x: F.am_softmax(x, torch.tensor([0]), scale=0.0), r"scale must be in \(0, inf\)"),
+    (lambda x: F.softmax(x[0, 0]), "at least one dimension"),
+])
+def test_value_errors(call, match):
+    with pytest.raises(ValueError, match=match):
+        call(torch.zeros(1, 4))
+
+
+# ------------------------------------------------------------------ softmax family
+
+def test_softmax_beta_and_temperature():
+    x = torch.tensor([[0.2, -1.0, 3.0, -INF]], dtype=torch.float64)
+    softmin = torch.cat([torch.softmax(-2 * x[0, :3], 0), torch.zeros(1, dtype=x.dtype)])
+    torch.testing.assert_close(F.softmax(x, beta=-2.0)[0], softmin)
+    torch.testing.assert_close(F.softmax(x, temperature=-0.5)[0], softmin)
+    torch.testing.assert_close(F.softmax(x, beta=0.5), F.softmax(x, temperature=2.0))
+    torch.testing.assert_close(F.softmax(x, beta=0.0), torch.tensor([[1 / 3, 1 / 3, 1 / 3, 0]], dtype=x.dtype))
+    torch.testing.assert_close(F.softmax(x), torch.softmax(x, -1))
+
+
+def test_smooth_max():
+    x = torch.tensor([[0.2, -1.0, 3.0, -INF], [-INF] * 4], dtype=torch.float64, requires_grad=True)
+    out = F.smooth_max(x, temperature=0.5)
+    torch.testing.assert_close(out[0], 0.5 * torch.logsumexp(x[0, :3] / 0.5, 0))
+    assert out[1] == -INF
+    out[0].backward()
+    torch.testing.assert_close(x.grad, F.softmax(x.detach(), temperature=0.5))
+    torch.testing.assert_close(F.smooth_max(x.detach()[:1], temperature=1e-3), torch.tensor([3.0], dtype=x.dtype))
+    torch.testing.assert_close(F.smooth_max(x.detach()[:1], temperature=-1e-3), torch.tensor([-1.0], dtype=x.dtype))
+
+
+def test_taylor_softmax_formula():
+    x = torch.tensor([[0.5, -2.0, 3.0, -INF]], dtype=torch.float64)
+    for order in (2, 4, 8):
+        f = sum(x[:, :3] ** m / math.factorial(m) for m in range(order + 1))
+        expected = torch.cat([f / f.sum(), torch.zeros(1, 1, dtype=x.dtype)], -1)
+        torch.testing.assert_close(F.taylor_softmax(x, order=order), expected)
+    big = torch.tensor([3e4, -2e4, 1e4], dtype=torch.float64)  # f_10(3e4) overflows float32 unscaled
+    f = sum(big**m / math.factorial(m) for m in range(11))
+    torch.testing.assert_close(F.taylor_softmax(big.float(), order=10).double(), f / f.sum(), atol=1e-6, rtol=0)
+
+
+def test_sparse_softmax_top_k():
+    x = torch.tensor([[0.1, 2.0, -1.0, 1.5, 0.3]], dtype=torch.float64)
+    expected = torch.zeros_like(x)
+    expected[0, [1, 3]] = torch.softmax(x[0, [1, 3]], 0)
+    torch.testing.assert_close(F.sparse_softmax(x, k=2), expected)
+    torch.testing.assert_close(F.sparse_softmax(x, k=5), torch.softmax(x, -1))
+
+
+@DET
+@given(x=rows(min_n=2), top_p=st.floats(0.01, 1.0))
+def test_sparse_softmax_top_p_keeps_smallest_prefix(x, top_p):
+    q = torch.softmax(x, -1)
+    keep = F.sparse_softmax(x, top_p=top_p) > 0
+    kept_mass = (q * keep).sum(-1)
+    smallest_kept = torch.where(keep, q, INF).amin(-1)
+    assert (kept_mass >= top_p - 1e-12).all() and (kept_mass - smallest_kept < top_p + 1e-12).all()
+    assert (torch.where(keep, -INF, q).amax(-1) <= smallest_kept).all()  # kept entries are the largest
+
+
+def test_am_softmax():
+    x = torch.tensor([[0.9, 0.2, -0.3], [0.1, 0.5, 0.4]], dtype=torch.float64)
+    t = torch.tensor([0, 2])
+    shifted = x - 0.3 * torch.nn.functional.one_hot(t, 3)
+    torch.testing.assert_close(F.am_softmax(x, t, margin=0.3, scale=10.0), torch.softmax(10.0 * shifted, -1))
+    torch.testing.assert_close(F.am_softmax(x.T, t, margin=0.3, scale=10.0, dim=0), torch.softmax(10.0 * shifted, -1).T)
+
+
+# ------------------------------------------------------------------ sparsemax / entmax
+
+def test_entmax_special_alphas_are_exact():
+    x = torch.randn(3, 6, dtype=torch.float64, generator=torch.Generator().manual_seed(5))
+    assert torch.equal(F.entmax(x, alpha=1.0), F.softmax(x))
+    assert torch.equal(F.entmax(x, alpha=2.0), F.sparsemax(x))
+    assert torch.equal(F.entmax(x, alpha=1.5), F.entmax15(x))
+    mixed = torch.tensor([[1.0], [2.0], [1.7]], dtype=torch.float64)
+    p = F.entmax(x, alpha=mixed)
+    assert torch.equal(p[0], F.softmax(x[0])) and torch.equal(p[1], F.sparsemax(x[1]))
+    torch.testing.assert_close(p[2], F.entmax(x[2], alpha=1.7))
+    assert torch.equal(F.entmax(x.T, alpha=mixed.T, dim=0), p.T)
+
+
+def test_entmax_gradcheck_in_x_and_alpha():
+    x = torch.randn(4, 5, dtype=torch.float64, generator=torch.Generator().manual_seed(6)).requires_grad_()
+    alpha = torch.tensor([[1.25], [1.5], [2.0], [2.7]], dtype=torch.float64, requires_grad=True)
+    assert torch.autograd.gradcheck(lambda v, a: F.entmax(v, alpha=a, temperature=0.8), (x, alpha))
+    shared = torch.tensor(1.6, dtype=torch.float64, requires_grad=True)  # one alpha broadcast to every row
+    assert torch.autograd.gradcheck(lambda v, a: F.entmax(v, alpha=a), (x, shared))
+
+
+def test_entmax_alpha_gradient_at_one_is_the_limit():
+    x = torch.randn(3, 5, dtype=torch.float64, generator=torch.Generator().manual_seed(7))
+    g = torch.randn(3, 5, dtype=torch.float64, generator=torch.Generator().manual_seed(8))
+    alpha = torch.ones(3, 1, dtype=torch.float64, requires_grad=True)
+    (F.entmax(x, alpha=alpha) * g).sum().backward()
+    h = 1e-6
+    one_sided = ((F.entmax(x, alpha=1 + h, n_iter=200) - F.softmax(x)) * g).sum(-1) / h
+    torch.testing.assert_close(alpha.grad.flatten(), one_sided, atol=1e-4, rtol=1e-4)
+
+
+@pytest.mark.parametrize("ours, theirs", [
+    (F.sparsemax, entmax_pkg.sparsemax),
+    (F.entmax15, entmax_pkg.entmax15),
+    (lambda x: F.entmax(x, alpha=1.3), lambda x: entmax_pkg.entmax_bisect(x, alpha=1.3, n_iter=80)),
+    (lambda x: F.entmax(x, alpha=2.6), lambda x: entmax_pkg.entmax_bisect(x, alpha=2.6, n_iter=80)),
+])
+def test_matches_entmax_package(ours, theirs):
+    x = (3 * torch.randn(6, 7, dtype=torch.float64, generator=torch.Generator().manual_seed(9))).requires_grad_()
+    g = torch.randn(6, 7, dtype=torch.float64, generator=torch.Generator().manual_seed(10))
+    p, q = ours(x), theirs(x)
+    torch.testing.assert_close(p, q, atol=1e-10, rtol=0)
+    (grad_p,), (grad_q,) = torch.autograd.grad((p * g).sum(), x), torch.autograd.grad((q * g).sum(), x)
+    torch.testing.assert_close(grad_p, grad_q, atol=1e-8, rtol=0)
+
+
+def test_entmax_alpha_gradient_matches_entmax_package():
+    x = torch.randn(4, 6, dtype=torch.float64, generator=torch.Generator().manual_seed(11))
+    g = torch.randn(4, 6, dtype=torch.float64, generator=torch.Generator().manual_seed(12))
+    grads = []
+    for fn in (F.entmax, lambda v, alpha: entmax_pkg.entmax_bisect(v, alpha=alpha, n_iter=80)):
+        alpha = torch.tensor([[1.2], [1.5], [1.9], [3.0]], dtype=torch.float64, requires_grad=True)
+        (fn(x, alpha=alpha) * g).sum().backward()
+        grads.append(alpha.grad)
+    torch.testing.assert_close(*grads, atol=1e-8, rtol=0)
+
+
+def test_bisection_with_nan_finishes():
+    x = torch.tensor([[float("nan")] * 4, [0.1, 0.2, 0.3, 0.4]], dtype=torch.float32)
+    p = F.entmax(x, alpha=1.8)
+    assert torch.isnan(p[0]).all() and torch.isfinite(p[1]).all()
+
+
+# ------------------------------------------------------------------ perturb-max, Gumbel
+
+@pytest.mark.parametrize("spread", [0.01, 1.0, 10.0, 200.0])
+def test_perturbmax_gumbel_is_softmax(spread):
+    x = spread * torch.randn(4, 30, dtype=torch.float64, generator=torch.Generator().manual_seed(13))
+    torch.testing.assert_close(F.perturbmax(x, noise="gumbel"), torch.softmax(x, -1), atol=1e-9, rtol=0)
+    torch.testing.assert_close(F.perturbmax(x.float(), noise="gumbel"), torch.softmax(x.float(), -1), atol=1e-6, rtol=0)
+
+
+@pytest.mark.parametrize("noise", ["normal", "uniform", "logistic"])
+@pytest.mark.parametrize("n", [2, 9, 32, 60])
+def test_perturbmax_sums_to_one_and_ties_are_uniform(noise, n):
+    """Exact to rounding, except uniform noise past n = 32 (16 Gauss-Legendre nodes per piece):
+    all-equal logits are its worst case."""
+    atol = 1e-7 if noise == "uniform" and n > 32 else 1e-9
+    x = 0.5 * torch.randn(3, n, dtype=torch.float64, generator=torch.Generator().manual_seed(n))
+    torch.testing.assert_close(F.perturbmax(x, noise=noise).sum(-1), torch.ones(3, dtype=x.dtype), atol=atol, rtol=0)
+    torch.testing.assert_close(F.perturbmax(torch.zeros(n, dtype=x.dtype), noise=noise),
+                               torch.full((n,), 1 / n, dtype=x.dtype), atol=atol / n, rtol=0)
+
+
+def test_perturbmax_two_entries_closed_forms():
+    a = torch.tensor([0.0, 0.3, 0.8, 1.7], dtype=torch.float64)
+    x = torch.stack([a, torch.zeros_like(a)], -1)  # P[a + e1 > e2]
+    normal = 0.5 * (1 + torch.erf(a / 2))  # e2 - e1 ~ N(0, 2)
+    uniform = torch.where(a < 1, 1 - (1 - a).clamp(min=0) ** 2 / 2, 1.0)  # triangular on (-1, 1)
+    torch.testing.assert_close(F.perturbmax(x, noise="normal")[:, 0], normal, atol=1e-10, rtol=0)
+    torch.testing.assert_close(F.perturbmax(x, noise="uniform")[:, 0], uniform, atol=1e-12, rtol=0)
+
+
+@pytest.mark.parametrize("noise", ["gumbel", "normal", "uniform", "logistic"])
+def test_perturbmax_sample_converges(noise):
+    x = torch.tensor([[0.4, -0.2, 0.1, 0.9]], dtype=torch.float64)
+    exact = F.perturbmax(x, noise=noise)
+    errors = [(F.perturbmax_sample(x, noise=noise, n_samples=s, generator=torch.Generator().manual_seed(0))
+               - exact).abs().max().item() for s in (100, 10_000, 200_000)]
+    assert errors[2] < errors[0] and errors[2] < 5e-3 and errors[1] < 3e-2
+
+
+def test_gumbel_softmax_soft_and_hard():
+    x = torch.tensor([[0.5, -1.0, 2.0, 0.0]] * 3, dtype=torch.float64, requires_grad=True)
+    g = torch.randn(3, 4, dtype=torch.float64)
+    soft = F.gumbel_softmax(x, temperature=0.7, generator=torch.Generator().manual_seed(1))
+    hard = F.gumbel_softmax(x, temperature=0.7, hard=True, generator=torch.Generator().manual_seed(1))
+    assert torch.equal(hard.detach(), torch.eye(4, dtype=x.dtype)[soft.argmax(-1)])
+    (grad_soft,), (grad_hard,) = (torch.autograd.grad((y * g).sum(), x) for y in (soft, hard))
+    torch.testing.assert_close(grad_hard, grad_soft)
+    other = F.gumbel_softmax(x, temperature=0.7, generator=torch.Generator().manual_seed(2))
+    assert not torch.allclose(soft, other)
+
+
+def test_gumbel_max_samples_follow_softmax():
+    x = torch.tensor([0.5, -1.0, 2.0, 0.0], dtype=torch.float64)
+    hard = F.gumbel_softmax(x.expand(40_000, 4), hard=True, generator=torch.Generator().manual_seed(3))
+    torch.testing.assert_close(hard.mean(0), torch.softmax(x, -1), atol=0.01, rtol=0)
