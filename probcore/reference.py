@@ -1,0 +1,282 @@
+"""One-vector numpy versions of every probcore mapping and loss, written to read like the maths.
+
+The explorer shows these under "how it is computed"; the tests check the torch core against them.
+Input: a 1-D array-like of floats, with ``-inf`` allowed (it gets probability 0; a vector that is
+all ``-inf`` gives all zeros). Output: float64. Bad parameters raise the same ``ValueError`` as the
+torch side (``probcore._validate``).
+"""
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from ._validate import (check_alpha, check_beta, check_k, check_noise, check_nonnegative, check_order,
+                        check_positive, check_positive_int, check_positive_temperature, check_temperature,
+                        check_top_p)
+
+# ---------------------------------------------------------------- helpers
+
+
+def _vector(x) -> np.ndarray:
+    x = np.asarray(x, dtype=np.float64)
+    if x.ndim != 1:
+        raise ValueError(f"x must be a 1-D array of floats, got shape {x.shape}")
+    return x
+
+
+def _scaled(x, temperature=1.0, beta=None) -> np.ndarray:
+    """z = x / T (or z = beta x); -inf entries stay -inf for any sign of T or beta."""
+    x = _vector(x)
+    if beta is not None and temperature != 1.0:
+        raise ValueError("give either temperature or beta (beta = 1 / temperature), not both")
+    masked = np.isneginf(x)
+    x = np.where(masked, 0.0, x)
+    z = x * check_beta(beta) if beta is not None else x / check_temperature(temperature)
+    return np.where(masked, -np.inf, z)
+
+
+def _shifted(z: np.ndarray) -> np.ndarray:
+    """z - max z (shift-invariant maps see max 0); an all -inf vector stays as it is."""
+    top = np.max(z, initial=-np.inf)
+    return z - top if np.isfinite(top) else z
+
+
+def _normalize(w: np.ndarray) -> np.ndarray:
+    """w / sum w; a zero sum (everything masked) gives zeros, a NaN sum gives NaN."""
+    total = w.sum()
+    return w / total if total != 0 else w
+
+
+def _logsumexp(z: np.ndarray) -> float:
+    """log sum_i exp(z_i) = max z + log sum_i exp(z_i - max z)."""
+    top = np.max(z, initial=-np.inf)
+    return top + np.log(np.sum(np.exp(z - top))) if np.isfinite(top) else top
+
+
+def _target(target, n: int) -> int:
+    if isinstance(target, bool) or not isinstance(target, numbers.Integral) or not 0 <= target < n:
+        raise ValueError(f"target must be a class index in [0, {n - 1}], got {target!r}")
+    return int(target)
+
+
+def _normal_cdf(e):
+    return (1 + np.vectorize(math.erf, otypes=[float])(e / math.sqrt(2))) / 2
+
+
+# noise: (pdf, cdf, quadrature interval holding all but ~1e-17 of the mass, sampler); uniform is U[0, 1]
+_NOISE = {
+    "gumbel": (lambda e: np.exp(-e - np.exp(-e)), lambda e: np.exp(-np.exp(-e)), (-5.0, 40.0),
+               lambda rng, size: rng.gumbel(size=size)),
+    "normal": (lambda e: np.exp(-e * e / 2) / math.sqrt(2 * math.pi), _normal_cdf, (-10.0, 10.0),
+               lambda rng, size: rng.standard_normal(size)),
+    "uniform": (lambda e: ((0 <= e) & (e <= 1)) * 1.0, lambda e: np.clip(e, 0.0, 1.0), (0.0, 1.0),
+                lambda rng, size: rng.random(size)),
+    "logistic": (lambda e: np.exp(-np.abs(e)) / (1 + np.exp(-np.abs(e))) ** 2, lambda e: 1 / (1 + np.exp(-e)),
+                 (-40.0, 40.0), lambda rng, size: rng.logistic(size=size)),
+}
+
+
+def _quadrature(noise, z, n_points=None):
+    """Nodes t and weights w for int dt over where max_j (z_j + eps_j) lies. Smooth noises: the
+    trapezoid rule on n_points (default 400) nodes over max z + [lo, hi] (the integrand is analytic
+    and decays fast: error ~1e-13). Uniform: Gauss-Legendre with n_points (default n // 2 + 1)
+    nodes on each piece between the breakpoints z_j, z_j + 1, exact for that piecewise polynomial."""
+    n_points = None if n_points is None else check_positive_int("n_points", n_points, low=2)
+    top = np.max(z, initial=-np.inf)
+    if noise == "uniform":
+        cuts = np.unique(np.clip(np.concatenate([z, z + 1]), top, top + 1))[:, None]
+        nodes, weights = np.polynomial.legendre.leggauss(n_points or len(z) // 2 + 1)
+        width = np.diff(cuts, axis=0)
+        return (cuts[:-1] + width * (nodes + 1) / 2).ravel(), (width * weights / 2).ravel()
+    lo, hi = _NOISE[noise][2]
+    t = top + np.linspace(lo, hi, n_points or 400)
+    return t, np.full(len(t), (hi - lo) / (len(t) - 1))  # ends carry ~0 mass: trapezoid = Riemann
+
+
+# ---------------------------------------------------------------- mappings
+
+
+def softmax(x, temperature=1.0, beta=None):
+    """p_i = exp(z_i) / sum_j exp(z_j),  z = x / T  (or z = beta x)."""
+    z = _scaled(x, temperature, beta)
+    return _normalize(np.exp(_shifted(z)))
+
+
+def smooth_max(x, temperature=1.0):
+    """T log sum_i exp(x_i / T)  (-> max x as T -> 0+)."""
+    return temperature * _logsumexp(_scaled(x, temperature))
+
+
+def taylor_softmax(x, order=2, temperature=1.0):
+    """p_i = f_k(z_i) / sum_j f_k(z_j),  f_k(z) = sum_{m=0..k} z^m / m!  (k even, so f_k > 0)."""
+    z = _scaled(x, temperature)
+    kept = ~np.isneginf(z)
+    z = np.where(kept, z, 0.0)
+    f = sum(z**m / math.factorial(m) for m in range(check_order(order) + 1))
+    return _normalize(f * kept)
+
+
+def sparse_softmax(x, k=None, top_p=None, temperature=1.0):
+    """p_i = exp(z_i) / sum_{j in Omega} exp(z_j) on Omega = top-k (or the top-p nucleus) of z, else 0."""
+    z = _scaled(x, temperature)
+    if (k is None) == (top_p is None):
+        raise ValueError("give exactly one of k (an integer in [1, n]) or top_p (a real in (0, 1])")
+    order = np.argsort(-z, kind="stable")
+    if top_p is not None:
+        mass = np.cumsum(softmax(z)[order])
+        k = min(int(np.searchsorted(mass, check_top_p(top_p))) + 1, len(z))
+    omega = order[:check_k(k, len(z))]
+    p = np.zeros_like(z)
+    p[omega] = softmax(z[omega])
+    return p
+
+
+def sparsemax(x, temperature=1.0):
+    """p = relu(z - tau),  tau = (sum_{j<=K} z_(j) - 1) / K,  K = #{k : z_(k) > (sum_{j<=k} z_(j) - 1) / k}."""
+    z = _shifted(_scaled(x, temperature))
+    z_sorted = np.sort(z)[::-1]
+    tau = (np.cumsum(z_sorted) - 1) / np.arange(1, len(z) + 1)
+    support = np.sum(z_sorted > tau)
+    return np.maximum(z - tau[support - 1], 0) if support else np.zeros_like(z)
+
+
+def entmax15(x, temperature=1.0):
+    """p = relu(z - tau)^2, z = x/2T, tau = mu_k - sqrt(1/k - sigma_k^2) for the k with z_(k) >= tau_k >= z_(k+1)."""
+    z = _shifted(_scaled(x, temperature) / 2)
+    z_sorted = np.sort(z[z > -np.inf])[::-1]
+    k = np.arange(1, len(z_sorted) + 1)
+    mu = np.cumsum(z_sorted) / k  # mean and variance of the k largest z
+    sigma2 = np.cumsum(z_sorted**2) / k - mu**2
+    tau = mu - np.sqrt(np.maximum(1 / k - sigma2, 0))
+    z_next = np.append(z_sorted[1:], -np.inf)
+    miss = np.maximum(tau - z_sorted, 0) + np.maximum(z_next - tau, 0)  # 0 inside the bracket; min: rounding
+    return np.maximum(z - tau[np.argmin(miss)], 0) ** 2 if len(k) else np.zeros_like(z)
+
+
+def entmax(x, alpha=1.5, temperature=1.0, n_iter=60):
+    """p = relu(z - tau)^(1/(alpha-1)),  z = (alpha-1) x / T,  tau by bisection so that sum p = 1."""
+    alpha = check_alpha(alpha)
+    if alpha == 1:
+        return softmax(x, temperature)
+    if alpha == 2:
+        return sparsemax(x, temperature)
+    z = _shifted((alpha - 1) * _scaled(x, temperature))
+
+    def mass(tau):
+        return np.sum(np.maximum(z - tau, 0) ** (1 / (alpha - 1)))
+
+    lo, hi = -1.0, 0.0  # max z = 0, so mass(-1) >= 1 > mass(0) = 0
+    for _ in range(check_positive_int("n_iter", n_iter)):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if mass(mid) >= 1 else (lo, mid)
+    return _normalize(np.maximum(z - (lo + hi) / 2, 0) ** (1 / (alpha - 1)))  # sum 1 to rounding
+
+
+def perturbmax(x, noise="gumbel", temperature=1.0, n_points=None):
+    """p_i = P[argmax(z + eps) = i] = E_eps[prod_{j != i} Phi(z_i - z_j + eps)]  (gumbel noise: softmax)."""
+    z = _scaled(x, temperature)  # below: p_i = int pdf(t - z_i) prod_{j != i} Phi(t - z_j) dt, t = z_i + eps
+    pdf, cdf, _, _ = _NOISE[check_noise(noise)]
+    live = np.flatnonzero(z > -np.inf)
+    t, w = _quadrature(noise, z[live], n_points)
+    others = np.where(np.eye(len(live), dtype=bool)[:, :, None], 1.0, cdf(t - z[live, None]))  # [i, j, t]
+    p = np.zeros_like(z)
+    p[live] = (pdf(t - z[live, None]) * others.prod(axis=1)) @ w
+    return p
+
+
+def perturbmax_sample(x, noise="gumbel", n_samples=1000, temperature=1.0, seed=0):
+    """p_i = #{s : argmax(z + eps_s) = i} / S, eps_s ~ noise: Monte Carlo perturbmax."""
+    z = _scaled(x, temperature)
+    sample = _NOISE[check_noise(noise)][3]
+    eps = sample(np.random.default_rng(seed), (check_positive_int("n_samples", n_samples), len(z)))
+    wins = np.bincount(np.argmax(z + eps, axis=1), minlength=len(z))
+    return wins / n_samples * (z > -np.inf)
+
+
+def gumbel_softmax(x, temperature=1.0, hard=False, seed=0):
+    """y = softmax((x + g) / T), g_i ~ Gumbel(0, 1); hard: onehot(argmax y) (straight-through)."""
+    x, temperature = _vector(x), check_positive_temperature(temperature)
+    if not isinstance(hard, bool):
+        raise ValueError(f"hard must be True or False, got {hard!r}")
+    y = softmax(x + np.random.default_rng(seed).gumbel(size=x.shape), temperature)
+    return np.eye(len(y))[np.argmax(y)] if hard and y.any() else y
+
+
+def am_softmax(x, target, margin=0.35, scale=1.0, temperature=1.0):
+    """p = softmax(s (x - m e_t) / T): the target cosine x_t gives up a margin m before scaling by s."""
+    x = _vector(x)
+    onehot = np.eye(len(x))[_target(target, len(x))]
+    z = check_positive("scale", scale) * (x - check_nonnegative("margin", margin) * onehot)
+    return softmax(z, temperature)
+
+
+# ---------------------------------------------------------------- losses (one vector, target t)
+
+
+def cross_entropy(x, target, temperature=1.0):
+    """L = -log softmax(z)_t = logsumexp(z) - z_t,  z = x / T."""
+    z = _scaled(x, temperature)
+    return _logsumexp(z) - z[_target(target, len(z))]
+
+
+def sparse_softmax_loss(x, target, k):
+    """L = log sum_{i in top-k} exp(x_i) - x_t."""
+    x = _vector(x)
+    top_k = np.sort(x)[::-1][:check_k(k, len(x))]
+    return _logsumexp(top_k) - x[_target(target, len(x))]
+
+
+def sparsemax_loss(x, target):
+    """L = 1/2 - x_t + sum_{i in S} (x_i^2 - tau^2) / 2,  S = support of sparsemax(x), tau its threshold."""
+    x = _shifted(_vector(x))  # L is shift invariant
+    t = _target(target, len(x))
+    s = x[sparsemax(x) > 0]
+    tau = (s.sum() - 1) / len(s)
+    return 0.5 - x[t] + np.sum(s**2 - tau**2) / 2
+
+
+def entmax_loss(x, target, alpha=1.5):
+    """L = <p - e_t, x> + H_alpha(p), p = entmax_alpha(x), H_alpha(p) = (1 - sum p^alpha) / (alpha (alpha - 1))."""
+    x = _shifted(_vector(x))
+    t = _target(target, len(x))
+    p = entmax(x, alpha)
+    p, xs = p[p > 0], x[p > 0]
+    shannon = alpha == 1  # the Tsallis entropy's limit at alpha = 1
+    entropy = -np.sum(p * np.log(p)) if shannon else (1 - np.sum(p**alpha)) / (alpha * (alpha - 1))
+    return np.sum(p * xs) - x[t] + entropy
+
+
+def taylor_cross_entropy(x, target, order=2):
+    """L = -log taylor_softmax(x, order)_t."""
+    p = taylor_softmax(x, order)
+    return -np.log(p[_target(target, len(p))])
+
+
+def am_softmax_loss(cosines, target, margin=0.35, scale=30.0):
+    """L = -log am_softmax(c, t)_t = -log e^{s(c_t - m)} / (e^{s(c_t - m)} + sum_{j != t} e^{s c_j})."""
+    return -np.log(am_softmax(cosines, target, margin, scale)[target])
+
+
+def neg_prob_loss(x, target):
+    """L = -softmax(x)_t  (minus a smooth accuracy)."""
+    p = softmax(x)
+    return -p[_target(target, len(p))]
+
+
+def smoothed_cross_entropy(p, target, eps=1e-3):
+    """L = -log((p_t + eps) / (1 + n eps)) for probabilities p that may hold exact zeros."""
+    p = _vector(p)
+    eps = check_positive("eps", eps)
+    return -np.log((p[_target(target, len(p))] + eps) / (1 + len(p) * eps))
+
+
+def surrogate_loss(x, target, mapping="softmax", **params):
+    """L = stop_grad(p - e_t) . x, p = mapping(x): gradient exactly p - e_t; the value means nothing."""
+    from .registry import get_mapping  # the registry imports this module
+    x = _vector(x)
+    t = _target(target, len(x))
+    spec = get_mapping(mapping)
+    d = spec.reference(x, **params, **({"target": t} if spec.needs_target else {})) - np.eye(len(x))[t]
+    return np.sum(d[d != 0] * x[d != 0])  # masked (-inf) classes have d = 0
