@@ -1,0 +1,288 @@
+"""Classification losses on class-index targets, laid out like ``torch.nn.functional.cross_entropy``.
+
+Every loss is ``loss(x, target, ..., reduction="mean", ignore_index=-100)``:
+
+- ``x`` is ``(C,)``, ``(N, C)`` or ``(N, C, d1, ...)``; the class dimension is 0 for 1-D input and 1
+  otherwise. ``target`` holds class indices (any integer dtype) and has x's shape without the class
+  dimension; each entry lies in ``[0, C)`` or equals ``ignore_index`` (else ``ValueError``).
+- ``reduction="none"`` gives one loss per target entry (0 where ignored), ``"sum"`` their sum,
+  ``"mean"`` the sum over the number of non-ignored entries -- ``nan`` when there is none (empty
+  batch or everything ignored), as ``torch.nn.functional.cross_entropy`` does.
+- float16/bfloat16 input is computed in float32 and the result is returned in the input dtype.
+- ``-inf`` logits (masked classes) are fine for every loss on logits as long as the target class
+  itself is not masked.
+
+Parameter errors raise ``ValueError`` naming the parameter and its valid range (``check_params``,
+also used by :mod:`probcore.nn` when a loss module is built).
+"""
+from __future__ import annotations
+
+import math
+import numbers
+from functools import partial
+
+import torch
+from torch.autograd.function import once_differentiable
+
+from probcore._validate import (
+    check_alpha,
+    check_k,
+    check_nonnegative,
+    check_order,
+    check_positive,
+    check_positive_int,
+    check_reduction,
+    check_temperature,
+)
+from probcore.functional import entmax, taylor_softmax
+from probcore.registry import get_mapping
+from probcore.threshold import sparsemax_threshold
+
+__all__ = [
+    "check_params",
+    "cross_entropy",
+    "sparse_softmax_loss",
+    "sparsemax_loss",
+    "entmax_loss",
+    "taylor_cross_entropy",
+    "am_softmax_loss",
+    "neg_prob_loss",
+    "surrogate_loss",
+    "smoothed_cross_entropy",
+]
+
+
+def _check_ignore_index(ignore_index) -> int:
+    if isinstance(ignore_index, bool) or not isinstance(ignore_index, numbers.Integral):
+        raise ValueError(f"ignore_index must be an integer, got {ignore_index!r}")
+    return int(ignore_index)
+
+
+_CHECKS = {
+    "reduction": check_reduction,
+    "ignore_index": _check_ignore_index,
+    "temperature": check_temperature,
+    "k": partial(check_positive_int, "k"),  # k <= C once x is known
+    "alpha": check_alpha,
+    "order": check_order,
+    "margin": partial(check_nonnegative, "margin"),
+    "scale": partial(check_positive, "scale"),
+    "eps": partial(check_positive, "eps"),
+}
+_COMMON = ("reduction", "ignore_index")
+
+
+def check_params(mapping=None, **params) -> dict:
+    """Checks loss keywords by name and returns them normalised.
+
+    Raises ``ValueError`` naming the keyword and its valid range. With ``mapping``
+    (``surrogate_loss``) the keywords other than reduction / ignore_index are that mapping's
+    parameters and are checked by its registry entry. ``k <= C`` is checked once x arrives."""
+    if mapping is None:
+        return {name: _CHECKS[name](value) for name, value in params.items()}
+    common = {name: _CHECKS[name](params.pop(name)) for name in _COMMON if name in params}
+    return {**common, "mapping": mapping, **get_mapping(mapping).validate(**params)}
+
+
+def _classify(row_loss, x, target, reduction, ignore_index, x_name="x", **params):
+    """Checks everything, moves the class dimension last and applies
+    ``row_loss(z, t, **params)`` (z: (..., C) float32/64, t: (...) long -> (...)) on it;
+    ignored entries get loss 0 and no gradient, then the reduction."""
+    params = check_params(reduction=reduction, ignore_index=ignore_index, **params)
+    reduction, ignore_index = params.pop("reduction"), params.pop("ignore_index")
+    if not (torch.is_tensor(x) and x.is_floating_point() and x.dim() >= 1):
+        raise ValueError(
+            f"{x_name} must be a floating tensor of shape (C,), (N, C) or (N, C, d1, ...), got "
+            f"{x.dtype if torch.is_tensor(x) else type(x).__name__}"
+            f"{tuple(x.shape) if torch.is_tensor(x) else ''}"
+        )
+    class_dim = 0 if x.dim() == 1 else 1
+    z = x.movedim(class_dim, -1)
+    n = z.shape[-1]
+    if not torch.is_tensor(target) or target.is_floating_point() or target.is_complex() or target.dtype == torch.bool:
+        raise ValueError(
+            f"target must be an integer tensor of class indices in [0, {n}), got "
+            f"{target.dtype if torch.is_tensor(target) else type(target).__name__}"
+        )
+    if target.shape != z.shape[:-1]:
+        raise ValueError(
+            f"target must have shape {tuple(z.shape[:-1])} ({x_name}'s shape without its class "
+            f"dimension {class_dim}), got {tuple(target.shape)}"
+        )
+    target = target.long()
+    ignored = target == ignore_index
+    bad = ~ignored & ((target < 0) | (target >= n))
+    if bad.any():
+        raise ValueError(
+            f"target must hold class indices in [0, {n}) or ignore_index={ignore_index}, "
+            f"got {target[bad][0].item()}"
+        )
+    if ignored.any():  # keep whatever sits in ignored rows (e.g. a fully masked row) out of the maths
+        target = target.masked_fill(ignored, 0)
+        z = z.masked_fill(ignored.unsqueeze(-1), 0)
+    if z.dtype in (torch.float16, torch.bfloat16):
+        z = z.float()
+    loss = row_loss(z, target, **params).masked_fill(ignored, 0)
+    if reduction == "sum":
+        loss = loss.sum()
+    elif reduction == "mean":
+        loss = loss.sum() / (~ignored).sum()
+    return loss.to(x.dtype)
+
+
+def _pick(z: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
+    """z[..., t]"""
+    return z.gather(-1, t.unsqueeze(-1)).squeeze(-1)
+
+
+def _minus_onehot(p: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
+    """p - onehot(t)"""
+    return p.scatter_add(-1, t.unsqueeze(-1), torch.full_like(p[..., :1], -1))
+
+
+class _FenchelYoung(torch.autograd.Function):
+    """A Fenchel-Young loss L = <p - e_t, z> + H(p) from ``value(z, t) -> (L, p)``, with the
+    exact gradient dL/dz = p - onehot(t) (no differentiation through the mapping; no double
+    backward)."""
+
+    @staticmethod
+    def forward(ctx, z, t, value):
+        zmax = z.amax(-1, keepdim=True)  # L is shift invariant: evaluate it on z - max z
+        loss, p = value(z - zmax.masked_fill(torch.isneginf(zmax), 0), t)
+        ctx.save_for_backward(_minus_onehot(p, t))
+        return loss
+
+    @staticmethod
+    @once_differentiable
+    def backward(ctx, grad):
+        (p_minus_onehot,) = ctx.saved_tensors
+        return grad.unsqueeze(-1) * p_minus_onehot, None, None
+
+
+def _ce_rows(z, t, temperature=1.0):
+    scaled = z / temperature
+    if temperature < 0:  # softmin: masked (-inf) classes stay masked
+        scaled = scaled.masked_fill(torch.isneginf(z), -math.inf)
+    return torch.logsumexp(scaled, dim=-1) - _pick(scaled, t)
+
+
+def cross_entropy(x, target, temperature=1.0, reduction="mean", ignore_index=-100):
+    """Cross-entropy -log softmax(x/T)_t = logsumexp(x/T) - x_t/T; gradient (p - onehot)/T.
+
+    temperature: finite, non-zero (negative = softmin; -inf logits stay masked). Equals
+    ``torch.nn.functional.cross_entropy(x / T, target)`` with the same reduction / ignore_index."""
+    return _classify(_ce_rows, x, target, reduction, ignore_index, temperature=temperature)
+
+
+def _sparse_softmax_rows(z, t, k):
+    top = z.topk(check_k(k, z.shape[-1]), dim=-1).values
+    return torch.logsumexp(top, dim=-1) - _pick(z, t)
+
+
+def sparse_softmax_loss(x, target, k, reduction="mean", ignore_index=-100):
+    """Sparse softmax loss logsumexp(top-k of x) - x_t (Su 2020), k an integer in [1, C].
+
+    Gradient: softmax over the top-k set minus onehot; equals cross_entropy for k = C."""
+    return _classify(_sparse_softmax_rows, x, target, reduction, ignore_index, k=k)
+
+
+def _sparsemax_value(z, t):
+    """1/2 - z_t + sum_{i in S} (z_i^2 - tau^2)/2, written with p_i = z_i - tau on the support S as
+    (1 + |p|^2)/2 - (z_t - tau): no cancellation for large logits and no -inf arithmetic."""
+    tau = sparsemax_threshold(z)
+    p = (z - tau).clamp(min=0)
+    loss = (1 + (p * p).sum(-1)) / 2 - (_pick(z, t) - tau.squeeze(-1))
+    return loss.clamp(min=0), p  # >= 0 exactly; the clamp only removes rounding
+
+
+def sparsemax_loss(x, target, reduction="mean", ignore_index=-100):
+    """Sparsemax loss (Martins & Astudillo 2016) 1/2 - x_t + sum_{i in S} (x_i^2 - tau^2)/2,
+    S the sparsemax support, tau its threshold; gradient exactly sparsemax(x) - onehot.
+
+    In the binary case with s = x_t - x_other it is the modified Huber loss:
+    0 for s >= 1, -s for s <= -1, (s - 1)^2 / 4 in between."""
+    return _classify(lambda z, t: _FenchelYoung.apply(z, t, _sparsemax_value), x, target, reduction, ignore_index)
+
+
+def _tsallis_entropy(p: torch.Tensor, alpha: float) -> torch.Tensor:
+    """H_alpha(p) = (1 - sum p^alpha) / (alpha (alpha - 1)), evaluated as
+    -sum p expm1((alpha - 1) log p) / (alpha (alpha - 1)) (no cancellation near alpha = 1);
+    H_1 = -sum p log p (Shannon)."""
+    if alpha == 1:
+        return -torch.special.xlogy(p, p).sum(-1)
+    return -(p * torch.expm1((alpha - 1) * torch.log(p))).sum(-1) / (alpha * (alpha - 1))
+
+
+def _entmax_value(z, t, alpha):
+    p = entmax(z, alpha=alpha, dim=-1)
+    gap = torch.where(p > 0, p * (z - _pick(z, t).unsqueeze(-1)), 0).sum(-1)  # <p - e_t, z>; 0 * -inf -> 0
+    return (gap + _tsallis_entropy(p, alpha)).clamp(min=0), p
+
+
+def _entmax_rows(z, t, alpha):
+    return _FenchelYoung.apply(z, t, partial(_entmax_value, alpha=alpha))
+
+
+def entmax_loss(x, target, alpha=1.5, reduction="mean", ignore_index=-100):
+    """Fenchel-Young entmax loss <p - e_t, x> + H_alpha(p), p = alpha-entmax(x), with the Tsallis
+    entropy H_alpha(p) = (1 - sum p^alpha) / (alpha (alpha - 1)) (H_1 = Shannon).
+
+    alpha: a float >= 1; alpha = 1 gives cross_entropy, alpha = 2 sparsemax_loss. Gradient
+    exactly p - onehot. Unlike the ``entmax`` package's losses, reduction="mean" is accepted."""
+    return _classify(_entmax_rows, x, target, reduction, ignore_index, alpha=alpha)
+
+
+def _taylor_rows(z, t, order):
+    return -torch.log(_pick(taylor_softmax(z, order=order, dim=-1), t))
+
+
+def taylor_cross_entropy(x, target, order=2, reduction="mean", ignore_index=-100):
+    """-log taylor_softmax(x, order)_t = log sum_j f(x_j) - log f(x_t), f(x) = sum_{m<=order} x^m/m!,
+    order an even integer >= 2."""
+    return _classify(_taylor_rows, x, target, reduction, ignore_index, order=order)
+
+
+def _am_softmax_rows(z, t, margin, scale):
+    shifted = z.scatter_add(-1, t.unsqueeze(-1), torch.full_like(z[..., :1], -margin))
+    return _ce_rows(scale * shifted, t)
+
+
+def am_softmax_loss(cosines, target, margin=0.35, scale=30.0, reduction="mean", ignore_index=-100):
+    """AM-softmax loss (Wang et al. 2018) -log softmax(s (cos - m onehot(t)))_t on cosine logits:
+    the target must beat every other class by the margin m (>= 0); scale s > 0."""
+    return _classify(_am_softmax_rows, cosines, target, reduction, ignore_index, "cosines", margin=margin, scale=scale)
+
+
+def _neg_prob_rows(z, t):
+    return -torch.exp(-_ce_rows(z, t))
+
+
+def neg_prob_loss(x, target, reduction="mean", ignore_index=-100):
+    """-p_t with p = softmax(x): minus a smooth accuracy, in [-1, 0] (not >= 0); its gradient
+    p_t (p - onehot) vanishes as p_t -> 0 or 1, so it suits fine-tuning more than training."""
+    return _classify(_neg_prob_rows, x, target, reduction, ignore_index)
+
+
+def _surrogate_rows(z, t, mapping, **params):
+    spec = get_mapping(mapping)
+    if spec.needs_target:
+        params["target"] = t
+    d = _minus_onehot(spec.forward(z, dim=-1, **params), t).detach()
+    return torch.where(d != 0, d * z, 0).sum(-1)  # masked (-inf) classes have d = 0
+
+
+def surrogate_loss(x, target, mapping="softmax", reduction="mean", ignore_index=-100, **params):
+    """Stop-gradient surrogate stop_grad(p - onehot) . x with p = mapping(x, **params), any name in
+    ``probcore.registry.MAPPINGS``. Its gradient is exactly p - onehot (the Fenchel-Young
+    gradient, without the loss); its value means nothing and may be negative."""
+    return _classify(_surrogate_rows, x, target, reduction, ignore_index, mapping=mapping, **params)
+
+
+def _smoothed_rows(p, t, eps):
+    return math.log1p(p.shape[-1] * eps) - torch.log(_pick(p, t) + eps)
+
+
+def smoothed_cross_entropy(p, target, eps=1e-3, reduction="mean", ignore_index=-100):
+    """-log((p_t + eps) / (1 + C eps)) on probabilities p (e.g. sparsemax output, where p_t may be 0);
+    eps > 0. Non-negative for p_t <= 1, but not convex in the logits."""
+    return _classify(_smoothed_rows, p, target, reduction, ignore_index, "p", eps=eps)
