@@ -1,0 +1,690 @@
+""""Check my numbers": compare a user's probabilities with probcore's and explain the difference.
+
+A user pastes logits x and the probabilities p their own implementation produced (one vector or
+many rows), picks a mapping and its parameters; :func:`check_outputs` computes the reference in
+float64 through the registry and returns one :class:`RowVerdict` per row. Row ``r`` passes when
+every entry satisfies ``|p_i - ref_i| <= atol + rtol * |ref_i|`` (``numpy.isclose``).
+
+For a failing row the check tries, in order, alternative implementations that are wrong in a
+typical way and reports the first one that reproduces the user's row (same tolerance, at least
+float32 resolution):
+
+1. no max-subtraction: ``exp(x) / sum exp(x)`` in float32 or float64 (overflow -> nan / inf / 0),
+2. logits passed through unchanged (``p = x`` or ``p = x / T``),
+3. log-probabilities instead of probabilities (``exp(p) = ref``),
+4. missing renormalisation (``p / sum p = ref`` while ``sum p != 1``),
+5. mapping over the wrong axis (columns normalised, needs >= 2 rows),
+6. top-k / top-p support one entry too large or too small (sparse softmax),
+7. threshold tau from a support of K +- 1 entries (sparsemax, entmax-1.5 closed forms
+   ``tau = (sum_{j<=K} z_(j) - 1) / K`` and ``tau = mean_K - sqrt((1 - K var_K) / K)``), or the
+   mapping restricted to the top K - 1 entries (entmax with any alpha),
+8. precision loss: matches only to float32 / float16 resolution,
+9. wrong temperature: ``p = f(c x)`` for a fitted scale c, reported as ``T' = T / c``,
+10. precision loss at bfloat16 resolution,
+11. nan / inf / all-zero rows: overflow at large logits, or a fully masked row.
+
+Parsing helpers :func:`parse_vector` and :func:`load_rows` read pasted text, CSV and ``.npy``
+(never ``eval``, never pickle) and raise ``ValueError`` with the offending token or row.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import math
+import re
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import partial
+
+import numpy as np
+import torch
+
+from probcore._validate import check_nonnegative
+from probcore.registry import get_mapping
+
+__all__ = [
+    "CAUSES",
+    "MAX_COLS",
+    "MAX_FILE_BYTES",
+    "MAX_ROWS",
+    "MAX_VALUES",
+    "RowVerdict",
+    "check_outputs",
+    "load_rows",
+    "parse_vector",
+    "summary",
+    "torch_threads",
+]
+
+MAX_ROWS = 10_000
+MAX_COLS = 100_000
+MAX_VALUES = 2_000_000  # rows * n
+MAX_FILE_BYTES = 64 * 2**20
+MAX_DIAGNOSED_VALUES = 50_000  # failing rows * n that get the hypothesis tests (at least one row)
+
+CAUSES = {
+    "max_subtraction": "overflow: no max-subtraction before exp",
+    "nonfinite": "nan / inf in the output",
+    "passthrough": "logits passed through unchanged",
+    "log_probs": "log-probabilities instead of probabilities",
+    "renormalisation": "missing renormalisation",
+    "wrong_axis": "normalised over the wrong axis",
+    "top_k": "top-k / top-p support off by one",
+    "threshold": "threshold from a support off by one",
+    "temperature": "wrong temperature",
+    "precision": "low floating-point precision",
+    "not_diagnosed": "not diagnosed (row limit)",
+}
+
+
+@dataclass(frozen=True, eq=False)
+class RowVerdict:
+    """Outcome for one row. ``differing``: indices i with |p_i - ref_i| > atol + rtol |ref_i|;
+    ``cause`` a key of :data:`CAUSES` (None when ok or unexplained), ``likely_cause`` its
+    explanation for this row, ``fitted`` the numbers behind it (e.g. ``{"temperature": 2.0}``)."""
+
+    row: int
+    ok: bool
+    max_abs_error: float
+    differing: tuple[int, ...]
+    reference: np.ndarray
+    likely_cause: str | None = None
+    cause: str | None = None
+    fitted: dict = field(default_factory=dict)
+
+
+# ---------------------------------------------------------------- parsing
+
+_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+_NONFINITE = re.compile(r"[+-]?(?:inf|infinity|nan)", re.IGNORECASE)
+_SEPARATORS = re.compile(r"[,;\s]+")
+
+
+def _parse_token(token: str, allow_nonfinite: bool) -> float:
+    """One decimal number; ValueError with the reason (no location: callers add it)."""
+    if _NONFINITE.fullmatch(token):
+        if not allow_nonfinite:
+            raise ValueError(f"{token!r} is not a finite number")
+        return float(token)
+    if not _NUMBER.fullmatch(token):
+        raise ValueError(f"{token[:40]!r} is not a number")
+    value = float(token)
+    if math.isinf(value) and not allow_nonfinite:
+        raise ValueError(f"{token[:40]!r} overflows float64 (|value| > 1.8e308)")
+    return value
+
+
+def _check_size(rows: int, n: int, name: str) -> None:
+    if n > MAX_COLS:
+        raise ValueError(f"{name} must have at most {MAX_COLS:,} values per row, got {n:,}")
+    if rows > MAX_ROWS:
+        raise ValueError(f"{name} must have at most {MAX_ROWS:,} rows, got {rows:,}")
+    if rows * n > MAX_VALUES:
+        raise ValueError(f"{name} must hold at most {MAX_VALUES:,} values in all, got {rows * n:,}")
+
+
+def parse_vector(text: str, *, allow_nonfinite: bool = False, name: str = "values") -> np.ndarray:
+    """Float64 vector from text: numbers separated by commas, semicolons, spaces or new lines,
+    optionally inside one pair of [] or (). ``nan`` / ``inf`` (and overflow such as 1e999) only
+    with ``allow_nonfinite`` (e.g. for an output that overflowed). ValueError names the token."""
+    if not isinstance(text, str):
+        raise ValueError(f"{name} must be text, got {type(text).__name__}")
+    body = text.strip()
+    if len(body) >= 2 and (body[0], body[-1]) in (("[", "]"), ("(", ")")):
+        body = body[1:-1]
+    tokens = [t for t in _SEPARATORS.split(body) if t]
+    if not tokens:
+        raise ValueError(f"{name} is empty: enter numbers separated by commas, spaces or new lines")
+    _check_size(1, len(tokens), name)
+    values = np.empty(len(tokens))
+    for i, token in enumerate(tokens):
+        try:
+            values[i] = _parse_token(token, allow_nonfinite)
+        except ValueError as err:
+            raise ValueError(f"{name}: value {i + 1} {err}") from None
+    return values
+
+
+def _load_csv(data: bytes, allow_nonfinite: bool, name: str) -> np.ndarray:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ValueError(f"{name} is not UTF-8 text") from None
+    rows: list[list[float]] = []
+    width = None
+    for line_no, cells in enumerate(csv.reader(io.StringIO(text)), start=1):
+        cells = [c.strip() for c in cells]
+        if not any(cells):
+            continue  # blank line
+        if width is None:
+            width = len(cells)
+            _check_size(1, width, name)
+            if not all(_NUMBER.fullmatch(c) or _NONFINITE.fullmatch(c) for c in cells):
+                continue  # a header line: names, not numbers
+        elif len(cells) != width:
+            raise ValueError(f"{name}: line {line_no} has {len(cells)} values, expected {width} like the first line")
+        _check_size(len(rows) + 1, width, name)
+        row = []
+        for col, cell in enumerate(cells, start=1):
+            try:
+                row.append(_parse_token(cell, allow_nonfinite))
+            except ValueError as err:
+                raise ValueError(f"{name}: line {line_no}, column {col}: {err}") from None
+        rows.append(row)
+    if not rows:
+        raise ValueError(f"{name} holds no rows of numbers")
+    return np.array(rows, dtype=np.float64)
+
+
+def _load_npy(data: bytes, allow_nonfinite: bool, name: str) -> np.ndarray:
+    fmt = np.lib.format
+    buf = io.BytesIO(data)
+    try:  # the header first: shape and dtype are checked before any data is allocated
+        version = fmt.read_magic(buf)
+        read_header = fmt.read_array_header_1_0 if version == (1, 0) else fmt.read_array_header_2_0
+        shape, _, dtype = read_header(buf)
+    except (ValueError, OSError, EOFError, SyntaxError) as err:
+        raise ValueError(f"{name} is not a valid .npy file (pickled data is not accepted): {err}") from None
+    if dtype.hasobject or dtype.kind not in "fiu":
+        raise ValueError(f"{name} must hold a real numeric array (float or int), got dtype {dtype}")
+    if len(shape) not in (1, 2) or 0 in shape:
+        raise ValueError(f"{name} must be a non-empty 1-D (n,) or 2-D (rows, n) array, got shape {shape}")
+    rows, n = (1, shape[0]) if len(shape) == 1 else shape
+    _check_size(rows, n, name)
+    try:
+        array = np.load(io.BytesIO(data), allow_pickle=False)
+    except (ValueError, OSError, EOFError) as err:
+        raise ValueError(f"{name} is not a valid .npy file: {err}") from None
+    array = np.asarray(array, dtype=np.float64).reshape(rows, n)
+    if not allow_nonfinite and not np.isfinite(array).all():
+        r, c = np.argwhere(~np.isfinite(array))[0]
+        raise ValueError(f"{name}: row {r + 1}, column {c + 1} is {array[r, c]}, not a finite number")
+    return array
+
+
+def load_rows(file_bytes: bytes, filename: str, *, allow_nonfinite: bool = False, name: str | None = None) -> np.ndarray:
+    """(rows, n) float64 array from an uploaded ``.csv`` (comma separated, optional header line)
+    or ``.npy`` (numeric dtype, loaded with ``allow_pickle=False``; a 1-D array is one row).
+
+    Limits: <= MAX_ROWS rows, <= MAX_COLS values a row, <= MAX_VALUES in all, <= MAX_FILE_BYTES.
+    ValueError names the file and the offending line / column."""
+    name = name or repr(filename)
+    if not isinstance(file_bytes, (bytes, bytearray)):
+        raise ValueError(f"file_bytes must be bytes, got {type(file_bytes).__name__}")
+    if len(file_bytes) > MAX_FILE_BYTES:
+        raise ValueError(f"{name} must be at most {MAX_FILE_BYTES // 2**20} MiB, got {len(file_bytes) / 2**20:.1f} MiB")
+    suffix = str(filename).lower().rsplit(".", 1)[-1]
+    if suffix == "csv":
+        return _load_csv(bytes(file_bytes), allow_nonfinite, name)
+    if suffix == "npy":
+        return _load_npy(bytes(file_bytes), allow_nonfinite, name)
+    raise ValueError(f"filename must end in .csv or .npy, got {filename!r}")
+
+
+# ---------------------------------------------------------------- reference
+
+
+@contextmanager
+def torch_threads(n: int = 1):
+    """Run torch with n intra-op threads, restoring the previous count afterwards. The check (and
+    the training demo) work on many tiny tensors, where thread hand-offs cost more than they save
+    (measured on the 2-core box: softmax of a 6 x 12 tensor 24 ms with 2 threads, 10 us with 1)."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(n)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
+def _as_rows(values, name: str) -> np.ndarray:
+    try:
+        array = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a numeric array of shape (n,) or (rows, n)") from None
+    if array.ndim not in (1, 2) or array.size == 0:
+        raise ValueError(f"{name} must be a non-empty array of shape (n,) or (rows, n), got shape {array.shape}")
+    array = array.reshape(-1, array.shape[-1])
+    _check_size(*array.shape, name)
+    return array
+
+
+class _Problem:
+    """The chosen mapping with validated parameters, evaluated in float64 (or a given dtype)."""
+
+    def __init__(self, mapping: str, params: dict, n_rows: int, n: int):
+        self.spec = get_mapping(mapping)
+        if self.spec.stochastic:
+            raise ValueError(
+                f"mapping must be deterministic to be checked: {mapping!r} draws random noise, so its "
+                "output changes on every call"
+            )
+        target = params.pop("target", None)
+        if self.spec.needs_target:
+            if target is None:
+                raise ValueError(f"target (a class index, or one per row) is required for mapping {mapping!r}")
+            target = np.asarray(target)
+            if target.dtype.kind not in "iu" or target.ndim > 1 or target.size not in (1, n_rows):
+                raise ValueError(f"target must be one integer class index or {n_rows} of them (one per row)")
+            self.target = torch.as_tensor(np.broadcast_to(target.reshape(-1), (n_rows,)).copy(), dtype=torch.long)
+        elif target is not None:
+            raise ValueError(f"target is only used by mappings that need one; {mapping!r} does not")
+        self.params = self.spec.validate(n=n, **params)
+        self.name = self.spec.name
+        # p = f(s x): the logit scale s set by temperature T (s = 1/T) or beta (s = beta)
+        names = {p.name for p in self.spec.params}
+        self.has_temperature = "temperature" in names and not self.spec.needs_target
+        beta = self.params.get("beta")
+        self.uses_beta = beta is not None
+        self.scale = float(beta) if self.uses_beta else 1.0 / float(self.params.get("temperature", 1.0))
+
+    def __call__(self, x, rows, dim: int = -1, dtype=torch.float64, **override) -> np.ndarray:
+        """f(x) for the given rows of the input (rows: their indices, for am_softmax's target)."""
+        params = {**self.params, **override}
+        if self.spec.needs_target:
+            params["target"] = self.target[rows]
+        t = torch.from_numpy(np.ascontiguousarray(x, dtype=np.float64)).to(dtype)
+        with torch.no_grad():
+            return self.spec.forward(t, dim=dim, **params).double().numpy()
+
+    def temperature_text(self, c: float) -> tuple[str, dict]:
+        """The setting that scales the logits by c: T' = T / c, or beta' = beta c."""
+        if self.uses_beta:
+            b = self.params["beta"]
+            return f"beta' = {b * c:.6g} instead of beta = {b:g}", {"beta": b * c}
+        t = 1.0 / self.scale
+        return f"temperature T' = {t / c:.6g} instead of T = {t:g}", {"temperature": t / c}
+
+
+# ---------------------------------------------------------------- diagnosis
+
+_EXP_LIMITS = {np.float32: math.log(np.finfo(np.float32).max), np.float64: math.log(np.finfo(np.float64).max)}
+
+
+@dataclass
+class _Case:
+    """Everything the hypotheses need; ``matches(alt, rows)`` compares the user's rows with an
+    alternative output at the diagnosis tolerance (NaN equal to NaN)."""
+
+    problem: _Problem
+    x: np.ndarray
+    p: np.ndarray
+    ref: np.ndarray
+    atol: float
+    rtol: float
+
+    def matches(self, alt: np.ndarray, rows) -> np.ndarray:
+        return np.isclose(self.p[rows], alt, atol=self.atol, rtol=self.rtol, equal_nan=True).all(-1)
+
+    def differs_from_ref(self, alt: np.ndarray, rows) -> np.ndarray:
+        return ~np.isclose(alt, self.ref[rows], atol=self.atol, rtol=self.rtol).all(-1)
+
+    def support(self, rows) -> np.ndarray:
+        return (self.ref[rows] > 0).sum(-1)
+
+    def n_finite(self, rows) -> np.ndarray:
+        return np.isfinite(self.x[rows]).sum(-1)
+
+
+def _naive_exp(z: np.ndarray, dtype, k: int | None) -> np.ndarray:
+    """exp(z) / sum exp(z) without subtracting max z, in dtype (over the top k entries if k)."""
+    with np.errstate(all="ignore"):
+        e = np.exp(z.astype(dtype))
+        if k is not None:
+            kth = -np.sort(-z, axis=-1)[:, k - 1 : k]
+            e = np.where(z >= kth, e, 0)
+        return (e / e.sum(-1, keepdims=True)).astype(np.float64)
+
+
+def _h_overflow(case: _Case, rows):
+    """Softmax / top-k softmax computed as exp(x) / sum exp(x): reproduce its overflow."""
+    pr = case.problem
+    if pr.name == "softmax":
+        k = None
+    elif pr.name == "sparse_softmax" and pr.params.get("k") is not None:
+        k = pr.params["k"]
+    else:
+        return [None] * len(rows)
+    z = case.x[rows] * pr.scale
+    out = [None] * len(rows)
+    for dtype, limit in _EXP_LIMITS.items():
+        naive = _naive_exp(z, dtype, k)
+        big = np.abs(np.where(np.isfinite(z), z, 0)).max(-1)
+        hit = case.matches(naive, rows) & case.differs_from_ref(naive, rows) & (big > limit)
+        for i in np.flatnonzero(hit):
+            if out[i] is None:
+                out[i] = (
+                    "max_subtraction",
+                    f"reproduced by exp(x) / sum exp(x) in {np.dtype(dtype).name} without subtracting max x: "
+                    f"exp overflows / underflows beyond |x| = {limit:.1f} (here up to {big[i]:.4g}), giving "
+                    "nan, inf or 0; compute exp(x - max x) instead (the result is the same)",
+                    {"dtype": np.dtype(dtype).name},
+                )
+    return out
+
+
+def _h_passthrough(case: _Case, rows):
+    x = case.x[rows]
+    out = [None] * len(rows)
+    for alt, what in ((x, "the logits x"), (x * case.problem.scale, "the scaled logits x / T")):
+        for i in np.flatnonzero(case.matches(alt, rows)):
+            out[i] = out[i] or ("passthrough", f"your output equals {what}: the mapping was not applied", {})
+    return out
+
+
+def _h_log_probs(case: _Case, rows):
+    p = case.p[rows]
+    with np.errstate(all="ignore"):
+        hit = (np.nan_to_num(p, nan=np.inf) <= case.atol).all(-1)
+        hit &= np.isclose(np.exp(p), case.ref[rows], atol=case.atol, rtol=case.rtol).all(-1)
+    msg = "your output is log p: exp(output) equals the reference (log-probabilities, e.g. log_softmax, instead of p)"
+    return [("log_probs", msg, {}) if h else None for h in hit]
+
+
+def _h_renormalisation(case: _Case, rows):
+    p = case.p[rows]
+    s = p.sum(-1)
+    ok = np.isfinite(s) & (s > 0) & (np.abs(s - 1) > case.atol)
+    with np.errstate(all="ignore"):
+        hit = ok & case.matches(case.ref[rows] * s[:, None], rows)
+    return [
+        ("renormalisation", f"your row sums to {s[i]:.6g}, and dividing it by that sum gives the reference: "
+         "missing renormalisation (divide by the sum)", {"sum": float(s[i])}) if hit[i] else None
+        for i in range(len(rows))
+    ]
+
+
+def _h_wrong_axis(case: _Case, rows):
+    if len(case.x) < 2 or case.problem.spec.needs_target:
+        return [None] * len(rows)
+    by_column = case.problem(case.x, slice(None), dim=0)[rows]
+    hit = case.matches(by_column, rows)
+    msg = "your rows equal the mapping applied down the columns (dim=0): normalise each row (the last axis) instead"
+    return [("wrong_axis", msg, {}) if h else None for h in hit]
+
+
+def _by_support(case: _Case, rows, alternative):
+    """Try supports K - 1 and K + 1 (K = the reference's support size) per row;
+    ``alternative(sub_rows, K')`` gives the rows' output for the shifted support or None."""
+    rows = np.asarray(rows)
+    K = case.support(rows)
+    limit = case.n_finite(rows)
+    out = [None] * len(rows)
+    for delta in (-1, 1):
+        k_new = K + delta
+        for value in np.unique(k_new[(k_new >= 1) & (k_new <= limit)]):
+            pick = np.flatnonzero(k_new == value)
+            alt = alternative(rows[pick], int(value))
+            if alt is None:
+                continue
+            for j in np.flatnonzero(case.matches(alt, rows[pick])):
+                i = pick[j]
+                out[i] = out[i] or (int(K[i]), int(value), delta)
+    return out
+
+
+def _h_top_k(case: _Case, rows):
+    pr = case.problem
+    if pr.name != "sparse_softmax":
+        return [None] * len(rows)
+    found = _by_support(case, rows, lambda r, k: pr(case.x[r], r, k=k, top_p=None))
+    out = []
+    for f in found:
+        if f is None:
+            out.append(None)
+            continue
+        K, k_new, delta = f
+        side = "too many" if delta > 0 else "too few"
+        if pr.params.get("k") is not None:
+            msg = f"your row matches top-k with k = {k_new} instead of {K}: k is off by one"
+        else:
+            msg = (f"your row keeps the top {k_new} entries instead of {K}: the top-p cut-off keeps one entry "
+                   f"{side} (>= versus >, or the cumulative sum shifted by one)")
+        out.append(("top_k", msg, {"support": k_new, "expected_support": K}))
+    return out
+
+
+def _fixed_support(z: np.ndarray, K: int, power: int) -> np.ndarray:
+    """relu(z - tau_K)^power with tau_K the closed-form threshold for a support of the K largest:
+    power 1 (sparsemax) tau_K = (sum_{j<=K} z_(j) - 1) / K; power 2 (entmax-1.5)
+    tau_K = mean_K - sqrt(max(0, (1 - K var_K) / K)) over the K largest."""
+    z = z - z.max(-1, keepdims=True)
+    top = -np.sort(-z, axis=-1)[:, :K]
+    if power == 1:
+        tau = (top.sum(-1) - 1) / K
+    else:
+        mean = top.mean(-1)
+        tau = mean - np.sqrt(np.maximum(0.0, (1 - K * top.var(-1)) / K))
+    return np.maximum(z - tau[:, None], 0) ** power
+
+
+def _h_threshold(case: _Case, rows):
+    """Sparsemax / entmax with the support size off by one: tau from the closed form for K +- 1
+    entries (alpha 2 and 1.5), or the mapping restricted to the top K - 1 entries (any alpha)."""
+    pr = case.problem
+    alpha = {"sparsemax": 2.0, "entmax15": 1.5}.get(pr.name, pr.params.get("alpha", 1.5) if pr.name == "entmax" else None)
+    if alpha is None or not isinstance(alpha, (int, float)) or alpha == 1:
+        return [None] * len(rows)
+    alpha = float(alpha)
+    scale = pr.scale * (alpha - 1)  # z = (alpha - 1) x / T
+
+    def closed_form(r, k):
+        return _fixed_support(case.x[r] * scale, k, int(round(1 / (alpha - 1)))) if alpha in (1.5, 2.0) else None
+
+    def restricted(r, k):
+        if k >= case.support(r).min():
+            return None
+        x = case.x[r]
+        kth = -np.sort(-x, axis=-1)[:, k - 1 : k]
+        return pr(np.where(x >= kth, x, -np.inf), r)
+
+    found = [a or b for a, b in zip(_by_support(case, rows, closed_form), _by_support(case, rows, restricted))]
+    out = []
+    for f in found:
+        if f is None:
+            out.append(None)
+            continue
+        K, k_new, delta = f
+        side = "one too many" if delta > 0 else "one too few"
+        out.append((
+            "threshold",
+            f"your row matches the threshold tau computed from the top {k_new} entries instead of {K}: "
+            f"the support size is off by one ({side}; K = max{{k : 1 + k z_(k) > sum_(j<=k) z_(j)}} "
+            "for sparsemax, indices counted from 1)",
+            {"support": k_new, "expected_support": K},
+        ))
+    return out
+
+
+_GRID = np.exp(np.linspace(math.log(1e-3), math.log(1e3), 25))  # neighbours 1.78x apart
+_GOLDEN = (math.sqrt(5) - 1) / 2
+
+
+def _fit_scale(f, m: int) -> np.ndarray:
+    """argmin_c f(c) per row, f: (m,) scales -> (m,) errors: best point of a log-grid over
+    [1e-3, 1e3], then golden-section search on log c between its neighbours."""
+    grid = np.stack([f(np.full(m, c)) for c in _GRID])
+    best = grid.argmin(0)
+    lo = np.log(_GRID[np.maximum(best - 1, 0)])
+    hi = np.log(_GRID[np.minimum(best + 1, len(_GRID) - 1)])
+    a, b = hi - _GOLDEN * (hi - lo), lo + _GOLDEN * (hi - lo)
+    fa, fb = f(np.exp(a)), f(np.exp(b))
+    for _ in range(40):  # bracket width 1.15 * 0.618^40 in log c: c to ~5e-9
+        left = fa <= fb  # the minimum lies in [lo, b]
+        lo, hi = np.where(left, lo, a), np.where(left, b, hi)
+        a, b = np.where(left, hi - _GOLDEN * (hi - lo), b), np.where(left, a, lo + _GOLDEN * (hi - lo))
+        f_new = f(np.exp(np.where(left, a, b)))
+        fa, fb = np.where(left, f_new, fb), np.where(left, fa, f_new)
+    return np.exp((lo + hi) / 2)
+
+
+def _h_temperature(case: _Case, rows):
+    """p = f(c x) with c fitted per row (least squares); reported as T' = T / c when it
+    reproduces the row and c differs from 1."""
+    pr = case.problem
+    fit_rows = np.asarray(rows)[np.isfinite(case.p[rows]).all(-1)]
+    found = {}
+    if pr.has_temperature and len(fit_rows):
+        x, p = case.x[fit_rows], case.p[fit_rows]
+
+        def sse(c):
+            with np.errstate(all="ignore"):
+                err = ((pr(x * c[:, None], fit_rows) - p) ** 2).sum(-1)
+            return np.where(np.isfinite(err), err, np.inf)
+
+        c = _fit_scale(sse, len(fit_rows))
+        hit = case.matches(pr(x * c[:, None], fit_rows), fit_rows) & (np.abs(c - 1) > 1e-4)
+        # a sparse output (e.g. one-hot) may stay the same over a range of temperatures
+        flat = case.matches(pr(x * c[:, None] * 1.01, fit_rows), fit_rows)
+        flat |= case.matches(pr(x * c[:, None] / 1.01, fit_rows), fit_rows)
+        for i in np.flatnonzero(hit):
+            text, fitted = pr.temperature_text(float(c[i]))
+            note = " (not unique: nearby temperatures give the same output)" if flat[i] else ""
+            found[fit_rows[i]] = (
+                "temperature",
+                f"your row matches {text} (fitted{note}): the logits are scaled by {c[i]:.6g} relative to "
+                "your setting",
+                {**fitted, "unique": not flat[i]},
+            )
+    return [found.get(r) for r in rows]
+
+
+def _h_precision(case: _Case, rows, dtypes=(torch.float32, torch.float16)):
+    """Agreement only to the resolution of a lower precision: |p - q| <= 4 eps |q| + 1e-7 with q
+    the reference or the mapping evaluated in that dtype (eps: its machine epsilon)."""
+    out = [None] * len(rows)
+    p, ref = case.p[rows], case.ref[rows]
+    for dtype in dtypes:
+        eps = torch.finfo(dtype).eps
+        low = case.problem(case.x[rows], rows, dtype=dtype)
+        hit = np.isclose(p, ref, atol=1e-7, rtol=4 * eps).all(-1) | np.isclose(p, low, atol=1e-7, rtol=4 * eps).all(-1)
+        for i in np.flatnonzero(hit):
+            if out[i] is None:
+                name = str(dtype).removeprefix("torch.")
+                out[i] = ("precision", f"your row agrees only to {name} resolution (max error "
+                          f"{np.abs(p[i] - ref[i]).max():.2g}, {name} epsilon {eps:.2g}): compute in float64, or "
+                          "loosen atol / rtol", {"dtype": name})
+    return out
+
+
+def _h_nonfinite(case: _Case, rows):
+    """Last resort for nan / inf / all-zero rows: an overflow if the logits are large."""
+    out = []
+    for r in rows:
+        p, x, ref = case.p[r], case.x[r], case.ref[r]
+        bad = np.isnan(p) | np.isposinf(p) | (np.isneginf(p) & (ref > 0))
+        zero = p.sum() == 0 and ref.sum() > 0
+        if not (bad.any() or zero):
+            out.append(None)
+            continue
+        big = np.abs(x[np.isfinite(x)] * case.problem.scale).max(initial=0.0)
+        where = f"nan / inf at indices {np.flatnonzero(bad)[:10].tolist()}" if bad.any() else "an all-zero row"
+        if np.isneginf(x).all():
+            out.append(("nonfinite", f"{where} for a row whose logits are all -inf (fully masked): the reference "
+                        "is all zeros; x - max x is nan there, so such rows need a guard", {}))
+        elif case.problem.spec.shift_invariant and big > _EXP_LIMITS[np.float32]:
+            out.append(("max_subtraction", f"{where} with logits up to {big:.4g}: an overflow (exp passes float32's "
+                        f"range beyond {_EXP_LIMITS[np.float32]:.1f}); the mapping is shift-invariant, so subtract "
+                        "the row max first: the result is the same", {}))
+        else:
+            out.append(("nonfinite", f"your output has {where} where the reference is finite", {}))
+    return out
+
+
+_HYPOTHESES = (
+    _h_overflow,
+    _h_passthrough,
+    _h_log_probs,
+    _h_renormalisation,
+    _h_wrong_axis,
+    _h_top_k,
+    _h_threshold,
+    _h_precision,  # float32 / float16 before the temperature fit, which could absorb their rounding
+    _h_temperature,
+    partial(_h_precision, dtypes=(torch.bfloat16,)),  # 3 % relative: a wrong T' is the likelier story
+    _h_nonfinite,
+)
+
+
+def _diagnose(case: _Case, rows: np.ndarray) -> dict:
+    """row -> (cause, message, fitted) from the first hypothesis that reproduces the row."""
+    found = {}
+    remaining = np.asarray(rows)
+    for hypothesis in _HYPOTHESES:
+        if not len(remaining):
+            break
+        results = hypothesis(case, remaining)
+        for r, result in zip(remaining, results):
+            if result is not None:
+                found[int(r)] = result
+        remaining = np.asarray([r for r, result in zip(remaining, results) if result is None], dtype=int)
+    return found
+
+
+# ---------------------------------------------------------------- API
+
+
+def check_outputs(logits, probs, mapping: str, atol: float = 1e-6, rtol: float = 1e-5, **params) -> list[RowVerdict]:
+    """Compare the user's probabilities with the mapping of their logits, row by row.
+
+    logits, probs: arrays of the same shape (n,) or (rows, n); logits finite or -inf (masked),
+    probs may hold nan / inf (they fail). mapping: a name in probcore.MAPPINGS (deterministic ones;
+    ``target=`` a class index or one per row for am_softmax); params: the mapping's parameters.
+    Row r is ok when |p_ri - ref_ri| <= atol + rtol |ref_ri| for all i, ref = f(x_r) in float64.
+    Failing rows (up to MAX_DIAGNOSED_VALUES values) get a likely cause (see module docstring)."""
+    atol = check_nonnegative("atol", atol)
+    rtol = check_nonnegative("rtol", rtol)
+    x = _as_rows(logits, "logits")
+    p = _as_rows(probs, "probs")
+    if x.shape != p.shape:
+        raise ValueError(f"probs must have the shape of logits {x.shape}, got {p.shape}")
+    if np.isnan(x).any() or np.isposinf(x).any():
+        raise ValueError("logits must be finite or -inf (a masked entry), got nan or +inf")
+    problem = _Problem(mapping, dict(params), *x.shape)
+    with torch_threads(1):
+        return _verdicts(problem, x, p, atol, rtol)
+
+
+def _verdicts(problem: _Problem, x: np.ndarray, p: np.ndarray, atol: float, rtol: float) -> list[RowVerdict]:
+    all_rows = np.arange(len(x))
+    ref = problem(x, all_rows)
+    close = np.isclose(p, ref, atol=atol, rtol=rtol)
+    with np.errstate(invalid="ignore"):
+        err = np.abs(p - ref)
+    err = np.where(np.isnan(err), np.inf, err).max(-1)
+    failing = np.flatnonzero(~close.all(-1))
+    budget = max(1, MAX_DIAGNOSED_VALUES // x.shape[1])
+    floor = 10 * float(np.finfo(np.float32).eps)  # hypotheses are judged at >= float32 resolution
+    case = _Case(problem, x, p, ref, max(atol, floor), max(rtol, floor))
+    causes = _diagnose(case, failing[:budget])
+    for r in failing[budget:]:
+        causes[int(r)] = ("not_diagnosed", f"not diagnosed: only the first {budget} failing rows are analysed", {})
+    verdicts = []
+    for r in all_rows:
+        ok = bool(close[r].all())
+        cause, message, fitted = causes.get(int(r), (None, None, {}))
+        verdicts.append(RowVerdict(
+            row=int(r), ok=ok, max_abs_error=float(err[r]), differing=tuple(np.flatnonzero(~close[r]).tolist()),
+            reference=ref[r], likely_cause=message, cause=cause, fitted=fitted,
+        ))
+    return verdicts
+
+
+def summary(verdicts: list[RowVerdict]) -> dict:
+    """Counts over the rows: {"rows", "passed", "failed", "max_abs_error", "causes": {cause: rows},
+    "text": one sentence}."""
+    if not verdicts:
+        raise ValueError("verdicts must hold at least one RowVerdict")
+    failed = [v for v in verdicts if not v.ok]
+    causes: dict[str, int] = {}
+    for v in failed:
+        key = v.cause or "unexplained"
+        causes[key] = causes.get(key, 0) + 1
+    worst = max(v.max_abs_error for v in verdicts)
+    text = f"{len(verdicts) - len(failed)} of {len(verdicts)} rows match (max abs error {worst:.3g})"
+    if causes:
+        text += "; failing rows: " + ", ".join(
+            f"{count} {CAUSES.get(key, 'no known cause found')}" for key, count in sorted(causes.items(), key=lambda kv: -kv[1])
+        )
+    return {"rows": len(verdicts), "passed": len(verdicts) - len(failed), "failed": len(failed),
+            "max_abs_error": worst, "causes": causes, "text": text}
