@@ -104,3 +104,15 @@ def check_reduction(reduction) -> str:
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(f"reduction must be one of none, mean, sum; got {reduction!r}")
     return reduction
+
+
+def check_temperature_or_beta(temperature, beta) -> None:
+    """Softmax takes a temperature or an inverse temperature beta, not both."""
+    if beta is not None and temperature != 1:
+        raise ValueError("give either temperature or beta (beta = 1 / temperature), not both")
+
+
+def check_k_or_top_p(k, top_p) -> None:
+    """Top-k truncation takes exactly one of k or top_p."""
+    if (k is None) == (top_p is None):
+        raise ValueError("give exactly one of k (an integer in [1, n]) or top_p (a real in (0, 1])")

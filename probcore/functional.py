@@ -23,6 +23,8 @@ import torch
 
 from probcore import threshold
 from probcore._validate import (
+    check_k_or_top_p,
+    check_temperature_or_beta,
     check_alpha,
     check_beta,
     check_k,
@@ -75,16 +77,6 @@ def _scaled(z, temperature=1.0, beta=None):
     return out.masked_fill(torch.isneginf(z), _NEG_INF) if flips else out
 
 
-def _check_temperature_or_beta(temperature, beta):
-    if beta is not None and temperature != 1:
-        raise ValueError("give either temperature or beta (beta = 1 / temperature), not both")
-
-
-def _check_k_or_top_p(k, top_p):
-    if (k is None) == (top_p is None):
-        raise ValueError("give exactly one of k (an integer in [1, n]) or top_p (a real in (0, 1])")
-
-
 def _dead_rows(z):
     """Rows (keepdim) whose entries are all -inf."""
     return torch.isneginf(z).all(-1, keepdim=True)
@@ -120,7 +112,7 @@ def _gram_vjp(g, s):
 def softmax(x, dim=-1, temperature=1.0, beta=None):
     """p_i = exp(x_i / T) / sum_j exp(x_j / T); with ``beta``: p = softmax(beta x) (base e^beta,
     beta < 0 = softmin, beta = 0 uniform). Give either temperature or beta, not both."""
-    _check_temperature_or_beta(temperature, beta)
+    check_temperature_or_beta(temperature, beta)
     z, back = _lastdim(x, dim)
     return back(_softmax(_scaled(z, temperature, beta)))
 
@@ -167,7 +159,7 @@ def sparse_softmax(x, k=None, dim=-1, top_p=None, temperature=1.0):
     """Softmax restricted to a set Omega, 0 elsewhere: p_i = exp(x_i) / sum_{j in Omega} exp(x_j).
     Give exactly one of k (Omega = the k largest, ties in torch.topk order) or top_p (Omega =
     the smallest prefix of the sorted softmax whose mass is >= top_p)."""
-    _check_k_or_top_p(k, top_p)
+    check_k_or_top_p(k, top_p)
     z, back = _lastdim(x, dim)
     z = _scaled(z, temperature)
     keep = torch.zeros_like(z, dtype=torch.bool)

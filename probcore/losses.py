@@ -34,6 +34,7 @@ from probcore._validate import (
     check_reduction,
     check_temperature,
 )
+from probcore import functional as F
 from probcore.functional import entmax, taylor_softmax
 from probcore.registry import get_mapping
 from probcore.threshold import sparsemax_threshold
@@ -160,9 +161,7 @@ class _FenchelYoung(torch.autograd.Function):
 
 
 def _ce_rows(z, t, temperature=1.0):
-    scaled = z / temperature
-    if temperature < 0:  # softmin: masked (-inf) classes stay masked
-        scaled = scaled.masked_fill(torch.isneginf(z), -math.inf)
+    scaled = F._scaled(z, temperature)  # softmin keeps masked (-inf) classes masked
     return torch.logsumexp(scaled, dim=-1) - _pick(scaled, t)
 
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from ._validate import (check_alpha, check_beta, check_k, check_noise, check_nonnegative, check_order,
                         check_positive, check_positive_int, check_positive_temperature, check_temperature,
-                        check_top_p)
+                        check_temperature_or_beta, check_k_or_top_p, check_top_p)
 
 # ---------------------------------------------------------------- helpers
 
@@ -29,8 +29,7 @@ def _vector(x) -> np.ndarray:
 def _scaled(x, temperature=1.0, beta=None) -> np.ndarray:
     """z = x / T (or z = beta x); -inf entries stay -inf for any sign of T or beta."""
     x = _vector(x)
-    if beta is not None and temperature != 1.0:
-        raise ValueError("give either temperature or beta (beta = 1 / temperature), not both")
+    check_temperature_or_beta(temperature, beta)
     masked = np.isneginf(x)
     x = np.where(masked, 0.0, x)
     z = x * check_beta(beta) if beta is not None else x / check_temperature(temperature)
@@ -121,8 +120,7 @@ def taylor_softmax(x, order=2, temperature=1.0):
 def sparse_softmax(x, k=None, top_p=None, temperature=1.0):
     """p_i = exp(z_i) / sum_{j in Omega} exp(z_j) on Omega = top-k (or the top-p nucleus) of z, else 0."""
     z = _scaled(x, temperature)
-    if (k is None) == (top_p is None):
-        raise ValueError("give exactly one of k (an integer in [1, n]) or top_p (a real in (0, 1])")
+    check_k_or_top_p(k, top_p)
     order = np.argsort(-z, kind="stable")
     if top_p is not None:
         mass = np.cumsum(softmax(z)[order])

@@ -10,6 +10,8 @@ from typing import Callable
 from probcore import functional as F
 from probcore import reference as R
 from probcore._validate import (
+    check_k_or_top_p,
+    check_temperature_or_beta,
     NOISES,
     check_alpha,
     check_beta,
@@ -99,8 +101,8 @@ class Mapping:
             else:
                 out[name] = _CHECKS[name](value)
         if self.name == "sparse_softmax":
-            F._check_k_or_top_p(out.get("k"), out.get("top_p"))
-        F._check_temperature_or_beta(out.get("temperature", 1), out.get("beta"))
+            check_k_or_top_p(out.get("k"), out.get("top_p"))
+        check_temperature_or_beta(out.get("temperature", 1), out.get("beta"))
         return out
 
 
