@@ -1,0 +1,280 @@
+"""Core benchmark: forward + backward of torch.softmax, probcore's sparse mappings and the public
+entmax package (sort-based sparsemax / entmax15, bisection entmax), float32, 2 threads.
+
+    python bench/bench_core.py [--quick] [--out bench/results/core.md]
+
+Every measured call is ``x.grad = None; f(x).backward(g)``, wall time (time.perf_counter). The
+candidates of a table row group are interleaved: each round runs all of them once, in a freshly
+shuffled order, so load from other processes hits them alike; tables give medians over the rounds
+and ratios of medians from the same run. Memory is measured per candidate in a fresh subprocess
+(see ``memory_probe``). Writes the Markdown report to --out and prints it. This is a benchmark,
+not a test: nothing here asserts, the "goal" columns only report.
+"""
+from __future__ import annotations
+
+import argparse
+import ctypes
+import datetime
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import torch
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import entmax as entmax_pkg  # noqa: E402
+
+import probcore  # noqa: E402
+from probcore import threshold  # noqa: E402
+
+THREADS = 2
+GENERAL_ALPHAS = (1.25, 1.75)
+
+
+def candidates():
+    """name -> f(x) along the last dim; 'softmax' is the baseline."""
+    out = {
+        "softmax": lambda x: torch.softmax(x, -1),
+        "probcore sparsemax": probcore.sparsemax,
+        "entmax-pkg sparsemax": lambda x: entmax_pkg.sparsemax(x, -1),
+        "probcore entmax15": probcore.entmax15,
+        "entmax-pkg entmax15": lambda x: entmax_pkg.entmax15(x, -1),
+    }
+    for a in GENERAL_ALPHAS:
+        out[f"probcore entmax a={a}"] = lambda x, a=a: probcore.entmax(x, alpha=a)
+        out[f"entmax-pkg bisect a={a}"] = lambda x, a=a: entmax_pkg.entmax_bisect(x, alpha=a, dim=-1)
+    return out
+
+
+# (mapping label, probcore candidate, package candidate, goal: max ratio to softmax)
+MAPPINGS = [("sparsemax", "probcore sparsemax", "entmax-pkg sparsemax", 3),
+            ("entmax15", "probcore entmax15", "entmax-pkg entmax15", 3)] + [
+    (f"entmax a={a}", f"probcore entmax a={a}", f"entmax-pkg bisect a={a}", 6) for a in GENERAL_ALPHAS]
+
+
+def inputs(shape, seed=0):
+    g = torch.Generator().manual_seed(seed)
+    x = torch.randn(shape, generator=g).requires_grad_()
+    return x, torch.randn(shape, generator=g)
+
+
+def forward_backward(f, x, g):
+    x.grad = None
+    f(x).backward(g)
+
+
+def interleaved(names, shape, rounds):
+    """{name: median seconds} of forward + backward of the named candidates on one input."""
+    table = candidates()
+    x, g = inputs(shape)
+    return timed({name: lambda f=table[name]: forward_backward(f, x, g) for name in names}, rounds)
+
+
+def timed(thunks, rounds, seed=0):
+    """{name: median seconds} of the zero-argument callables, interleaved in shuffled rounds."""
+    for thunk in thunks.values():  # warm-up: lazy initialisation, allocator
+        thunk()
+    times = {name: [] for name in thunks}
+    order = list(thunks)
+    rng = random.Random(seed)
+    for _ in range(rounds):
+        rng.shuffle(order)
+        for name in order:
+            start = time.perf_counter()
+            thunks[name]()
+            times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(t) for name, t in times.items()}
+
+
+def memory_probe(name, shape):
+    """Extra peak resident memory (bytes) of one forward + backward beyond the inputs, in this
+    (fresh) process: after a warm-up call, free heap pages go back to the OS (malloc_trim) and the
+    peak-RSS mark is reset (/proc/self/clear_refs 5); then VmHWM after the call minus VmRSS before.
+    It counts what the OS really had to provide, allocator slack included."""
+    torch.set_num_threads(THREADS)
+    f = candidates()[name]
+    x, g = inputs(shape)
+    forward_backward(f, x, g)
+    x.grad = None
+    ctypes.CDLL("libc.so.6").malloc_trim(0)
+    Path("/proc/self/clear_refs").write_text("5")
+    before = _status_kb("VmRSS")
+    forward_backward(f, x, g)
+    return (_status_kb("VmHWM") - before) * 1024
+
+
+def _status_kb(field):
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    raise RuntimeError(f"{field} not in /proc/self/status")
+
+
+def memory(names, shape):
+    """{name: extra peak bytes}, each from its own subprocess (None where probing failed)."""
+    out = {}
+    for name in names:
+        cmd = [sys.executable, __file__, "--memory-probe", name, str(shape[0]), str(shape[1])]
+        res = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
+        out[name] = int(res.stdout.split()[-1]) if res.returncode == 0 and res.stdout.split() else None
+    return out
+
+
+# ------------------------------------------------------------------ report
+
+def ms(seconds):
+    return f"{seconds * 1e3:.3g}" if seconds >= 1e-3 else f"{seconds * 1e3:.2f}"
+
+
+def ratio(a, b):
+    return f"{a / b:.1f}x"
+
+
+def headline(shapes, rounds):
+    names = list(candidates())
+    lines = ["| shape (rows x n) | mapping | torch.softmax ms | probcore ms | entmax pkg ms | probcore / softmax |"
+             " goal | pkg / probcore | goal (n = 32000) |", "|---|---|---:|---:|---:|---:|---|---:|---|"]
+    for shape in shapes:
+        t = interleaved(names, shape, rounds)
+        for label, ours, pkg, limit in MAPPINGS:
+            r_soft, r_pkg = t[ours] / t["softmax"], t[pkg] / t[ours]
+            goal_pkg = ("met" if r_pkg >= 10 else "NOT met") if shape[1] >= 32000 else "-"
+            lines.append(f"| {shape[0]} x {shape[1]} | {label} | {ms(t['softmax'])} | {ms(t[ours])} | {ms(t[pkg])} |"
+                         f" {ratio(t[ours], t['softmax'])} | <= {limit}x: {'met' if r_soft <= limit else 'NOT met'} |"
+                         f" {r_pkg:.1f}x | {goal_pkg} |")
+    return lines
+
+
+SCALING = ["softmax", "probcore sparsemax", "probcore entmax15", "probcore entmax a=1.25", "entmax-pkg sparsemax"]
+
+
+def thresholds(shapes, rounds):
+    """Forward only: probcore.threshold's fast thresholds against its sort / bisection references."""
+    a = torch.tensor(GENERAL_ALPHAS[0])
+    pairs = [("sparsemax", 1.0, threshold.sparsemax_threshold, threshold.sparsemax_threshold_sort),
+             ("entmax15", 0.5, threshold.entmax15_threshold, threshold.entmax15_threshold_sort),
+             (f"entmax a={a.item()}", a.item() - 1, lambda z: threshold.entmax_threshold(z, a),
+              lambda z: threshold.entmax_threshold_bisect(z, a))]
+    lines = ["| shape | threshold | torch.softmax forward ms | fast ms | reference ms | fast / softmax |"
+             " reference / fast |",
+             "|---|---|---:|---:|---:|---:|---:|"]
+    for shape in shapes:
+        x = inputs(shape)[0].detach()
+        thunks = {"softmax": lambda: torch.softmax(x, -1)}
+        for label, scale, fast, ref in pairs:
+            z = x * scale
+            thunks[label], thunks[label + " ref"] = (lambda f=fast, z=z: f(z)), (lambda f=ref, z=z: f(z))
+        t = timed(thunks, rounds)
+        for label, *_ in pairs:
+            fast, ref = t[label], t[label + " ref"]
+            lines.append(f"| {shape[0]} x {shape[1]} | {label} | {ms(t['softmax'])} | {ms(fast)} | {ms(ref)} | "
+                         f"{ratio(fast, t['softmax'])} | {ratio(ref, fast)} |")
+    return lines
+
+
+def scaling(shapes, rounds, vary):
+    head = "| " + vary + " | " + " | ".join(f"{n} ms" for n in SCALING) + " | " + \
+        " | ".join(f"{n} / softmax" for n in SCALING[1:]) + " |"
+    lines = [head, "|" + "---:|" * (2 * len(SCALING))]
+    for shape in shapes:
+        t = interleaved(SCALING, shape, rounds)
+        key = shape[1] if vary == "n" else shape[0]
+        lines.append(f"| {key:,} | " + " | ".join(ms(t[n]) for n in SCALING) + " | "
+                     + " | ".join(ratio(t[n], t["softmax"]) for n in SCALING[1:]) + " |")
+    return lines
+
+
+def memory_table(shape):
+    names = list(candidates())
+    mem = memory(names, shape)
+    base = mem["softmax"]
+    lines = ["| candidate | extra peak RSS MB | vs softmax |", "|---|---:|---:|"]
+    for name in names:
+        m = mem[name]
+        known = m is not None and base
+        lines.append(f"| {name} | {m / 2**20:.1f} | {m / base:.1f}x |" if known else f"| {name} | n/a | n/a |")
+    return lines
+
+
+def report(quick):
+    rounds = 3 if quick else 9
+    load_before = os.getloadavg()[0]
+    started = time.perf_counter()
+    head = headline([(4096, 256), (256, 32000)], rounds)
+    thr = thresholds([(4096, 256), (256, 32000)], rounds)
+    n_shapes = [(16, n) for n in ((100, 1000, 10_000, 100_000) if quick else (100, 1000, 10_000, 100_000, 1_000_000))]
+    by_n = scaling(n_shapes, rounds, "n")
+    b_shapes = [(b, 1000) for b in ((1, 64, 1024) if quick else (1, 16, 256, 4096))]
+    by_batch = scaling(b_shapes, rounds, "batch")
+    mem_shape = (256, 32000)
+    mem = memory_table(mem_shape)
+    took = time.perf_counter() - started
+    load_after = os.getloadavg()[0]
+    meta = (f"torch {torch.__version__}, {torch.get_num_threads()} threads, {os.cpu_count()} CPUs, float32, "
+            f"{'quick' if quick else 'full'} run ({rounds} interleaved rounds per table row group, {took:.0f} s), "
+            f"{datetime.date.today()}, 1-min load average {load_before:.1f} before / {load_after:.1f} after")
+    return "\n".join([
+        "# Core benchmark: forward + backward",
+        "",
+        f"{meta}. Inputs: x ~ N(0, 1), upstream gradient g ~ N(0, 1). Each cell: median wall time of "
+        "`f(x).backward(g)`; the candidates of one shape run interleaved in shuffled rounds, so the "
+        "ratios compare like with like. entmax pkg = the public `entmax` package (sort-based "
+        "sparsemax / entmax15, `entmax_bisect` for other alphas).",
+        "",
+        "## Against torch.softmax and the entmax package",
+        "",
+        *head,
+        "",
+        "## The thresholds alone (forward, no autograd)",
+        "",
+        "`probcore.threshold`'s fast thresholds against the sort-based references it keeps for the tests "
+        "(bisection for general alpha), with torch.softmax's forward for scale; z = (alpha - 1) x.",
+        "",
+        *thr,
+        "",
+        "## Scaling with n (16 rows)",
+        "",
+        *by_n,
+        "",
+        "## Scaling with the batch (n = 1000)",
+        "",
+        *by_batch,
+        "",
+        f"## Peak memory ({mem_shape[0]} x {mem_shape[1]}, one forward + backward)",
+        "",
+        "Extra resident memory at the peak of one call beyond its inputs, each candidate in a fresh "
+        "process (after a warm-up call, `malloc_trim`, peak-RSS reset; VmHWM after minus VmRSS before). "
+        "It counts what the OS had to supply, allocator slack included; one 256 x 32000 float32 "
+        "tensor is 31.3 MB.",
+        "",
+        *mem,
+        "",
+    ])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer rounds and sizes (about a minute)")
+    parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "core.md"))
+    parser.add_argument("--memory-probe", nargs=3, metavar=("NAME", "ROWS", "N"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    torch.set_num_threads(THREADS)
+    if args.memory_probe:
+        name, rows, n = args.memory_probe
+        print(memory_probe(name, (int(rows), int(n))))
+        return
+    text = report(args.quick)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,84 @@
+"""Helpers that put results on a page: a figure with its downloads, a page header."""
+from __future__ import annotations
+
+import io
+from typing import Any, Callable
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from explorer import state
+from explorer.i18n import mapping_label, t
+
+PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"scale": 2}}
+
+
+def _csv(frame: Callable[[], pd.DataFrame]) -> Callable[[], bytes]:
+    def data() -> bytes:
+        buffer = io.StringIO()
+        frame().to_csv(buffer, index=False)
+        return buffer.getvalue().encode()
+    return data
+
+
+def show_figure(fig: go.Figure, key: str, table: Callable[[], pd.DataFrame] | None = None) -> None:
+    """The figure (Streamlit theme: follows light/dark) and, in a small popover, downloads of its
+    data as CSV (``table`` builds the frame on click) and of the figure as Plotly JSON."""
+    st.plotly_chart(fig, theme="streamlit", key=key, config=PLOTLY_CONFIG)
+    with st.popover(t("ui.download"), icon=":material/download:"):
+        if table is not None:
+            st.download_button("CSV", _csv(table), file_name=f"{key}.csv", mime="text/csv",
+                               key=f"{key}_csv", on_click="ignore")
+        st.download_button("JSON", lambda: fig.to_json().encode(),
+                           file_name=f"{key}.json", mime="application/json", key=f"{key}_json", on_click="ignore")
+
+
+def header(title_key: str, intro_key: str) -> state.Controls:
+    """Page title, its one-line introduction, the input messages; returns the controls."""
+    st.title(t(title_key))
+    st.caption(t(intro_key))
+    state.show_messages()
+    controls = state.current()
+    if not controls.mappings:
+        st.info(t("ui.no_mappings"))
+    return controls
+
+
+def per_mapping(controls: state.Controls, fn: Callable[[str], Any], names=None, quiet: bool = False) -> dict[str, Any]:
+    """``fn(name)`` for each selected mapping (or ``names``); a ValueError (a parameter that does
+    not fit this figure, e.g. k > 2 in a binary slice) skips that mapping with an inline warning
+    (a caption when ``quiet``)."""
+    out = {}
+    for name in controls.mappings if names is None else names:
+        try:
+            out[name] = fn(name)
+        except ValueError as err:
+            note = state.plain(t("msg.mapping_skipped", mapping=mapping_label(name), error=str(err)))
+            shown = st.session_state.setdefault("_notes", set())  # once per run (emptied by state.sidebar)
+            if note not in shown:
+                shown.add(note)
+                st.caption(note) if quiet else st.warning(note)
+    return out
+
+
+def vector(v: np.ndarray, limit: int = 8) -> str:
+    """A short text of a vector: all entries up to ``limit``, else its first ones and its norm."""
+    head = ", ".join(f"{a:.3g}" for a in v[:limit])
+    return f"[{head}]" if len(v) <= limit else f"[{head}, …] ‖·‖₂ = {np.linalg.norm(v):.3g}"
+
+
+def frame_rows(rows: dict[str, np.ndarray], labels: dict[str, str], columns: tuple[str, ...]) -> pd.DataFrame:
+    """One row per mapping: its label, then the entries of its vector."""
+    return pd.DataFrame([[labels[k], *v] for k, v in rows.items()], columns=["mapping", *columns])
+
+
+def grid_frame(grid: np.ndarray, values: np.ndarray) -> pd.DataFrame:
+    """Long format (u, v, value) of values[v, u] over grid x grid."""
+    uu, vv = np.meshgrid(grid, grid)
+    return pd.DataFrame({"u": uu.ravel(), "v": vv.ravel(), "value": values.ravel()})
+
+
+def curves_frame(x_name: str, x: np.ndarray, curves) -> pd.DataFrame:
+    return pd.DataFrame({x_name: x, **{c.label: c.y for c in curves}})

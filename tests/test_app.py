@@ -1,0 +1,250 @@
+"""The explorer under ``streamlit.testing.v1.AppTest`` (no browser): every page with default and
+extreme settings, hostile URLs, widgets -> URL state, and what the figures contain."""
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from explorer import compute
+from probcore.registry import MAPPINGS
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+PAGES = ("views/compare.py", "views/simplex.py", "views/jacobian.py", "views/loss_landscape.py", "views/sweeps.py")
+TIMEOUT = 90  # seconds per script run (AppTest's default of 3 s is too short on a loaded machine)
+
+
+def run_app(page: str = PAGES[0], **params) -> AppTest:
+    """A fresh session opened with query parameters ``params`` on ``page``."""
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params.update({k: str(v) for k, v in params.items()})
+    at.run()
+    if page != PAGES[0]:
+        at.switch_page(page).run()
+    return at
+
+
+def _decode(obj):
+    """Plotly JSON with its base64 typed arrays ({"bdata", "dtype", "shape"}) as plain lists."""
+    if isinstance(obj, dict):
+        if "bdata" in obj and "dtype" in obj:
+            array = np.frombuffer(base64.b64decode(obj["bdata"]), dtype=obj["dtype"])
+            shape = obj.get("shape")
+            if shape:
+                array = array.reshape([int(s) for s in str(shape).split(",")])
+            return array.tolist()
+        return {k: _decode(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_decode(v) for v in obj]
+    return obj
+
+
+def figures(at: AppTest) -> list[dict]:
+    return [_decode(json.loads(chart.proto.spec)) for chart in at.get("plotly_chart")]
+
+
+def trace(fig: dict, name: str, **match) -> dict:
+    found = [tr for tr in fig["data"] if tr.get("name") == name and all(tr.get(k) == v for k, v in match.items())]
+    assert found, f"no trace {name!r} {match} in {[tr.get('name') for tr in fig['data']]}"
+    return found[0]
+
+
+def label(name: str) -> str:
+    return MAPPINGS[name].label
+
+
+def assert_ok(at: AppTest, errors: bool = False) -> None:
+    """No traceback; inline errors only where expected; at least one chart."""
+    assert not at.exception, [e.value for e in at.exception]
+    if not errors:
+        assert not at.error, [e.value for e in at.error]
+    assert at.get("plotly_chart")
+
+
+def assert_readable(fig: dict) -> None:
+    """Axis titles on every used axis, a legend (or a colour bar) and explicit trace colours."""
+    layout = fig["layout"]
+    axes = [k for k in layout if k.startswith(("xaxis", "yaxis"))]
+    ternaries = [k for k in layout if k.startswith("ternary")]
+    assert axes or ternaries
+    for key in axes:
+        if layout[key].get("visible", True) and layout[key].get("anchor") != "free":
+            assert layout[key].get("title", {}).get("text"), f"{key} has no title"
+    for key in ternaries:
+        for axis in ("aaxis", "baxis", "caxis"):
+            assert layout[key][axis]["title"]["text"]
+    named = [tr for tr in fig["data"] if tr.get("name") and tr.get("showlegend", True)]
+    colour_bar = "coloraxis" in layout or any("colorbar" in tr for tr in fig["data"])
+    assert named or colour_bar
+    assert layout.get("showlegend", True) is not False
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_renders_with_defaults(page):
+    at = run_app(page)
+    assert_ok(at)
+    for fig in figures(at):
+        assert_readable(fig)
+
+
+EXTREME = {
+    "large_n": dict(preset="random", n=1000, seed=3, temperature=0.05, alpha=3.5, k=1000, scale=64, target=999,
+                    show=",".join(MAPPINGS)),
+    "softmin_extreme_logits": dict(logits="1000, -1000, 0.5, 0, 0", temperature=-0.5, order=8, margin=1.0,
+                                   noise="uniform", hard=1, show=",".join(MAPPINGS)),
+}
+
+
+@pytest.mark.parametrize("page", PAGES)
+@pytest.mark.parametrize("setting", EXTREME)
+def test_every_page_renders_with_extreme_settings(page, setting):
+    at = run_app(page, **EXTREME[setting])
+    assert_ok(at, errors=True)  # gumbel-softmax refuses T < 0: that is an inline message
+    assert not any("Traceback" in e.value for e in at.error)
+    if page == PAGES[0] and setting == "large_n":
+        bars = trace(figures(at)[0], label("softmax"), type="bar")
+        assert len(bars["x"]) == 50  # the top-50 view
+
+
+def test_sparsemax_has_exact_zeros_for_the_default_logits():
+    fig = figures(run_app())[0]
+    sparse = trace(fig, label("sparsemax"), type="bar")
+    np.testing.assert_allclose(sparse["y"][:2], [0.95, 0.05])
+    assert np.isnan(sparse["y"][2])  # an exact zero is not drawn as a bar ...
+    zero = trace(fig, label("sparsemax"), type="scatter")  # ... but as a cross on the axis
+    assert zero["y"] == [0.0] and zero["marker"]["symbol"] == "x-thin-open"
+    soft = trace(fig, label("softmax"), type="bar")
+    assert all(v > 0 for v in soft["y"])
+    assert not [tr for tr in fig["data"] if tr["name"] == label("softmax") and tr["type"] == "scatter"]
+
+
+def test_hostile_url_gives_messages_and_a_usable_page():
+    at = run_app(logits="abc", alpha="-3", k="9999", temperature="0")
+    assert_ok(at, errors=True)
+    text = " ".join(e.value for e in at.error)
+    for word in ("logits", "alpha", "k must be", "temperature"):
+        assert word in text.replace("\\", ""), (word, text)
+    ticks = figures(at)[0]["layout"]["xaxis"]["ticktext"]
+    assert [tick.split("<br>")[1] for tick in ticks] == ["1.2", "0.3", "-0.5"]  # the default logits
+    shown = {tr["name"] for tr in figures(at)[0]["data"]}
+    assert {label("entmax"), label("sparse_softmax"), label("softmax")} <= shown  # defaults stand in
+
+
+@pytest.mark.parametrize("params", [
+    {"n": "-inf", "preset": "random"}, {"n": "5000", "preset": "random"}, {"k": "2.5"}, {"alpha": "nan"},
+    {"temperature": "inf"}, {"beta": "1e309"}, {"logits": "nan, 1"}, {"logits": "1e400, 2"}, {"logits": "1"},
+    {"logits": ",".join(["1"] * 1001)}, {"logits": "1, 2e5"}, {"show": "softmax,evil"}, {"lang": "xx"},
+    {"target": "99"}, {"seed": "-1"}, {"noise": "cauchy"}, {"hard": "maybe"}, {"top_p": "1.5"}, {"order": "3"},
+    {"preset": "nope"}, {"logits": "![x](https://example.com/x.png) [link](https://example.com)"},
+], ids=lambda p: "&".join(f"{k}={v[:12]}" for k, v in p.items()))
+def test_bad_query_parameters_are_refused_inline(params):
+    at = run_app(**params)
+    assert_ok(at, errors=True)
+    assert at.error, "expected an inline message"
+    for message in at.error:  # user text is escaped: no link or image renders
+        assert "](" not in message.value
+
+
+def test_slider_updates_chart_and_url():
+    at = run_app()
+    before = trace(figures(at)[0], label("sparsemax"), type="bar")["y"]
+    at.slider(key="x_2").set_value(2.0).run()
+    assert_ok(at)
+    assert at.text_input(key="logits").value == "1.2, 0.3, 2"
+    assert at.query_params["logits"] == "1.2, 0.3, 2"
+    after = trace(figures(at)[0], label("sparsemax"), type="bar")["y"]
+    assert after != before and after[2] > 0.5
+
+
+def test_typed_bad_values_keep_the_last_valid_ones():
+    at = run_app()
+    at.text_input(key="logits").input("2, 1, 0, -1").run()
+    at.text_input(key="logits").input("2, one, 0").run()
+    assert_ok(at, errors=True)
+    assert "one" in at.error[0].value
+    assert len(trace(figures(at)[0], label("softmax"), type="bar")["y"]) == 4  # last valid logits
+    at.number_input(key="alpha").set_value(0.5).run()
+    assert any("alpha" in e.value for e in at.error)
+
+
+def test_url_round_trip_restores_the_view():
+    at = run_app()
+    at.selectbox(key="preset").set_value("random").run()
+    at.number_input(key="n").set_value(7).run()
+    at.number_input(key="seed").set_value(11).run()
+    at.number_input(key="alpha").set_value(2.5).run()
+    at.multiselect(key="show").set_value(["softmax", "entmax"]).run()
+    at.toggle(key="log").set_value(True).run()
+    params = dict(at.query_params)
+    assert params == {"preset": "random", "n": "7", "seed": "11", "alpha": "2.5", "show": "softmax,entmax", "log": "1"}
+    again = run_app(**params)
+    assert_ok(again)
+    assert again.get("plotly_chart")[0].proto.spec == at.get("plotly_chart")[0].proto.spec
+    assert again.number_input(key="alpha").value == 2.5 and again.toggle(key="log").value
+
+
+def test_reset_restores_defaults_and_clears_the_url():
+    at = run_app(alpha="3", logits="1, 2, 3, 4")
+    at.button[-1].click().run()
+    assert_ok(at)
+    assert at.number_input(key="alpha").value == 1.5
+    assert at.text_input(key="logits").value == "1.2, 0.3, -0.5"
+    assert not at.query_params
+
+
+def test_top_p_with_the_default_k_needs_no_message():
+    at = run_app(top_p="0.7", logits="2, 1, 0, -1")
+    assert_ok(at)
+    support = [v for v in trace(figures(at)[0], label("sparse_softmax"), type="bar")["y"] if v > 0]
+    assert len(support) == 2  # softmax(2, 1, 0, -1) = (.64, .24, ...): two classes reach 0.7
+
+
+def test_chinese_interface():
+    at = run_app(lang="zh")
+    assert_ok(at)
+    assert at.title[0].value == "对比"
+
+
+def test_simplex_points_are_not_clipped_and_images_differ():
+    figs = {fig["layout"]["title"]["text"]: fig for fig in figures(run_app(PAGES[1]))}
+    for fig in figs.values():
+        for tr in fig["data"]:
+            if tr["type"] == "scatterternary":
+                assert tr["cliponaxis"] is False
+    images = next(fig for title, fig in figs.items() if "grid" in title)
+    soft, sparse = trace(images, label("softmax")), trace(images, label("sparsemax"))
+    assert min(map(min, (soft["a"], soft["b"], soft["c"]))) > 0  # softmax: interior only
+    assert min(sparse["c"]) == 0 and max(sparse["a"]) == 1  # sparsemax: edges and vertices
+
+
+def test_jacobian_analytic_matches_autograd_and_the_l1_identity():
+    at = run_app(PAGES[2])
+    assert_ok(at)
+    table = at.dataframe[0].value.set_index("mapping")
+    assert (table["max |analytic − autograd|"] < 1e-8).all()
+    np.testing.assert_allclose(table.loc[label("softmax"), "½ ‖J‖₁"], table.loc[label("softmax"), "1 − Σ p²"])
+    assert table.loc[label("sparsemax"), "rank J"] == table.loc[label("sparsemax"), "support"] - 1
+
+
+def test_binary_slice_sparsemax_is_modified_huber_and_ce_is_logistic():
+    figs = figures(run_app(PAGES[3]))
+    binary = next(fig for fig in figs if fig["layout"]["title"]["text"].startswith("Loss of logits"))
+    np.testing.assert_allclose(trace(binary, label("sparsemax"))["y"], trace(binary, "modified Huber / 4")["y"],
+                               atol=1e-12)
+    np.testing.assert_allclose(trace(binary, label("softmax"))["y"], trace(binary, "logistic log(1 + e⁻ᵗ)")["y"],
+                               atol=1e-12)
+    planes = [fig for fig in figs if fig["data"][0]["type"] == "contour"]
+    assert len(planes) == sum(MAPPINGS[n].loss is not None for n in MAPPINGS if not MAPPINGS[n].stochastic)
+
+
+def test_sweeps_animate_with_plotly_frames():
+    figs = figures(run_app(PAGES[4]))
+    animated = [fig for fig in figs if fig.get("frames")]
+    assert {len(fig["frames"]) for fig in animated} == {len(compute.TEMPERATURES), len(compute.ALPHAS)}
+    for fig in animated:
+        buttons = fig["layout"]["updatemenus"][0]["buttons"]
+        assert buttons[0]["method"] == "animate"  # client-side: no rerun

@@ -1,0 +1,75 @@
+"""Loss landscape: for n = 3 each loss over the plane (x0 - x2, x1 - x2) (shift invariance) with
+descent arrows; the binary slice, loss of [t, 0] against the margin t; the classic entropy /
+prediction / loss panels for alpha in {1, 1.5, 2, inf}."""
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from explorer import compute, figures, state, ui
+from explorer.colors import EXTRA_COLORS, mapping_color
+from explorer.i18n import t
+from probcore.registry import MAPPINGS
+
+ctl = ui.header("page.loss", "loss.intro")
+labels = ctl.labels
+with_loss = [name for name in ctl.mappings if compute.has_loss(name, ctl.kw(name))]
+target = ctl.target if ctl.target < 3 else 0
+if ctl.target >= 3:
+    st.warning(t("loss.target3", target=ctl.target))
+point = (ctl.logits[0] - ctl.logits[2], ctl.logits[1] - ctl.logits[2]) if ctl.n == 3 else None
+
+
+@st.fragment
+def plane() -> None:
+    """Contour maps over the plane; their radius reruns only this fragment."""
+    radius = state.page_option(state.Option("plane", "float", 4.0, low=1.0, high=20.0), lambda key: st.slider(
+        t("loss.radius"), 1.0, 20.0, step=0.5, key=key, persist_state="session"))
+    m = 49
+    grid = compute.plane_grid(radius, m)
+    surfaces = ui.per_mapping(ctl, lambda name: compute.loss_surface(name, ctl.kw(name), target, radius, m), with_loss)
+    columns = st.columns(2)
+    for k, (name, (loss, du, dv)) in enumerate(surfaces.items()):
+        with columns[k % 2]:
+            title = t("loss.plane_title", mapping=labels[name], target=target)
+            ui.show_figure(figures.loss_landscape(grid, grid, loss, du, dv, point, title, mapping_color(name)),
+                           f"loss_plane_{name}", table=lambda g=grid, l=loss: ui.grid_frame(g, l))
+    state.sync_url()
+
+
+st.subheader(t("loss.plane"))
+if with_loss:
+    plane()
+    st.caption(t("loss.plane_note"))
+    sliced = [labels[name] for name in with_loss if not MAPPINGS[name].shift_invariant]
+    if sliced:
+        st.caption(t("loss.not_invariant", mappings=", ".join(sliced)))
+else:
+    st.info(t("loss.none"))
+
+st.subheader(t("loss.binary"))
+margins = np.linspace(-3, 3, 241)
+binary = ui.per_mapping(ctl, lambda name: compute.binary_losses(name, ctl.kw(name), tuple(margins)), with_loss,
+                        quiet=True)
+curves = [figures.Curve(labels[name], y, mapping_color(name)) for name, y in binary.items()]
+curves += [
+    figures.Curve(t("loss.hinge"), compute.hinge(margins), EXTRA_COLORS["hinge"], "dash"),
+    figures.Curve(t("loss.logistic"), compute.logistic(margins), EXTRA_COLORS["logistic"], "dot"),
+    figures.Curve(t("loss.huber"), compute.modified_huber(margins) / 4, EXTRA_COLORS["modified_huber"], "dot"),
+]
+ui.show_figure(figures.line_chart(margins, curves, t("loss.margin_axis"), t("fig.loss"), t("loss.binary_title"),
+                                  legend_title=t("fig.loss")),
+               "loss_binary", table=lambda: pd.DataFrame({"t": margins, **{c.label: c.y for c in curves}}))
+st.caption(t("loss.binary_note"))
+
+st.subheader(t("loss.classic"))
+probs01 = np.linspace(0, 1, 201)
+classic = compute.classic_panels(tuple(margins), tuple(probs01))
+alpha_colors = {1.0: mapping_color("softmax"), 1.5: mapping_color("entmax15"), 2.0: mapping_color("sparsemax")}
+panel_curves = [[figures.Curve(f"α = {a:g}", values[k], alpha_colors.get(a, EXTRA_COLORS["argmax"]))
+                 for a, values in classic.items()] for k in range(3)]
+ui.show_figure(figures.panels([probs01, margins, margins], panel_curves,
+                              [t("loss.p_axis"), t("loss.margin_axis"), t("loss.margin_axis")],
+                              [t("loss.entropy_axis"), t("loss.prediction_axis"), t("fig.loss")],
+                              [t("loss.panel_entropy"), t("loss.panel_prediction"), t("loss.panel_loss")], "α"),
+               "loss_classic")
+st.caption(t("loss.classic_note"))

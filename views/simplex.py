@@ -1,0 +1,60 @@
+"""Simplex (n = 3): each mapping's p in the probability triangle, the logits against their
+Euclidean projection (sparsemax), the image of a grid of logits, and the paths of p as the
+temperature and alpha vary."""
+import streamlit as st
+
+from explorer import compute, figures, state, ui
+from explorer.i18n import t
+
+ctl = ui.header("page.simplex", "simplex.intro")
+if ctl.n != 3:
+    st.warning(t("simplex.need3", n=ctl.n))
+x = ctl.logits[:3]
+xs = tuple(float(v) for v in x)
+labels = ctl.labels
+axes = tuple(f"p{i} (x{i} = {v:.3g})" for i, v in enumerate(x))
+
+points = ui.per_mapping(ctl, lambda name: compute.probabilities(name, xs, ctl.kw(name), ctl.target, ctl.seed))
+left, right = st.columns(2)
+with left:
+    ui.show_figure(figures.simplex_points(points, labels, axes), "simplex_points",
+                   table=lambda: ui.frame_rows(points, labels, ("p0", "p1", "p2")))
+with right:
+    projection = compute.probabilities("sparsemax", xs, compute.items(state.default_kwargs("sparsemax")))
+    ui.show_figure(figures.projection_plane(x, {**points, "sparsemax": projection}, "sparsemax", labels),
+                   "simplex_projection")
+    st.caption(t("simplex.projection_note"))
+
+
+@st.fragment
+def grid_images() -> None:
+    """The image of a grid of logits; its radius reruns only this fragment."""
+    radius = state.page_option(state.Option("radius", "float", 4.0, low=0.5, high=20.0), lambda key: st.slider(
+        t("simplex.radius"), 0.5, 20.0, step=0.5, key=key, persist_state="session"))
+    clouds = ui.per_mapping(ctl, lambda name: compute.simplex_image(name, ctl.kw(name), radius, 41, ctl.target, ctl.seed))
+    if clouds:
+        ui.show_figure(figures.simplex_images(clouds, labels, axes), "simplex_images")
+        st.caption(t("simplex.images_note", radius=radius))
+    state.sync_url()
+
+
+st.subheader(t("simplex.images"))
+grid_images()
+
+st.subheader(t("simplex.paths"))
+left, right = st.columns(2)
+with left:
+    paths = ui.per_mapping(ctl, lambda name: compute.temperature_sweep(name, xs, ctl.kw(name), ctl.target, ctl.seed))
+    ui.show_figure(figures.simplex_paths(paths, compute.TEMPERATURES, "T", labels, axes, t("simplex.temperature_path")),
+                   "simplex_temperature_path")
+    st.caption(t("simplex.temperature_note"))
+with right:
+    alpha_maps = [name for name in compute.alpha_names() if name in ctl.mappings]
+    alpha_paths = ui.per_mapping(ctl, lambda name: compute.alpha_sweep(name, xs, ctl.kw(name), ctl.target, ctl.seed),
+                                 alpha_maps)
+    if alpha_paths:
+        ui.show_figure(figures.simplex_paths(alpha_paths, compute.ALPHAS, "α", labels, axes, t("simplex.alpha_path")),
+                       "simplex_alpha_path")
+        st.caption(t("simplex.alpha_note", high=f"{compute.ALPHAS[-1]:g}"))
+    else:
+        st.info(t("ui.no_alpha"))
