@@ -6,17 +6,31 @@ for /<name> straight to pages/<name>.py when that folder exists, bypassing this 
 """
 import streamlit as st
 
-from explorer import state
+from explorer import state, ui
 from explorer.i18n import t
 
 st.set_page_config(page_title="probcore explorer", page_icon=":material/scatter_plot:", layout="wide")
 state.sidebar()
-PAGES = [
-    st.Page("views/compare.py", title=t("page.compare"), icon=":material/bar_chart:", default=True),
-    st.Page("views/simplex.py", title=t("page.simplex"), icon=":material/change_history:", url_path="simplex"),
-    st.Page("views/jacobian.py", title=t("page.jacobian"), icon=":material/grid_on:", url_path="jacobian"),
-    st.Page("views/loss_landscape.py", title=t("page.loss"), icon=":material/landscape:", url_path="loss"),
-    st.Page("views/sweeps.py", title=t("page.sweeps"), icon=":material/animation:", url_path="sweeps"),
-]
+ui.projector_style()
+PAGES = {
+    t("nav.core"): [
+        st.Page("views/compare.py", title=t("page.compare"), icon=":material/bar_chart:", default=True),
+        st.Page("views/simplex.py", title=t("page.simplex"), icon=":material/change_history:", url_path="simplex"),
+        st.Page("views/jacobian.py", title=t("page.jacobian"), icon=":material/grid_on:", url_path="jacobian"),
+        st.Page("views/loss_landscape.py", title=t("page.loss"), icon=":material/landscape:", url_path="loss"),
+        st.Page("views/sweeps.py", title=t("page.sweeps"), icon=":material/animation:", url_path="sweeps"),
+    ],
+    t("nav.topics"): [
+        st.Page("views/perturb.py", title=t("page.perturb"), icon=":material/casino:", url_path="perturb"),
+        st.Page("views/margin.py", title=t("page.margin"), icon=":material/radar:", url_path="margin"),
+        st.Page("views/overconfidence.py", title=t("page.overconfidence"), icon=":material/trending_up:",
+                url_path="overconfidence"),
+        st.Page("views/vocab.py", title=t("page.vocab"), icon=":material/account_tree:", url_path="vocab"),
+        st.Page("views/attention.py", title=t("page.attention"), icon=":material/visibility:", url_path="attention"),
+    ],
+    t("nav.tools"): [
+        st.Page("views/check.py", title=t("page.check"), icon=":material/fact_check:", url_path="check"),
+    ],
+}
 st.navigation(PAGES, position="top").run()
 state.sync_url()

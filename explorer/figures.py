@@ -23,12 +23,15 @@ _SYMBOLS = ("circle", "square", "diamond", "triangle-up", "pentagon", "hexagon",
 
 
 class Curve(NamedTuple):
-    """One line of a line chart: its legend label, y values, colour and dash."""
+    """One trace of a line chart: its legend label, y values, colour, dash, mode ("lines",
+    "markers" or both) and optional symmetric error bars."""
 
     label: str
     y: np.ndarray
     color: str
     dash: str = "solid"
+    mode: str = "lines"
+    error: np.ndarray | None = None
 
 
 def _layout(x_title: str | None, y_title: str | None, legend_title: str | None = None,
@@ -57,6 +60,29 @@ def _below(fig: go.Figure) -> go.Figure:
     """Legend in rows under the plot (ternary plots need the width), room for the corner titles."""
     fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.08, xanchor="left", x=0),
                       margin=dict(l=70, r=70, t=60, b=10))
+    return fig
+
+
+PROJECTOR_FONT = 22
+PROJECTOR_LINE = 5.0
+PROJECTOR_MARKER = 1.8  # marker size factor
+
+
+def for_projector(fig: go.Figure) -> go.Figure:
+    """Presentation mode: large fonts, thick lines and big markers on any figure (in place)."""
+    fig.update_layout(font=dict(size=PROJECTOR_FONT), title_font_size=PROJECTOR_FONT + 4,
+                      legend_font_size=PROJECTOR_FONT, hoverlabel_font_size=PROJECTOR_FONT)
+    for trace in fig.data:
+        if trace.type in ("scatter", "scatterternary", "scattergl"):
+            mode = trace.mode or "lines+markers"
+            if "lines" in mode:
+                trace.line.width = max(trace.line.width or 2.0, PROJECTOR_LINE)
+            if "markers" in mode and not isinstance(trace.marker.size, (list, tuple, np.ndarray)):
+                trace.marker.size = (trace.marker.size or 6) * PROJECTOR_MARKER
+        elif trace.type == "heatmap" and trace.texttemplate:
+            trace.textfont.size = PROJECTOR_FONT
+        elif trace.type == "bar" and trace.text is not None:
+            trace.textfont.size = PROJECTOR_FONT
     return fig
 
 
@@ -266,35 +292,43 @@ def loss_landscape(u: np.ndarray, v: np.ndarray, loss: np.ndarray, grad_u: np.nd
     return _finish(fig, t("fig.plane_x02"), t("fig.plane_x12"), None, height=470)
 
 
+def _add_curve(fig: go.Figure, x: np.ndarray, c: Curve, shape: str = "linear", **where) -> None:
+    """One curve as a scatter trace (error bars where given)."""
+    fig.add_scatter(x=np.asarray(x), y=np.asarray(c.y), mode=c.mode, name=c.label,
+                    line=dict(color=c.color, dash=c.dash, width=2.2, shape=shape), marker=dict(color=c.color, size=7),
+                    error_y=None if c.error is None else dict(type="data", array=np.asarray(c.error),
+                                                             visible=True, color=c.color, thickness=1.2),
+                    **where)
+
+
 def line_chart(x: np.ndarray, curves: list[Curve], x_title: str, y_title: str, title: str | None = None,
                log_x: bool = False, legend_title: str | None = None, height: int | None = None,
-               shape: str = "linear") -> go.Figure:
-    """Lines y(x), one per curve."""
+               shape: str = "linear", log_y: bool = False) -> go.Figure:
+    """Curves y(x), one trace per curve."""
     fig = go.Figure()
     for c in curves:
-        fig.add_scatter(x=x, y=c.y, mode="lines", name=c.label, line=dict(color=c.color, dash=c.dash, width=2.2,
-                                                                          shape=shape))
-    if log_x:
-        fig.update_xaxes(type="log")
+        _add_curve(fig, x, c, shape)
+    fig.update_xaxes(type="log" if log_x else None)
+    fig.update_yaxes(type="log" if log_y else None)
     fig.update_layout(title=title)
     return _finish(fig, x_title, y_title, legend_title, height=height)
 
 
 def panels(x: list[np.ndarray], panel_curves: list[list[Curve]], x_titles: list[str], y_titles: list[str],
-           panel_titles: list[str], legend_title: str | None = None) -> go.Figure:
-    """Side-by-side line panels whose curves share legend entries by label."""
-    fig = make_subplots(rows=1, cols=len(panel_curves), subplot_titles=panel_titles, horizontal_spacing=0.07)
+           panel_titles: list[str], legend_title: str | None = None, log_x: bool = False,
+           log_y: tuple[bool, ...] = (), title: str | None = None) -> go.Figure:
+    """Side-by-side panels of curves; curves with the same label share one legend entry."""
+    fig = make_subplots(rows=1, cols=len(panel_curves), subplot_titles=panel_titles, horizontal_spacing=0.08)
     shown = set()
     for c, (xs, curves) in enumerate(zip(x, panel_curves), start=1):
         for curve in curves:
-            fig.add_scatter(x=xs, y=curve.y, mode="lines", name=curve.label, legendgroup=curve.label,
-                            showlegend=curve.label not in shown, line=dict(color=curve.color, dash=curve.dash, width=2.2),
-                            row=1, col=c)
+            _add_curve(fig, xs, curve, legendgroup=curve.label, showlegend=curve.label not in shown, row=1, col=c)
             shown.add(curve.label)
-        fig.update_xaxes(title_text=x_titles[c - 1], row=1, col=c)
-        fig.update_yaxes(title_text=y_titles[c - 1], row=1, col=c)
-    fig.update_layout(showlegend=True, legend_title_text=legend_title, height=380,
-                      margin=dict(l=10, r=10, t=50, b=10), legend=dict(orientation="h", y=-0.22))
+        fig.update_xaxes(title_text=x_titles[c - 1], type="log" if log_x else None, row=1, col=c)
+        fig.update_yaxes(title_text=y_titles[c - 1], type="log" if c - 1 < len(log_y) and log_y[c - 1] else None,
+                         row=1, col=c)
+    fig.update_layout(title=title, showlegend=True, legend=dict(title=dict(text=legend_title), orientation="h", y=-0.22),
+                      height=400, margin=dict(l=10, r=10, t=70 if title else 50, b=10), hoverlabel=dict(namelength=-1))
     return fig
 
 
@@ -337,3 +371,533 @@ def animated_bars(index: np.ndarray, logits: np.ndarray, frames: list[dict[str, 
 def faded(color: str, k: int, m: int) -> str:
     """The k-th of m shades of a mapping colour (for several lines of one mapping)."""
     return with_alpha(color, 1.0 - 0.65 * k / max(m - 1, 1))
+
+
+# ---------------------------------------------------------------- perturb page ----
+
+NOISE_COLORS = {"gumbel": "#E377C2", "normal": "#6F8FCF", "uniform": "#3E9E7E", "logistic": "#D67F3A"}
+
+
+def noise_color(noise: str) -> str:
+    return NOISE_COLORS.get(noise, ZERO_COLOR)
+
+
+class BarSeries(NamedTuple):
+    """One set of bars or markers: its legend label, values and colour."""
+
+    label: str
+    y: np.ndarray
+    color: str
+
+
+def bars_and_markers(index: np.ndarray, logits: np.ndarray, bars: list[BarSeries], markers: list[BarSeries],
+                     title: str, y_title: str, legend_title: str, symbol: str = "diamond") -> go.Figure:
+    """Grouped bars over the classes ``index`` (logits[i] under each group) with, on the k-th bar of
+    each group, a marker of ``markers[k]`` (an exact value over an estimate, or the reverse)."""
+    offsets, w = _group_offsets(len(bars))
+    pos = np.arange(len(index), dtype=float)
+    size = float(np.clip(700 * w / max(len(index), 1), 7, 16))
+    data = []
+    for s, off in zip(bars, offsets):
+        data.append(dict(type="bar", x=pos + off, y=np.asarray(s.y, dtype=np.float64), width=w, name=s.label,
+                         marker=dict(color=with_alpha(s.color, 0.75)), customdata=index,
+                         hovertemplate="class %{customdata}<br>%{y:.6g}<extra>%{fullData.name}</extra>"))
+    for s, off in zip(markers, offsets):
+        data.append(dict(type="scatter", x=pos + off, y=np.asarray(s.y, dtype=np.float64), mode="markers",
+                         name=s.label, cliponaxis=False, customdata=index,
+                         marker=dict(symbol=symbol, size=size, color=s.color, line=dict(width=2.5, color=s.color)),
+                         hovertemplate="class %{customdata}<br>%{y:.6g}<extra>%{fullData.name}</extra>"))
+    layout = _layout(t("fig.class_axis"), y_title, legend_title)
+    layout["xaxis"].update(_class_ticks(index, logits))
+    layout["yaxis"].update(rangemode="tozero")
+    return go.Figure(data=data, layout=dict(layout, title=title))
+
+
+def error_chart(ns: np.ndarray, curves: list[Curve], x_title: str, y_title: str, title: str,
+                legend_title: str | None = None) -> go.Figure:
+    """Errors against the sample count on log-log axes: lines with markers (a different symbol per
+    curve, so coinciding curves stay visible); dashed curves are references, without markers.
+    Errors below 1e-12 (an estimate equal to the exact value up to rounding) are left out: no log of 0."""
+    fig = go.Figure()
+    for k, c in enumerate(curves):
+        y = np.asarray(c.y, dtype=np.float64)
+        reference = c.dash == "dash"
+        fig.add_scatter(x=ns, y=np.where(y > 1e-12, y, np.nan), name=c.label,
+                        mode="lines" if reference else "lines+markers",
+                        line=dict(color=c.color, dash=c.dash, width=2.2),
+                        marker=dict(size=8, color=c.color, symbol=_SYMBOLS[k % len(_SYMBOLS)]),
+                        hovertemplate="N = %{x}<br>%{y:.4g}<extra>%{fullData.name}</extra>")
+    fig.update_xaxes(type="log")
+    fig.update_yaxes(type="log")
+    fig.update_layout(title=title)
+    return _finish(fig, x_title, y_title, legend_title, height=400)
+
+
+def sample_strips(index: np.ndarray, soft: np.ndarray, hard: np.ndarray, titles: tuple[str, str],
+                  title: str) -> go.Figure:
+    """Two heat maps side by side, rows = draw, columns = class: soft samples and their hard
+    (one-hot) version, one colour bar on [0, 1]; values written in the cells when few."""
+    fig = make_subplots(rows=1, cols=2, subplot_titles=list(titles), horizontal_spacing=0.08)
+    cols = [str(i) for i in index]
+    rows = [f"#{r + 1}" for r in range(soft.shape[0])]
+    write = len(index) <= 16
+    for c, matrix in enumerate((soft, hard), start=1):
+        z = np.asarray(matrix, dtype=np.float64)
+        fig.add_heatmap(z=z, x=cols, y=rows, coloraxis="coloraxis", name=titles[c - 1],
+                        text=np.vectorize(lambda v: f"{v:.2f}")(z) if write else None,
+                        texttemplate="%{text}" if write else None,
+                        hovertemplate="draw %{y}, class %{x}<br>y = %{z:.4g}<extra>" + titles[c - 1] + "</extra>",
+                        row=1, col=c)
+        fig.update_xaxes(title_text=t("fig.class_axis").split(" (")[0], type="category", row=1, col=c)
+        fig.update_yaxes(title_text=t("perturb.draw_axis"), type="category", autorange="reversed", automargin=True,
+                         row=1, col=c)
+    fig.update_layout(title=title, height=140 + 34 * soft.shape[0], margin=dict(l=10, r=10, t=70, b=10),
+                      coloraxis=dict(colorscale="Viridis", cmin=0, cmax=1, colorbar=dict(title=dict(text="yᵢ"))))
+    return fig
+
+
+def sharpness_curve(taus: np.ndarray, mean_max: np.ndarray, tau: float, n: int, title: str) -> go.Figure:
+    """Mean largest entry of Gumbel-softmax samples against tau (log x), the limits 1 (one-hot,
+    tau -> 0) and 1/n (uniform, tau -> inf), and the chosen tau."""
+    color = mapping_color("gumbel_softmax")
+    fig = go.Figure()
+    fig.add_scatter(x=taus, y=mean_max, mode="lines", name=t("perturb.mean_max"), line=dict(color=color, width=2.2),
+                    hovertemplate="τ = %{x:.3g}<br>%{y:.4f}<extra></extra>")
+    for level, label in ((1.0, t("perturb.onehot_limit")), (1.0 / n, t("perturb.uniform_limit", n=n))):
+        fig.add_scatter(x=[taus[0], taus[-1]], y=[level, level], mode="lines", name=label,
+                        line=dict(color=ZERO_COLOR, dash="dot", width=1.5), hoverinfo="skip")
+    k = int(np.argmin(np.abs(np.log(taus) - np.log(tau))))
+    fig.add_scatter(x=[taus[k]], y=[mean_max[k]], mode="markers", name=t("perturb.chosen_tau", tau=f"{tau:g}"),
+                    marker=dict(symbol="star", size=14, color=color), cliponaxis=False)
+    fig.update_xaxes(type="log")
+    fig.update_yaxes(range=[0, 1.05])
+    fig.update_layout(title=title)
+    return _finish(fig, "τ", t("perturb.mean_max_axis"), None, height=380)
+
+
+# ---------------------------------------------------------------- margin page ----
+
+CLASS_COLORS = ("#4C78A8", "#F58518", "#54A24B", "#E45756", "#B279A2", "#2CA6A4", "#9D755D", "#E377C2")
+NO_MANS_LAND = "#8C8C8C"
+
+
+def _class_colorscale(classes: int) -> list:
+    """A discrete colour scale for z in {-1 (no-man's-land), 0, ..., C - 1} with cmin = -1.5 and
+    cmax = C - 0.5: one flat band per value."""
+    colors = [NO_MANS_LAND, *CLASS_COLORS[:classes]]
+    m = len(colors)
+    scale = []
+    for i, color in enumerate(colors):
+        scale += [[i / m, color], [(i + 1) / m, color]]
+    return scale
+
+
+def _margin_overlay(fig: go.Figure, centres: np.ndarray, point: np.ndarray, target: int, row: int, col: int,
+                    legend: bool) -> None:
+    """Unit circle, class centres w_j (numbered), the feature point with its ray from the origin."""
+    a = np.linspace(0, 2 * np.pi, 181)
+    fig.add_scatter(x=np.cos(a), y=np.sin(a), mode="lines", name=t("margin.fig_circle"), legendgroup="circle",
+                    showlegend=legend, line=dict(color="#C8C8C8", width=1.2, dash="dot"), hoverinfo="skip",
+                    row=row, col=col)
+    fig.add_scatter(x=centres[:, 0], y=centres[:, 1], mode="markers+text", name=t("margin.fig_centres"),
+                    legendgroup="centres", showlegend=legend, text=[str(j) for j in range(len(centres))],
+                    textposition="middle center", textfont=dict(color="white", size=11),
+                    marker=dict(size=20, color=list(CLASS_COLORS[:len(centres)]), line=dict(width=2, color="white")),
+                    hovertemplate="w%{text} = (%{x:.3f}, %{y:.3f})<extra></extra>", cliponaxis=False, row=row, col=col)
+    fig.add_scatter(x=[0, point[0]], y=[0, point[1]], mode="lines+markers", name=t("margin.fig_point", target=target),
+                    legendgroup="point", showlegend=legend,
+                    line=dict(color="#3A3A3A", width=2), marker=dict(symbol=["circle", "star"], size=[4, 18],
+                                                                  color=CLASS_COLORS[target], line=dict(width=1.5, color="black")),
+                    hovertemplate="x = (%{x:.3f}, %{y:.3f})<extra></extra>", cliponaxis=False, row=row, col=col)
+
+
+def _square_axes(fig: go.Figure, grid: np.ndarray, cols: int) -> None:
+    for c in range(1, cols + 1):
+        fig.update_xaxes(range=[grid[0], grid[-1]], constrain="domain", row=1, col=c)
+        fig.update_yaxes(range=[grid[0], grid[-1]], scaleanchor=f"x{c if c > 1 else ''}", scaleratio=1,
+                         constrain="domain", row=1, col=c)
+
+
+def margin_regions(grid: np.ndarray, plain: np.ndarray, strict: np.ndarray, centres: np.ndarray, point: np.ndarray,
+                   target: int, margin: float) -> go.Figure:
+    """Two maps of the plane of 2-D features: the class regions without margin (argmax cos) and
+    with margin m (a point counts for class t only if cos theta_t - m >= max_{j != t} cos theta_j;
+    grey elsewhere: no-man's-land). Arrays indexed [y, x] over grid x grid."""
+    classes = len(centres)
+    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.06, subplot_titles=[
+        t("margin.fig_plain"), t("margin.fig_strict", m=f"{margin:.2f}")])
+    hover = "(%{x:.2f}, %{y:.2f})<br>" + t("margin.fig_region") + " %{z}<extra></extra>"
+    for c, z in enumerate((plain, strict), start=1):
+        fig.add_heatmap(x=grid.astype(np.float32), y=grid.astype(np.float32), z=z, coloraxis="coloraxis",
+                        name=t("margin.fig_regions"), hovertemplate=hover, row=1, col=c)
+        _margin_overlay(fig, centres, point, target, 1, c, legend=c == 1)
+    _square_axes(fig, grid, 2)
+    fig.update_layout(coloraxis=dict(
+        colorscale=_class_colorscale(classes), cmin=-1.5, cmax=classes - 0.5,
+        colorbar=dict(title=dict(text=t("margin.fig_regions")), tickvals=list(range(-1, classes)),
+                      ticktext=[t("margin.fig_none")] + [t("margin.fig_class", j=j) for j in range(classes)])))
+    _finish(fig, "x₁", "x₂", t("fig.legend"), height=480)
+    fig.update_layout(legend=dict(orientation="h", y=-0.15))
+    return fig
+
+
+def margin_probability_map(grid: np.ndarray, p: np.ndarray, centres: np.ndarray, point: np.ndarray, target: int,
+                           margin: float, scale: float) -> go.Figure:
+    """Heat map of the AM-softmax probability p_t of class ``target`` for a feature labelled
+    ``target`` at each point of the plane (indexed [y, x])."""
+    fig = make_subplots(rows=1, cols=1)
+    fig.add_heatmap(x=grid.astype(np.float32), y=grid.astype(np.float32), z=p, colorscale="Viridis", zmin=0, zmax=1,
+                    name=t("margin.fig_pt", target=target), colorbar=dict(title=dict(text=t("margin.fig_pt", target=target))),
+                    hovertemplate="(%{x:.2f}, %{y:.2f})<br>p = %{z:.4f}<extra></extra>", row=1, col=1)
+    _margin_overlay(fig, centres, point, target, 1, 1, legend=True)
+    _square_axes(fig, grid, 1)
+    fig.update_layout(title=t("margin.fig_pt_title", target=target, m=f"{margin:.2f}", s=f"{scale:g}"))
+    _finish(fig, "x₁", "x₂", t("fig.legend"), height=480)
+    fig.update_layout(legend=dict(orientation="h", y=-0.15))
+    return fig
+
+
+def margin_sweep(ms: np.ndarray, loss: np.ndarray, target_logit: np.ndarray, runner_logit: np.ndarray,
+                 current: float, gap: float, target: int, runner: int) -> go.Figure:
+    """Against the margin m: the AM-softmax loss of the feature (left), and its target logit
+    s (cos_t - m) beside the largest other logit s cos_j (right); vertical lines at the chosen m
+    and at m = cos_t - max_{j != t} cos_j, where the target stops winning."""
+    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.08,
+                        subplot_titles=[t("margin.fig_loss_m"), t("margin.fig_logits_m")])
+    am = mapping_color("am_softmax")
+    fig.add_scatter(x=ms, y=loss, mode="lines", name=t("margin.fig_loss"), line=dict(color=am, width=2.5), row=1, col=1)
+    fig.add_scatter(x=ms, y=target_logit, mode="lines", name=t("margin.fig_target_logit", target=target),
+                    line=dict(color=CLASS_COLORS[target], width=2.5), row=1, col=2)
+    fig.add_scatter(x=ms, y=runner_logit, mode="lines", name=t("margin.fig_runner_logit", j=runner),
+                    line=dict(color=CLASS_COLORS[runner], width=2.5, dash="dash"), row=1, col=2)
+    spans = [(float(np.min(loss)), float(np.max(loss))),
+             (float(min(target_logit.min(), runner_logit.min())), float(max(target_logit.max(), runner_logit.max())))]
+    lines = [(current, t("margin.fig_current_m"), ZERO_COLOR, "solid")]
+    if ms[0] <= gap <= ms[-1]:
+        lines.append((gap, t("margin.fig_gap_m"), "#E45756", "dot"))
+    for c, (low, high) in enumerate(spans, start=1):
+        for x, name, color, dash in lines:
+            fig.add_scatter(x=[x, x], y=[low, high], mode="lines", name=name, legendgroup=name, showlegend=c == 1,
+                            line=dict(color=color, width=1.5, dash=dash), hovertemplate=f"m = {x:.3f}<extra></extra>",
+                            row=1, col=c)
+    fig.update_xaxes(title_text=t("margin.fig_m_axis"))
+    fig.update_yaxes(title_text=t("fig.loss"), row=1, col=1)
+    fig.update_yaxes(title_text=t("margin.fig_logit_axis"), row=1, col=2)
+    fig.update_layout(showlegend=True, legend=dict(orientation="h", y=-0.22, title=dict(text=t("fig.legend"))),
+                      height=400, margin=dict(l=10, r=10, t=50, b=10), hoverlabel=dict(namelength=-1))
+    return fig
+
+
+
+# ---------------------------------------------------------------- overconfidence page ----
+
+
+# ---------------------------------------------------------------- vocab page ----
+
+VOCAB_COLORS = {
+    "uniform": "#E45756", "unigram": "#4C78A8", "exact": "#8C8C8C",
+    "full": "#4C78A8", "hierarchical": "#54A24B", "sampled": "#F58518",
+    "classes": "#4C78A8", "mass": "#F58518", "entropy": "#54A24B", "expected": "#E45756", "log2_n": "#8C8C8C",
+    "max_length": "#B279A2",
+}
+
+
+def _tree_layout(nodes: np.ndarray, codes: np.ndarray, lengths: np.ndarray):
+    """Positions of a binary code tree: leaves left to right in code order (x = 0, 1, ...),
+    an internal node above the middle of its children, y = -depth. Returns (internal (n-1, 2),
+    leaves (n, 2), edges [(parent xy, child xy, bit)])."""
+    n = len(lengths)
+    children: dict[int, dict[int, tuple[str, int]]] = {}
+    for i in range(n):
+        path, bits = nodes[i, : lengths[i]], codes[i, : lengths[i]]
+        for k, (v, bit) in enumerate(zip(path, bits)):
+            child = ("node", int(path[k + 1])) if k + 1 < lengths[i] else ("leaf", i)
+            children.setdefault(int(v), {})[int(bit)] = child
+    internal, leaves = np.zeros((max(n - 1, 0), 2)), np.zeros((n, 2))
+    edges = []
+    order = [0]
+
+    def place(kind: str, idx: int, depth: int) -> tuple[float, float]:
+        if kind == "leaf":
+            leaves[idx] = (order[0], -depth)
+            order[0] += 1
+            return tuple(leaves[idx])
+        xy = [place(*children[idx][bit], depth + 1) for bit in (0, 1)]
+        internal[idx] = ((xy[0][0] + xy[1][0]) / 2, -depth)
+        for bit in (0, 1):
+            edges.append((tuple(internal[idx]), xy[bit], bit))
+        return tuple(internal[idx])
+
+    if n == 1:
+        leaves[0] = (0, 0)
+    else:
+        place("node", 0, 0)
+    return internal, leaves, edges
+
+
+def vocab_tree(nodes: np.ndarray, codes: np.ndarray, lengths: np.ndarray, p: np.ndarray, freqs: np.ndarray,
+               title: str) -> go.Figure:
+    """The Huffman tree: internal nodes (one sigmoid each), leaves = classes coloured by their
+    hierarchical-softmax probability, edges labelled with the code bit (0 = left, 1 = right)."""
+    internal, leaves, edges = _tree_layout(nodes, codes, lengths)
+    fig = go.Figure()
+    xs, ys = [], []
+    for (x0, y0), (x1, y1), _ in edges:
+        xs += [x0, x1, None]
+        ys += [y0, y1, None]
+    fig.add_scatter(x=xs, y=ys, mode="lines", name=t("vocab.fig_edge"), line=dict(color=VOCAB_COLORS["exact"], width=1.2),
+                    hoverinfo="skip")
+    mid = np.array([((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) for a, b, _ in edges]).reshape(-1, 2)
+    fig.add_scatter(x=mid[:, 0], y=mid[:, 1], mode="text", text=[str(bit) for *_, bit in edges], showlegend=False,
+                    name=t("vocab.fig_bit"), hoverinfo="skip", textfont=dict(color=VOCAB_COLORS["exact"]))
+    fig.add_scatter(x=internal[:, 0], y=internal[:, 1], mode="markers", name=t("vocab.fig_internal"),
+                    marker=dict(symbol="circle", size=10, color=VOCAB_COLORS["exact"]),
+                    customdata=np.arange(len(internal)), hovertemplate="node %{customdata}<extra></extra>")
+    code_text = ["".join(map(str, codes[i, : lengths[i]])) for i in range(len(lengths))]
+    fig.add_scatter(x=leaves[:, 0], y=leaves[:, 1], mode="markers+text", name=t("vocab.fig_leaf"),
+                    text=[str(i) for i in range(len(lengths))], textposition="bottom center",
+                    marker=dict(symbol="square", size=14, color=p, colorscale="Viridis", cmin=0,
+                                colorbar=dict(title=dict(text=t("vocab.fig_hs_p")))),
+                    customdata=np.stack([np.arange(len(lengths)), freqs, p], axis=1), hovertext=code_text,
+                    hovertemplate="class %{customdata[0]}<br>code %{hovertext}<br>freq %{customdata[1]:.4g}"
+                                  "<br>p_HS %{customdata[2]:.4g}<extra></extra>")
+    fig.update_xaxes(showticklabels=False, zeroline=False, showgrid=False)
+    fig.update_yaxes(zeroline=False, dtick=1)
+    fig.update_layout(title=title)
+    _finish(fig, t("vocab.fig_leaf_order"), t("vocab.fig_depth"), None, height=460)
+    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.15, xanchor="left", x=0))
+    return fig
+
+
+def vocab_code_lengths(lengths: np.ndarray, freqs: np.ndarray, entropy: float, expected: float, log2_n: float,
+                       title: str) -> go.Figure:
+    """Share of classes and share of frequency mass at each code length, with the entropy H, the
+    expected length E[len] (H <= E[len] < H + 1) and log2 n (a balanced tree) as vertical lines."""
+    p = freqs / freqs.sum()
+    ls = np.arange(1, int(lengths.max()) + 1)
+    classes = np.array([(lengths == k).mean() for k in ls])
+    mass = np.array([p[lengths == k].sum() for k in ls])
+    fig = go.Figure()
+    fig.add_bar(x=ls, y=classes, name=t("vocab.fig_share_classes"), marker_color=VOCAB_COLORS["classes"],
+                hovertemplate="len %{x}: %{y:.3f}<extra>%{fullData.name}</extra>")
+    fig.add_bar(x=ls, y=mass, name=t("vocab.fig_share_mass"), marker_color=VOCAB_COLORS["mass"],
+                hovertemplate="len %{x}: %{y:.3f}<extra>%{fullData.name}</extra>")
+    top = float(max(classes.max(), mass.max())) * 1.08
+    for key, value, dash in (("entropy", entropy, "dot"), ("expected", expected, "solid"), ("log2_n", log2_n, "dash")):
+        fig.add_scatter(x=[value, value], y=[0, top], mode="lines", name=t(f"vocab.fig_{key}", value=value),
+                        line=dict(color=VOCAB_COLORS[key], dash=dash, width=2.5), hoverinfo="name")
+    fig.update_layout(title=title, barmode="group")
+    return _finish(fig, t("vocab.fig_code_length"), t("vocab.fig_share"), None)
+
+
+def vocab_bound(ns: np.ndarray, entropy: np.ndarray, expected: np.ndarray, log2_n: np.ndarray,
+                max_length: np.ndarray, title: str) -> go.Figure:
+    """Expected Huffman path length against n, between the entropy H and H + 1, beside log2 n
+    (a balanced tree, or the uniform distribution) and the longest path."""
+    c = VOCAB_COLORS
+    series = [Curve(t("vocab.fig_expected_n"), expected, c["expected"], mode="lines+markers"),
+              Curve(t("vocab.fig_entropy_n"), entropy, c["entropy"], "dot", "lines"),
+              Curve(t("vocab.fig_entropy_1"), entropy + 1, c["entropy"], "dash", "lines"),
+              Curve(t("vocab.fig_log2_n_curve"), log2_n, c["log2_n"], "dash", "lines"),
+              Curve(t("vocab.fig_max_length"), max_length, c["max_length"], "dot", "lines+markers")]
+    return line_chart(ns, series, t("vocab.fig_n"), t("vocab.fig_bits"), title, log_x=True)
+
+
+def vocab_log_z(ms: np.ndarray, stats: dict[str, dict[str, np.ndarray]], log_z: float, labels: dict[str, str],
+                title: str) -> go.Figure:
+    """Mean of log Z_hat ± one standard deviation over the repeats, per proposal, against m, and the exact log Z."""
+    series = [Curve(labels[q], s["log_z"] + s["log_z_bias"], VOCAB_COLORS[q], mode="lines+markers", error=np.sqrt(s["log_z_var"]))
+              for q, s in stats.items()]
+    series.append(Curve(t("vocab.fig_exact_log_z", value=log_z), np.full(len(ms), log_z), VOCAB_COLORS["exact"],
+                         "dash", "lines"))
+    return line_chart(ms, series, t("vocab.fig_m"), t("vocab.fig_log_z"), title, log_x=True, legend_title=t("vocab.fig_proposal"))
+
+
+def vocab_bias_variance(ms: np.ndarray, stats: dict[str, dict[str, np.ndarray]], chi2: dict[str, float],
+                        repeats: int, labels: dict[str, str], title: str) -> go.Figure:
+    """Left: bias mean(log Z_hat) - log Z (± 2 standard errors) and the large-m approximation
+    -chi^2 / (2m), drawn where chi^2 / m <= 1. Right: Var[Z_hat / Z] measured and its exact value chi^2 / m."""
+    bias, var = [], []
+    for q, s in stats.items():
+        theory = chi2[q] / ms
+        bias.append(Curve(labels[q], s["log_z_bias"], VOCAB_COLORS[q], mode="lines+markers", error=2 * np.sqrt(s["log_z_var"] / repeats)))
+        bias.append(Curve(t("vocab.fig_bias_theory", q=labels[q]), np.where(theory <= 1, -theory / 2, np.nan),
+                           VOCAB_COLORS[q], "dash", "lines"))
+        var.append(Curve(labels[q], s["ratio_var"], VOCAB_COLORS[q], mode="markers"))
+        var.append(Curve(t("vocab.fig_var_theory", q=labels[q]), theory, VOCAB_COLORS[q], "dash", "lines"))
+    return panels([ms, ms], [bias, var], [t("vocab.fig_m")] * 2, [t("vocab.fig_bias"), t("vocab.fig_var")],
+                  [t("vocab.fig_bias_title"), t("vocab.fig_var_title")], log_x=True, log_y=(False, True), title=title,
+                  legend_title=t("vocab.fig_proposal"))
+
+
+def vocab_grad_error(ms: np.ndarray, stats: dict[str, dict[str, np.ndarray]], labels: dict[str, str],
+                     title: str) -> go.Figure:
+    """Mean total-variation distance between the self-normalised gradient estimate and softmax(x)."""
+    series = [Curve(labels[q], s["grad_tv"], VOCAB_COLORS[q], mode="lines+markers") for q, s in stats.items()]
+    return line_chart(ms, series, t("vocab.fig_m"), t("vocab.fig_grad_tv"), title, log_x=True, log_y=True,
+                    legend_title=t("vocab.fig_proposal"))
+
+
+def vocab_nce(ks: np.ndarray, nce: dict, title: str) -> go.Figure:
+    """Left: NCE loss against k (mean ± sd over draws, its exact expectation, the large-k limit
+    CE + log(k q_t) + 1). Right: relative L1 error of the NCE gradient against the softmax
+    cross-entropy gradient p - onehot(t), for one draw and for the exact expectation."""
+    c = VOCAB_COLORS
+    loss = [Curve(t("vocab.fig_nce_sampled"), nce["loss_mean"], c["unigram"], "solid", "markers", nce["loss_sd"]),
+            Curve(t("vocab.fig_nce_exact"), nce["loss_exact"], c["unigram"], "solid", "lines"),
+            Curve(t("vocab.fig_nce_limit"), nce["loss_limit"], c["expected"], "dash", "lines"),
+            Curve(t("vocab.fig_ce", value=nce["ce"]), np.full(len(ks), nce["ce"]), c["exact"], "dot", "lines")]
+    grad = [Curve(t("vocab.fig_nce_grad_draw"), nce["grad_err_draw"], c["unigram"], "solid", "lines+markers"),
+            Curve(t("vocab.fig_nce_grad_exact"), nce["grad_err_exact"], c["expected"], "dash", "lines+markers")]
+    return panels([ks, ks], [loss, grad], [t("vocab.fig_k")] * 2, [t("vocab.fig_loss"), t("vocab.fig_grad_rel")],
+                  [t("vocab.fig_nce_loss_title"), t("vocab.fig_nce_grad_title")], log_x=True, log_y=(False, True),
+                  title=title)
+
+
+def vocab_costs(ns: np.ndarray, seconds: dict[str, np.ndarray], labels: dict[str, str], title: str) -> go.Figure:
+    """Measured wall time of one loss against n, log-log, per method."""
+    series = [Curve(labels[meth], 1e3 * y, VOCAB_COLORS[meth], mode="lines+markers") for meth, y in seconds.items()]
+    return line_chart(ns, series, t("vocab.fig_n"), t("vocab.fig_ms"), title, log_x=True, log_y=True,
+                    legend_title=t("vocab.fig_method"))
+
+
+# ---------------------------------------------------------------- attention page ----
+
+def _weight_cells(z: np.ndarray) -> np.ndarray:
+    """Cell texts of a weight heat map: blank at an exact zero (a × marks it), '<0.01' for a
+    tiny positive weight, else two decimals."""
+    return np.vectorize(lambda v: "" if v == 0 else ("<0.01" if v < 0.005 else f"{v:.2f}"))(z)
+
+
+def _zero_marks(z: np.ndarray, size: float) -> dict | None:
+    """A scatter of × markers on the exact zeros of heat map z (cells at integer positions)."""
+    rows, cols = np.nonzero(z == 0)
+    if not len(rows):
+        return None
+    return dict(type="scatter", x=cols.astype(float), y=rows.astype(float), mode="markers", name=t("fig.exact_zero"),
+                legendgroup="zero", marker=dict(symbol=ZERO_SYMBOL, size=size, color=ZERO_COLOR,
+                                                line=dict(width=2.5, color=ZERO_COLOR)),
+                hovertemplate="w = 0 (exact)<extra></extra>")
+
+
+def weight_heatmap(weights: np.ndarray, row_labels: list[str], col_labels: list[str], title: str,
+                   x_title: str, y_title: str) -> go.Figure:
+    """Heat map of attention weights (rows = mapping or query, columns = key position), one colour
+    bar on [0, 1]; an exact zero is an empty cell with a grey × (legend), a tiny positive weight
+    reads '<0.01'."""
+    z = np.asarray(weights, dtype=np.float64)
+    rows, cols = z.shape
+    fig = go.Figure()
+    fig.add_heatmap(z=z, x=np.arange(cols), y=np.arange(rows), zmin=0, zmax=1, colorscale="Viridis",
+                    text=_weight_cells(z) if cols <= 24 else None, texttemplate="%{text}" if cols <= 24 else None,
+                    colorbar=dict(title=dict(text="wⱼ")), name=t("attention.weight"), showlegend=False,
+                    customdata=np.array([[f"{r}" for _ in range(cols)] for r in row_labels]),
+                    hovertemplate="%{customdata}<br>key %{x}: w = %{z:.6g}<extra></extra>")
+    marks = _zero_marks(z, float(np.clip(260 / max(cols, rows), 8, 22)))
+    if marks:
+        fig.add_trace(marks)
+    fig.update_xaxes(tickmode="array", tickvals=list(range(cols)), ticktext=col_labels, showgrid=False, zeroline=False)
+    fig.update_yaxes(tickmode="array", tickvals=list(range(rows)), ticktext=row_labels, autorange="reversed",
+                     showgrid=False, zeroline=False, automargin=True)
+    fig.update_layout(title=title, legend=dict(orientation="h", y=-0.2, x=0))
+    return _finish(fig, x_title, y_title, None, height=130 + 48 * rows)
+
+
+def weight_heatmaps(panels: dict[str, np.ndarray], col_labels: list[str], row_labels: list[str], title: str,
+                    x_title: str, y_title: str, cols: int = 2) -> go.Figure:
+    """One weight heat map per mapping (rows = query, columns = key), one colour bar on [0, 1],
+    exact zeros marked by a grey × (one legend entry)."""
+    names = list(panels)
+    rows_n = -(-len(names) // cols)
+    height = 80 + rows_n * (150 + 40 * len(row_labels))
+    fig = make_subplots(rows=rows_n, cols=cols, subplot_titles=names, horizontal_spacing=0.1,
+                        vertical_spacing=min(0.5, 110 / height) if rows_n > 1 else 0.0)
+    shown = False
+    for k, name in enumerate(names):
+        z = np.asarray(panels[name], dtype=np.float64)
+        r, c = k // cols + 1, k % cols + 1
+        fig.add_heatmap(z=z, x=np.arange(z.shape[1]), y=np.arange(z.shape[0]), coloraxis="coloraxis", name=name,
+                        text=_weight_cells(z), texttemplate="%{text}",
+                        hovertemplate="query %{y}, key %{x}: w = %{z:.6g}<extra>" + name + "</extra>", row=r, col=c)
+        marks = _zero_marks(z, float(np.clip(200 / max(z.shape), 7, 18)))
+        if marks:
+            marks["showlegend"] = not shown
+            shown = True
+            fig.add_trace(marks, row=r, col=c)
+        fig.update_xaxes(title_text=x_title, tickmode="array", tickvals=list(range(z.shape[1])), ticktext=col_labels,
+                         showgrid=False, zeroline=False, row=r, col=c)
+        fig.update_yaxes(title_text=y_title, tickmode="array", tickvals=list(range(z.shape[0])), ticktext=row_labels,
+                         autorange="reversed", showgrid=False, zeroline=False, automargin=True, row=r, col=c)
+    fig.update_layout(title=title, height=height,
+                      margin=dict(l=10, r=10, t=70, b=10), showlegend=True,
+                      legend=dict(orientation="h", yanchor="top", y=-60 / height, x=0),
+                      coloraxis=dict(colorscale="Viridis", cmin=0, cmax=1, colorbar=dict(title=dict(text="wⱼ"))))
+    return fig
+
+
+def grouped_bars(categories: list[str], series: list[BarSeries], x_title: str, y_title: str, title: str,
+                 legend_title: str | None = None) -> go.Figure:
+    """Bars of each series grouped over categories (e.g. output coordinates per mapping)."""
+    fig = go.Figure()
+    for s in series:
+        fig.add_bar(x=categories, y=np.asarray(s.y, dtype=np.float64), name=s.label, marker_color=s.color,
+                    hovertemplate="%{x}: %{y:.4g}<extra>%{fullData.name}</extra>")
+    fig.update_layout(title=title, barmode="group")
+    fig.update_xaxes(type="category")
+    return _finish(fig, x_title, y_title, legend_title, height=360)
+
+
+# ---------------------------------------------------------------- check page ----
+
+CHECK_USER_COLOR = "#8C8C8C"
+CHECK_BAD_COLOR = "#D62728"
+CHECK_BAD_ALT = "#7B3FE4"  # when the mapping's own colour is a red
+
+
+def _bad_color(color: str) -> str:
+    """The highlight of differing entries: red, or violet next to a red mapping colour."""
+    r, g, b = (int(color[i:i + 2], 16) for i in (1, 3, 5))
+    return CHECK_BAD_ALT if r > 1.6 * max(g, b) else CHECK_BAD_COLOR
+
+
+def check_row_bars(index: np.ndarray, reference: np.ndarray, user: np.ndarray, differing: np.ndarray,
+                   color: str, reference_label: str, title: str) -> go.Figure:
+    """Reference p (mapping colour) beside the user's p (grey) for the entries ``index`` of one
+    row; entries outside the tolerance get a hatched user bar and a red marker above the pair,
+    nan / inf user entries a red cross on the axis (hover gives every value and the error)."""
+    pos = np.arange(len(index), dtype=float)
+    ref, usr, bad = reference[index], user[index], differing[index]
+    hi = _bad_color(color)
+    finite = np.isfinite(usr)
+    with np.errstate(invalid="ignore"):
+        err = np.abs(usr - ref)
+    offsets, w = _group_offsets(2)
+    top = float(np.nanmax(np.concatenate([ref, np.where(finite, usr, np.nan), [1e-12]])))
+    low = float(min(0.0, np.nanmin(np.where(finite, usr, 0.0))))
+    text = [f"{v:.6g}" for v in usr]
+    data = [
+        dict(type="bar", x=pos + offsets[0], y=ref, width=w, name=reference_label, marker=dict(color=color),
+             customdata=index, hovertemplate="entry %{customdata}<br>reference p = %{y:.8g}<extra></extra>"),
+        dict(type="bar", x=pos + offsets[1], y=np.where(finite, usr, np.nan), width=w, name=t("check.fig_yours"),
+             marker=dict(color=CHECK_USER_COLOR, line=dict(color=np.where(bad, hi, CHECK_USER_COLOR).tolist(),
+                                                            width=np.where(bad, 2.5, 0.5).tolist()),
+                         pattern=dict(shape=np.where(bad, "x", "").tolist(), fgcolor=hi)),
+             customdata=np.stack([index, err], axis=1), hovertext=text,
+             hovertemplate="entry %{customdata[0]}<br>your p = %{hovertext}<br>|error| = %{customdata[1]:.3g}"
+                           "<extra></extra>"),
+    ]
+    if bad.any():
+        data.append(dict(type="scatter", x=pos[bad], y=np.full(int(bad.sum()), 1.06 * top), mode="markers",
+                         name=t("check.fig_differs"), cliponaxis=False, customdata=index[bad],
+                         marker=dict(symbol="triangle-down", size=11, color=hi),
+                         hovertemplate="entry %{customdata} differs<extra></extra>"))
+    if (~finite).any():
+        data.append(dict(type="scatter", x=(pos + offsets[1])[~finite], y=np.zeros(int((~finite).sum())), mode="markers",
+                         name=t("check.fig_nonfinite"), cliponaxis=False, customdata=index[~finite],
+                         hovertext=[text[i] for i in np.flatnonzero(~finite)],
+                         marker=dict(symbol="x-thin-open", size=12, color=hi, line=dict(width=2.5, color=hi)),
+                         hovertemplate="entry %{customdata}: your p = %{hovertext}<extra></extra>"))
+    layout = _layout(t("check.fig_entry"), t("fig.probability"), None)
+    layout["xaxis"].update(tickmode="array", tickvals=pos.tolist(), ticktext=[str(i) for i in index])
+    layout["yaxis"].update(range=[low * 1.1, 1.12 * top])
+    return go.Figure(data=data, layout=dict(layout, title=title))

@@ -30,8 +30,8 @@ N_MIN, N_MAX = 2, 1000
 SLIDER_MAX_N = 12  # per-logit sliders up to this n
 TOP_VIEW = 50  # charts show the top 50 classes beyond this n
 LOGIT_LIMIT = 1e4
-INT_LIMIT = 10**9
 SEED_MAX = 2**31 - 1
+INT_LIMIT = SEED_MAX  # any integer from the URL
 DEFAULT_LOGITS = "1.2, 0.3, -0.5"
 PRESETS = ("custom", "uniform", "one_dominant", "two_tied", "long_tail", "random")
 MESSAGE_CHARS = 300
@@ -62,6 +62,7 @@ PARAM_OPTIONS = _param_options()
 DEFAULT_SHOWN = tuple(name for name, m in MAPPINGS.items() if not m.stochastic)
 OPTIONS: dict[str, Option] = {
     "lang": Option("lang", "choice", LANGS[0], LANGS),
+    "present": Option("present", "bool", False),
     "preset": Option("preset", "choice", "custom", PRESETS),
     "n": Option("n", "int", 3, low=N_MIN, high=N_MAX),
     "seed": Option("seed", "int", 0, low=0, high=SEED_MAX),
@@ -154,15 +155,16 @@ def parse_option(option: Option, raw: list[str]) -> Any:
         return token.lower() in ("1", "true")
     if option.kind == "int":
         value = _int(token, key)
-        if (option.low is not None and value < option.low) or (option.high is not None and value > option.high):
-            raise ValueError(t("err.range", key=key, value=quote(token), low=option.low, high=option.high))
-        return value
-    try:
-        value = float(token)
-    except ValueError:
-        raise ValueError(t("err.float", key=key, value=quote(token))) from None
-    if not np.isfinite(value):
-        raise ValueError(t("err.float", key=key, value=quote(token)))
+    else:
+        try:
+            value = float(token)
+        except ValueError:
+            raise ValueError(t("err.float", key=key, value=quote(token))) from None
+        if not np.isfinite(value):
+            raise ValueError(t("err.float", key=key, value=quote(token)))
+    if (option.low is not None and value < option.low) or (option.high is not None and value > option.high):
+        raise ValueError(t("err.range", key=key, value=quote(token), low=f"{-np.inf if option.low is None else option.low:g}",
+                                   high=f"{np.inf if option.high is None else option.high:g}"))
     return value
 
 
@@ -210,6 +212,14 @@ def page_option(option: Option, render: Callable[[str], Any]) -> Any:
                 st.warning(plain(t("msg.url_param", key=quote(option.key), error=str(err))))
     ss.setdefault("_page_options", {})[option.key] = option
     return render(option.key)
+
+
+def page_slider(key: str, label: str, default: float, low: float, high: float, step: float) -> float:
+    """A page-local slider over [low, high] kept in the URL (:func:`page_option`); an int slider
+    when every bound is an int."""
+    kind = "int" if all(isinstance(v, int) for v in (default, low, high, step)) else "float"
+    return page_option(Option(key, kind, default, low=low, high=high), lambda k: st.slider(
+        label, low, high, step=step, key=k, persist_state="session"))
 
 
 def sync_url() -> None:
@@ -301,6 +311,12 @@ def _on_slider(i: int) -> None:
     x[i] = ss[f"x_{i}"]
     ss["logits"] = format_logits(x)
     ss["preset"] = "custom"
+
+
+def set_logits(x: np.ndarray) -> None:
+    """A callback that puts new logits in the controls (custom preset), as if typed."""
+    st.session_state["logits"] = format_logits(np.clip(x, -LOGIT_LIMIT, LOGIT_LIMIT))
+    st.session_state["preset"] = "custom"
 
 
 def _logits(messages: list[str]) -> np.ndarray:
@@ -402,6 +418,7 @@ def sidebar() -> Controls:
 
     sb = st.sidebar
     sb.selectbox(t("sb.lang"), LANGS, key="lang", format_func=lambda code: t(f"lang.{code}"))
+    sb.toggle(t("sb.present"), key="present", help=t("sb.present_help"))
     sb.subheader(t("sb.logits"))
     sb.selectbox(t("sb.preset"), PRESETS, key="preset", format_func=lambda p: t(f"preset.{p}"))
     c1, c2 = sb.columns(2)

@@ -9,7 +9,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from explorer import state
+from explorer import figures, state
 from explorer.i18n import mapping_label, t
 
 PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"scale": 2}}
@@ -25,7 +25,10 @@ def _csv(frame: Callable[[], pd.DataFrame]) -> Callable[[], bytes]:
 
 def show_figure(fig: go.Figure, key: str, table: Callable[[], pd.DataFrame] | None = None) -> None:
     """The figure (Streamlit theme: follows light/dark) and, in a small popover, downloads of its
-    data as CSV (``table`` builds the frame on click) and of the figure as Plotly JSON."""
+    data as CSV (``table`` builds the frame on click) and of the figure as Plotly JSON. In
+    presentation mode (sidebar) the figure gets large fonts and thick lines."""
+    if st.session_state.get("present"):
+        fig = figures.for_projector(fig)
     st.plotly_chart(fig, theme="streamlit", key=key, config=PLOTLY_CONFIG)
     with st.popover(t("ui.download"), icon=":material/download:"):
         if table is not None:
@@ -33,6 +36,22 @@ def show_figure(fig: go.Figure, key: str, table: Callable[[], pd.DataFrame] | No
                                key=f"{key}_csv", on_click="ignore")
         st.download_button("JSON", lambda: fig.to_json().encode(),
                            file_name=f"{key}.json", mime="application/json", key=f"{key}_json", on_click="ignore")
+
+
+PROJECTOR_CSS = """<style>
+.stMainBlockContainer { font-size: 1.4rem; }
+.stMainBlockContainer p, .stMainBlockContainer li, .stMainBlockContainer label,
+.stMainBlockContainer [data-testid="stCaptionContainer"] { font-size: 1.4rem; }
+.stMainBlockContainer h1 { font-size: 3.2rem; }
+.stMainBlockContainer h2, .stMainBlockContainer h3 { font-size: 2.2rem; }
+.stMainBlockContainer .katex { font-size: 1.6em; }
+</style>"""
+
+
+def projector_style() -> None:
+    """Presentation mode: larger text in the main area (figures: :func:`show_figure`)."""
+    if st.session_state.get("present"):
+        st.html(PROJECTOR_CSS)
 
 
 def header(title_key: str, intro_key: str) -> state.Controls:
@@ -82,3 +101,23 @@ def grid_frame(grid: np.ndarray, values: np.ndarray) -> pd.DataFrame:
 
 def curves_frame(x_name: str, x: np.ndarray, curves) -> pd.DataFrame:
     return pd.DataFrame({x_name: x, **{c.label: c.y for c in curves}})
+
+
+def predict(key: str, choices: int, correct: int, answer: Callable[[], str],
+            action: tuple[str, Callable[[], None]] | None = None) -> None:
+    """A "predict, then reveal" question: ``t(f"{key}.q")`` with choices ``t(f"{key}.c{i}")``;
+    the reveal says whether the guess was right and shows ``answer()``, a text computed from
+    the live values; ``action`` (label, callback) changes the controls so the live figures show
+    the answer."""
+    with st.expander(t("predict.title"), icon=":material/quiz:"):
+        st.markdown(t(f"{key}.q"))
+        pick = st.radio(t("predict.guess"), range(choices), index=None, key=f"{key}_guess",
+                        format_func=lambda i: t(f"{key}.c{i}"))
+        if action is not None:
+            st.button(action[0], on_click=action[1], key=f"{key}_action", icon=":material/play_arrow:")
+        if st.toggle(t("predict.reveal"), key=f"{key}_reveal"):
+            if pick is not None:
+                (st.success if pick == correct else st.info)(
+                    t("predict.right") if pick == correct else t("predict.wrong", answer=t(f"{key}.c{correct}")))
+            st.markdown(answer())
+

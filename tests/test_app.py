@@ -14,7 +14,10 @@ from explorer import compute
 from probcore.registry import MAPPINGS
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
-PAGES = ("views/compare.py", "views/simplex.py", "views/jacobian.py", "views/loss_landscape.py", "views/sweeps.py")
+CORE_PAGES = ("views/compare.py", "views/simplex.py", "views/jacobian.py", "views/loss_landscape.py", "views/sweeps.py")
+TOPIC_PAGES = ("views/perturb.py", "views/margin.py", "views/overconfidence.py", "views/vocab.py", "views/attention.py",
+               "views/check.py")
+PAGES = CORE_PAGES + TOPIC_PAGES
 TIMEOUT = 90  # seconds per script run (AppTest's default of 3 s is too short on a loaded machine)
 
 
@@ -248,3 +251,95 @@ def test_sweeps_animate_with_plotly_frames():
     for fig in animated:
         buttons = fig["layout"]["updatemenus"][0]["buttons"]
         assert buttons[0]["method"] == "animate"  # client-side: no rerun
+
+
+QUESTIONS = {  # page -> (question key, the answer's live number that must appear after the action)
+    "views/compare.py": "q_compare",
+    "views/simplex.py": "q_simplex",
+    "views/jacobian.py": "q_jacobian",
+    "views/loss_landscape.py": "q_loss",
+    "views/sweeps.py": "q_sweeps",
+}
+
+
+def reveal(at: AppTest, key: str, guess: int) -> str:
+    at.radio(key=f"{key}_guess").set_value(guess).run()
+    at.toggle(key=f"{key}_reveal").set_value(True).run()
+    assert_ok(at)
+    return "\n".join(m.value for m in at.markdown)
+
+
+@pytest.mark.parametrize("page", QUESTIONS)
+def test_every_core_page_asks_a_question_and_reveals_a_computed_answer(page):
+    at = run_app(page)
+    key = QUESTIONS[page]
+    assert at.radio(key=f"{key}_guess").value is None  # nothing given away before the guess
+    assert not at.success and not at.info or all("Right" not in s.value for s in at.success)
+    text = reveal(at, key, 0)
+    verdicts = [e.value for e in (*at.success, *at.info)]
+    assert any(v.startswith(("Right", "Not quite")) for v in verdicts), verdicts
+
+
+def test_compare_question_shift_leaves_sparsemax_unchanged_in_the_chart():
+    at = run_app()
+    before = trace(figures(at)[0], label("sparsemax"), type="bar")["y"]
+    reveal(at, "q_compare", 0)
+    assert "Right" in at.success[0].value
+    [button] = [b for b in at.button if b.key == "q_compare_action"]
+    button.click().run()
+    assert_ok(at)
+    assert at.session_state["logits"] == "11.2, 10.3, 9.5"
+    after = trace(figures(at)[0], label("sparsemax"), type="bar")["y"]
+    np.testing.assert_allclose(after, before, atol=1e-12)
+    assert "Taylor softmax (" in "\n".join(m.value for m in at.markdown)  # the one mapping that moved
+
+
+def test_loss_question_margin_one_gives_zero_sparsemax_loss():
+    at = run_app("views/loss_landscape.py")
+    reveal(at, "q_loss", 1)
+    [button] = [b for b in at.button if b.key == "q_loss_action"]
+    button.click().run()
+    text = "\n".join(m.value for m in at.markdown)
+    assert "margin x_t − max_j≠t x_j = 1, sparsemax loss = 0," in text
+    x = [float(v) for v in at.session_state["logits"].split(",")]
+    assert x[0] - max(x[1:]) == pytest.approx(1.0)
+
+
+def test_sweeps_question_reports_the_logit_gap():
+    at = run_app("views/sweeps.py", logits="2, 0.5, 0")
+    text = reveal(at, "q_sweeps", 1)
+    assert "T ≤ 1.5 here" in text
+    assert "Right" in at.success[0].value
+
+
+def test_presentation_mode_enlarges_fonts_and_lines():
+    plain_figs = figures(run_app("views/sweeps.py"))
+    at = run_app("views/sweeps.py", present=1)
+    assert at.toggle(key="present").value is True
+    big = figures(at)
+    assert all(fig["layout"]["font"]["size"] == 22 for fig in big)
+    assert all("size" not in fig["layout"].get("font", {}) for fig in plain_figs)
+    lines = [tr for fig in big for tr in fig["data"] if tr.get("type") == "scatter" and "lines" in tr.get("mode", "lines")]
+    assert lines and all(tr["line"]["width"] >= 5 for tr in lines)
+
+
+def test_every_english_sentence_has_a_chinese_one():
+    """Keys missing in ZH may only be formulas or names (no English word of 3+ letters)."""
+    import re
+
+    from explorer.i18n import EN, ZH
+    missing = {k: v for k, v in EN.items() if k not in ZH and k not in ("lang.en", "lang.zh")}
+    assert not {k: v for k, v in missing.items() if re.search(r"[A-Za-z]{3}", v)}
+    assert all(k in EN or k.startswith(("param.", "mapping.")) for k in ZH)
+
+
+def test_url_numbers_are_checked_against_their_range():
+    from explorer.state import OPTIONS, Option, parse_option
+    radius = Option("radius", "float", 4.0, low=0.5, high=20.0)
+    assert parse_option(radius, ["20"]) == 20.0
+    for bad in ("20.5", "0.1", "nan", "1e400"):
+        with pytest.raises(ValueError, match="radius"):
+            parse_option(radius, [bad])
+    assert parse_option(OPTIONS["seed"], [str(2**31 - 1)]) == 2**31 - 1  # the largest seed the sidebar takes
+    with pytest.raises(ValueError, match="seed"):
+        parse_option(OPTIONS["seed"], [str(2**31)])

@@ -23,6 +23,16 @@ if probs:
     ui.show_figure(fig, "compare_bars", table=lambda: pd.DataFrame(
         {"class": np.arange(ctl.n), "logit": ctl.logits, **{labels[k]: p for k, p in probs.items()}}))
 
+
+    def shifted() -> str:
+        """Which mappings change when every logit grows by 10 (computed, not claimed)."""
+        moved = ui.per_mapping(ctl, lambda name: float(np.abs(compute.probabilities(
+            name, tuple(v + 10.0 for v in ctl.x), ctl.kw(name), ctl.target, ctl.seed) - probs[name]).max()), quiet=True)
+        changed = [f"{labels[name]} ({d:.2g})" for name, d in moved.items() if d > 1e-9]
+        return t("q_compare.a", same=len(moved) - len(changed), changed=", ".join(changed) or "—")
+
+    ui.predict("q_compare", 3, 0, shifted, (t("q_compare.do"), lambda: state.set_logits(ctl.logits + 10.0)))
+
     st.subheader(t("compare.table"))
     rows = []
     for name, p in probs.items():

@@ -11,6 +11,22 @@ from explorer.i18n import t
 ctl = ui.header("page.jacobian", "jacobian.intro")
 probs = ctl.probabilities()
 labels = ctl.labels
+
+
+
+def zero_rows() -> str:
+    """Sparsemax's Jacobian on the classes it gives p = 0 (computed at the current logits)."""
+    p = compute.probabilities("sparsemax", ctl.x, compute.items(state.default_kwargs("sparsemax")))
+    zeros = np.flatnonzero(p == 0)
+    if not len(zeros):
+        return t("q_jacobian.none")
+    analytic, _ = compute.jacobians("sparsemax", ctl.x, compute.items(state.default_kwargs("sparsemax")), 0, 0)
+    largest = max(np.abs(analytic[zeros]).max(), np.abs(analytic[:, zeros]).max())
+    return t("q_jacobian.a", zeros=", ".join(map(str, zeros[:20])), largest=f"{largest:g}", support=len(p) - len(zeros))
+
+
+ui.predict("q_jacobian", 3, 0, zero_rows,
+           (t("q_jacobian.do"), lambda: state.set_logits(state.preset_logits("two_tied", max(ctl.n, 6), 0))))
 jacobians = ui.per_mapping(ctl, lambda name: compute.jacobians(name, ctl.x, ctl.kw(name), ctl.target, ctl.seed))
 if jacobians:
     rows = []

@@ -18,12 +18,30 @@ if ctl.target >= 3:
     st.warning(t("loss.target3", target=ctl.target))
 point = (ctl.logits[0] - ctl.logits[2], ctl.logits[1] - ctl.logits[2]) if ctl.n == 3 else None
 
+others = np.delete(ctl.logits, ctl.target)
+
+
+def zero_loss() -> str:
+    """Sparsemax and softmax losses at the current logits beside the target's margin (computed)."""
+    values = {name: compute.loss_and_grad(name, ctl.x, compute.items(state.default_kwargs(name)), ctl.target)[0]
+              for name in ("sparsemax", "softmax")}
+    return t("q_loss.a", margin=f"{ctl.logits[ctl.target] - others.max():.4g}", sparsemax=f"{values['sparsemax']:.4g}",
+             softmax=f"{values['softmax']:.4g}")
+
+
+def margin_one() -> None:
+    x = ctl.logits.copy()
+    x[ctl.target] = others.max() + 1.0
+    state.set_logits(x)
+
+
+ui.predict("q_loss", 3, 1, zero_loss, (t("q_loss.do"), margin_one))
+
 
 @st.fragment
 def plane() -> None:
     """Contour maps over the plane; their radius reruns only this fragment."""
-    radius = state.page_option(state.Option("plane", "float", 4.0, low=1.0, high=20.0), lambda key: st.slider(
-        t("loss.radius"), 1.0, 20.0, step=0.5, key=key, persist_state="session"))
+    radius = state.page_slider("plane", t("loss.radius"), 4.0, 1.0, 20.0, 0.5)
     m = 49
     grid = compute.plane_grid(radius, m)
     surfaces = ui.per_mapping(ctl, lambda name: compute.loss_surface(name, ctl.kw(name), target, radius, m), with_loss)

@@ -26,11 +26,23 @@ with right:
     st.caption(t("simplex.projection_note"))
 
 
+
+def sharpened() -> str:
+    """Support and largest p of each mapping at 3x the logits (computed)."""
+    rows = ui.per_mapping(ctl, lambda name: compute.probabilities(name, tuple(3.0 * v for v in xs), ctl.kw(name),
+                                                                  ctl.target, ctl.seed), quiet=True)
+    return t("q_simplex.a", rows="; ".join(
+        f"{labels[name]}: max p {points[name].max():.3f} → {p.max():.3f}, "
+        f"{compute.support_size(points[name])} → {compute.support_size(p)}" for name, p in rows.items() if name in points))
+
+
+ui.predict("q_simplex", 3, 1, sharpened, (t("q_simplex.do"), lambda: state.set_logits(ctl.logits * 3.0)))
+
+
 @st.fragment
 def grid_images() -> None:
     """The image of a grid of logits; its radius reruns only this fragment."""
-    radius = state.page_option(state.Option("radius", "float", 4.0, low=0.5, high=20.0), lambda key: st.slider(
-        t("simplex.radius"), 0.5, 20.0, step=0.5, key=key, persist_state="session"))
+    radius = state.page_slider("radius", t("simplex.radius"), 4.0, 0.5, 20.0, 0.5)
     clouds = ui.per_mapping(ctl, lambda name: compute.simplex_image(name, ctl.kw(name), radius, 41, ctl.target, ctl.seed))
     if clouds:
         ui.show_figure(figures.simplex_images(clouds, labels, axes), "simplex_images")

@@ -15,6 +15,24 @@ index = compute.view_index(ctl.logits, probs, state.TOP_VIEW)
 if len(index) < ctl.n:
     st.caption(t("ui.top_view", top=len(index), n=ctl.n))
 
+
+
+def one_hot_temperature() -> str:
+    """The temperature below which sparsemax(x / T) is one-hot, from the logits and from the sweep."""
+    top = np.sort(ctl.logits)[::-1]
+    gap = top[0] - top[1]
+    if gap == 0:
+        return t("q_sweeps.tied")
+    kw = compute.items(state.default_kwargs("sparsemax"))
+    rows = compute.temperature_sweep("sparsemax", ctl.x, kw, 0, 0)
+    one_hot = compute.TEMPERATURES[np.count_nonzero(rows, axis=1) == 1]
+    softmax_at_gap = compute.probabilities("softmax", tuple(v / gap for v in ctl.x),
+                                           compute.items(state.default_kwargs("softmax"))).max()
+    return t("q_sweeps.a", gap=f"{gap:.4g}", seen=f"{one_hot.max():.3g}" if len(one_hot) else "—",
+             softmax=f"{softmax_at_gap:.4f}")
+
+
+ui.predict("q_sweeps", 3, 1, one_hot_temperature)
 st.subheader(t("sweeps.temperature"))
 by_t = ui.per_mapping(ctl, lambda name: compute.temperature_sweep(name, ctl.x, ctl.kw(name), ctl.target, ctl.seed))
 if by_t:

@@ -1,0 +1,142 @@
+"""Attention: a toy query attending over a short sequence of keys. The scores c q.k_j / sqrt(d)
+go through softmax, sparsemax, alpha-entmax and top-k softmax (probcore's registry); the page
+shows the weights as heat maps (exact zeros marked) and the outputs sum_j w_j v_j."""
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from explorer import compute, figures, state, ui
+from explorer.colors import mapping_color
+from explorer.i18n import mapping_label, t
+from probcore.check import parse_vector
+from probcore.registry import MAPPINGS
+
+ENTRY_LIMIT = 1e3  # |entries| of an edited query or key
+
+ctl = ui.header("page.attention", "attention.intro")
+st.markdown(t("attention.text"))
+st.latex(r"s_j = c\,\frac{q \cdot k_j}{\sqrt{d}},\qquad w = \rho(s) \in \Delta^{L-1},\qquad o = \sum_{j=1}^{L} w_j\, v_j,"
+         r"\qquad \rho \in \{\operatorname{softmax},\ \operatorname{sparsemax},\ \alpha\text{-entmax},\ "
+         r"\text{top-}k \text{ softmax}\}")
+ss = st.session_state
+
+c1, c2, c3, c4 = st.columns(4)
+with c1:
+    length = state.page_option(state.Option("attention_L", "int", 6, low=2, high=16),
+                               lambda key: st.slider(t("attention.length"), 2, 16, key=key, persist_state="session"))
+with c2:
+    dim = state.page_option(state.Option("attention_d", "int", 4, low=1, high=8),
+                            lambda key: st.slider(t("attention.dim"), 1, 8, key=key, persist_state="session"))
+with c3:
+    queries = state.page_option(state.Option("attention_queries", "int", 1, low=1, high=6),
+                                lambda key: st.slider(t("attention.queries"), 1, 6, key=key, persist_state="session"))
+with c4:
+    seed = state.page_option(
+        state.Option("attention_seed", "int", 0, low=0, high=state.SEED_MAX),
+        lambda key: st.number_input(t("attention.seed"), 0, state.SEED_MAX, step=1, key=key, help=t("attention.seed_help"),
+                                    persist_state="session"))
+
+
+def k_slider(key: str) -> int:
+    if ss[key] > length:  # L got shorter (or the URL asked for more)
+        st.caption(t("attention.k_clamped", k=ss[key], L=length))
+        ss[key] = length
+    return st.slider(t("attention.k"), 1, length, key=key, persist_state="session")
+
+
+def float_slider(option: state.Option, label: str, step: float):
+    """A float slider over [option.low, option.high]; a URL value outside (parse_option checks only
+    that a float is finite) gives a message and the default."""
+    def render(key: str) -> float:
+        value = ss[key]
+        if not option.low <= value <= option.high:
+            st.warning(state.plain(t("msg.url_param", key=state.quote(key), error=t(
+                "err.range", key=key, value=state.quote(f"{value:g}"), low=f"{option.low:g}", high=f"{option.high:g}"))))
+            ss[key] = option.default
+        return st.slider(label, float(option.low), float(option.high), step=step, key=key, persist_state="session")
+    return state.page_option(option, render)
+
+
+c1, c2, c3 = st.columns(3)
+with c1:
+    scale = float_slider(state.Option("attention_scale", "float", 1.0, low=0.1, high=10.0), t("attention.scale"), 0.1)
+with c2:
+    alpha = float_slider(state.Option("attention_alpha", "float", 1.5, low=1.0, high=4.0), t("attention.alpha"), 0.05)
+with c3:
+    k = state.page_option(state.Option("attention_k", "int", 2, low=1, high=16), k_slider)
+
+q, keys, values = compute.attention_inputs(int(length), int(dim), int(queries), int(seed))
+with st.expander(t("attention.edit")):
+    query_text = state.page_option(
+        state.Option("attention_query", "text", ""),
+        lambda key: st.text_input(t("attention.query_text"), key=key, help=t("attention.query_help"),
+                                  persist_state="session"))
+    edited = st.data_editor(pd.DataFrame(keys, columns=[f"k[{i}]" for i in range(dim)]),
+                            key=f"attention_keys_{length}_{dim}_{seed}", num_rows="fixed",
+                            column_config={f"k[{i}]": st.column_config.NumberColumn(format="%.3f") for i in range(dim)})
+    st.caption(t("attention.keys_editor"))
+
+if str(query_text).strip():
+    try:
+        q0 = parse_vector(str(query_text).replace("−", "-"), name="query")
+        if len(q0) != dim:
+            raise ValueError(t("attention.query_len", d=dim, got=len(q0)))
+        if np.abs(q0).max() > ENTRY_LIMIT:
+            raise ValueError(t("attention.value_limit", name="query", limit=f"{ENTRY_LIMIT:g}"))
+        q[0] = q0
+    except ValueError as err:
+        st.error(state.plain(t("attention.query_bad", error=str(err))), icon="⚠️")
+typed = compute.finite_matrix(edited, keys.shape, ENTRY_LIMIT)
+if typed is None:
+    st.error(state.plain(t("attention.keys_bad", error=t("attention.keys_nonfinite", limit=f"{ENTRY_LIMIT:g}"))),
+             icon="⚠️")
+else:
+    keys = typed
+
+scores = compute.attention_scores(q, keys, float(scale))
+row_scores = tuple(tuple(float(v) for v in row) for row in scores)
+params = {"softmax": {}, "sparsemax": {}, "entmax": {"alpha": float(alpha)}, "sparse_softmax": {"k": int(k)}}
+weights, labels = {}, {}
+for name in compute.ATTENTION_MAPPINGS:
+    try:
+        kw = MAPPINGS[name].validate(n=int(length), **params[name])
+    except ValueError as err:
+        st.warning(state.plain(t("msg.mapping_skipped", mapping=mapping_label(name), error=str(err))))
+        continue
+    weights[name] = compute.attention_weights(name, row_scores, compute.items(kw))
+    base = mapping_label(name).split(" (")[0]
+    labels[name] = {"entmax": f"{base} (α = {alpha:g})", "sparse_softmax": f"{base} (k = {k})"}.get(name, base)
+
+positions = [str(j) for j in range(length)]
+left, right = st.columns(2)
+with left:
+    fig = figures.grouped_bars(positions, [figures.BarSeries("s", scores[0], figures.ZERO_COLOR)], t("attention.key_axis"),
+                               t("attention.score_axis"), t("attention.scores_title"))
+    ui.show_figure(fig, "attention_scores", table=lambda: pd.DataFrame(
+        {"query": np.repeat(np.arange(queries), length), "key": np.tile(np.arange(length), queries),
+         "score": scores.ravel()}))
+outputs = {name: w @ values for name, w in weights.items()}
+with right:
+    fig = figures.grouped_bars([f"o[{i}]" for i in range(dim)],
+                               [figures.BarSeries(labels[name], o[0], mapping_color(name)) for name, o in outputs.items()],
+                               t("attention.output_axis"), t("attention.output_value"), t("attention.outputs_title"),
+                               t("attention.mapping_axis"))
+    ui.show_figure(fig, "attention_outputs", table=lambda: pd.DataFrame(
+        [[labels[name], r, *row] for name, o in outputs.items() for r, row in enumerate(o)],
+        columns=["mapping", "query", *[f"o_{i}" for i in range(dim)]]))
+
+if weights:
+    fig = figures.weight_heatmap(np.stack([w[0] for w in weights.values()]), [labels[n] for n in weights], positions,
+                                 t("attention.weights_title"), t("attention.key_axis"), t("attention.mapping_axis"))
+    ui.show_figure(fig, "attention_weights", table=lambda: pd.DataFrame(
+        [[labels[name], r, *row] for name, w in weights.items() for r, row in enumerate(w)],
+        columns=["mapping", "query", *[f"w_{j}" for j in range(length)]]))
+    support = ", ".join(f"{labels[name]} {np.count_nonzero(w[0])}/{length}" for name, w in weights.items())
+    st.caption(t("attention.support_note", support=support))
+    if queries > 1:
+        fig = figures.weight_heatmaps({labels[name]: w for name, w in weights.items()}, positions,
+                                      [f"q{r}" for r in range(queries)], t("attention.multi_title", m=queries),
+                                      t("attention.key_axis"), t("attention.query_axis"))
+        ui.show_figure(fig, "attention_weights_all", table=lambda: pd.DataFrame(
+            [[labels[name], r, *row] for name, w in weights.items() for r, row in enumerate(w)],
+            columns=["mapping", "query", *[f"w_{j}" for j in range(length)]]))
