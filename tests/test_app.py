@@ -95,7 +95,7 @@ def test_every_page_renders_with_defaults(page):
 
 
 EXTREME = {
-    "large_n": dict(preset="random", n=1000, seed=3, temperature=0.05, alpha=3.5, k=1000, scale=64, target=999,
+    "large_n": dict(preset="random", n=1000, seed=3, present=1, temperature=0.05, alpha=3.5, k=1000, scale=64, target=999,
                     show=",".join(MAPPINGS)),
     "softmin_extreme_logits": dict(logits="1000, -1000, 0.5, 0, 0", temperature=-0.5, order=8, margin=1.0,
                                    noise="uniform", hard=1, show=",".join(MAPPINGS)),

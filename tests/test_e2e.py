@@ -88,6 +88,18 @@ def test_every_page_through_the_navigation(server, page):
         screenshot(page, name, docs=True)
 
 
+def test_topic_pages_in_chinese_from_the_url(server, page):
+    """?lang=zh opens each topic page in Chinese (titles from explorer.i18n.ZH), no traceback."""
+    from explorer.i18n import ZH
+    for name, (path, _, section) in PAGES.items():
+        if section == "Core":
+            continue
+        page.goto(f"{server}/{path}?lang=zh")
+        settle(page)
+        assert_no_exception(page)
+        sync_api.expect(page.locator("h1").first).to_have_text(ZH[f"page.{name}"])
+
+
 def test_slider_updates_the_chart_and_the_url(server, page):
     """Three slider steps (right, left, right) each redraw the chart; the URL and the text follow.
     (Their latency is measured by bench/bench_explorer.py, not asserted here.)"""
