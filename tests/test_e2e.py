@@ -35,6 +35,7 @@ PAGES = {
     "check": ("check", "Check my numbers", "Tools"),
 }
 TIMEOUT_MS = 60_000
+SHOT_HEIGHT = 1700
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium at /usr/bin/chromium")
 
@@ -65,10 +66,14 @@ def assert_no_exception(page) -> None:
 
 
 def screenshot(page, name: str, docs: bool = False) -> None:
-    """To artifacts/screenshots/; a page's also to docs/screenshots/ when PROBCORE_UPDATE_SCREENSHOTS=1."""
+    """To artifacts/screenshots/ in a window SHOT_HEIGHT pixels tall (the page's top with its first
+    figures); a page's also to docs/screenshots/ when PROBCORE_UPDATE_SCREENSHOTS=1."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"
+    page.set_viewport_size({"width": VIEWPORT["width"], "height": SHOT_HEIGHT})
+    settle(page)
     page.screenshot(path=str(path))
+    page.set_viewport_size(VIEWPORT)
     if docs and UPDATE_DOCS:
         DOCS_SHOTS.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, DOCS_SHOTS / f"{name}.png")
