@@ -4,11 +4,16 @@ The sidebar controls (explorer.state) are shared by every page and live in the U
 module under views/ plus one line in PAGES. (Not pages/: Streamlit 1.67 routes a first request
 for /<name> straight to pages/<name>.py when that folder exists, bypassing this script.)
 """
+import os
+import sys
+import time
+
 import streamlit as st
 
 from explorer import state, ui
 from explorer.i18n import t
 
+started = time.time()
 st.set_page_config(page_title="probcore explorer", page_icon=":material/scatter_plot:", layout="wide")
 state.sidebar()
 ui.projector_style()
@@ -34,3 +39,5 @@ PAGES = {
 }
 st.navigation(PAGES, position="top").run()
 state.sync_url()
+if os.environ.get("PROBCORE_RUN_LOG"):  # bench/bench_explorer.py: when each script run started and ended
+    print(f"RUN {started:.4f} {time.time():.4f}", file=sys.stderr, flush=True)

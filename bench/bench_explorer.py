@@ -1,12 +1,14 @@
 """Explorer responsiveness in a real browser (Playwright + Debian's Chromium), side by side with
-a one-slider, one-chart Streamlit app run the same way (the floor of this machine).
+a one-slider, one-chart Streamlit app run the same way (the floor of this machine) and with the
+explorer's sidebar alone beside one chart.
 
     python bench/bench_explorer.py [--steps 30]
 
 Measures: server start to health; the home page's first render (the first session after start,
 and new sessions after it); the time from a step of the x2 logit slider on the Compare page to
 the chart showing new data with the script idle (p50 / p95 / max), with the default mappings and
-with all of them; and, outside the browser, where a rerun's script time goes (cProfile under
+with all of them, split into key press -> script start, the script, and script end -> chart drawn
+(the server logs its runs when PROBCORE_RUN_LOG=1); and, outside the browser, where a rerun's script time goes (cProfile under
 ``streamlit.testing``). Writes bench/results/explorer.md and .json. A benchmark, not a test.
 """
 from __future__ import annotations
@@ -15,6 +17,7 @@ import argparse
 import cProfile
 import io
 import json
+import os
 import pstats
 import statistics
 import sys
@@ -34,6 +37,13 @@ FLOOR_APP = '''import plotly.graph_objects as go
 import streamlit as st
 x = st.sidebar.slider("x2", -10.0, 10.0, -0.5, step=0.05, key="x_2")
 st.plotly_chart(go.Figure(go.Bar(y=[1.2, 0.3, x])))
+'''
+SIDEBAR_APP = f'''import sys
+sys.path.insert(0, {str(ROOT)!r})
+import plotly.graph_objects as go
+import streamlit as st
+from explorer import state
+st.plotly_chart(go.Figure(go.Bar(y=state.sidebar().logits)))
 '''
 SCENARIOS = {
     "explorer, default mappings": "",
@@ -56,48 +66,48 @@ def first_renders(browser, url: str, sessions: int) -> list[float]:
     return times
 
 
-RECORD_MESSAGES = """(() => {  // time of the last message from the server, on the page's clock
-    const Native = window.WebSocket;
-    window.__lastMessage = 0;
-    window.WebSocket = function (...args) {
-        const ws = new Native(...args);
-        ws.addEventListener('message', () => { window.__lastMessage = performance.now(); });
-        return ws;
-    };
-    window.WebSocket.prototype = Native.prototype;
-    Object.assign(window.WebSocket, Native);
-})();"""
+def script_runs(log: Path) -> list[tuple[float, float]]:
+    """(start, end) wall-clock times of the script runs the server logged (PROBCORE_RUN_LOG=1)."""
+    lines = log.read_text().splitlines() if log.exists() else []
+    return [(float(a), float(b)) for _, a, b in (line.split() for line in lines if line.startswith("RUN "))]
 
 
-def slider_steps(browser, url: str, steps: int) -> tuple[list[float], list[float]]:
+def split(presses: list[tuple[float, float]], runs: list[tuple[float, float]]) -> dict:
+    """Median of each part of a step: key press -> script start, the script, script end -> drawn."""
+    parts = []
+    for pressed, total in presses:
+        run = next((r for r in runs if r[0] >= pressed), None)
+        if run is not None and run[1] <= pressed + total:
+            parts.append((run[0] - pressed, run[1] - run[0], pressed + total - run[1]))
+    if not parts:
+        return {}
+    med = [round(statistics.median(p[i] for p in parts), 3) for i in range(3)]
+    return {"press_to_script_s": med[0], "script_s": med[1], "script_end_to_drawn_s": med[2]}
+
+
+def slider_steps(browser, url: str, steps: int) -> tuple[list[float], list[tuple[float, float]]]:
     """Slider step -> re-rendered chart, alternating right/left; the first (cache-warming) step
-    dropped. Also the part of each step until the server's last message arrived (the rest is
-    the browser drawing)."""
+    dropped. Returns the step times and (wall-clock press time, step time) pairs."""
     context = browser.new_context(viewport=VIEWPORT)
-    context.add_init_script(RECORD_MESSAGES)
     page = context.new_page()
     page.set_default_timeout(120_000)
     page.goto(url)
     settle(page)
     page.locator(".st-key-x_2 input[type='range']").focus()
-    totals, server = [], []
+    totals, presses = [], []
     for i in range(steps + 1):
-        pressed = page.evaluate("performance.now()")
+        pressed = time.time()
         total = slider_step(page, "ArrowRight" if i % 2 == 0 else "ArrowLeft")
-        last = page.evaluate("window.__lastMessage")
         if i:
             totals.append(total)
-            server.append(max(0.0, (last - pressed) / 1000))
+            presses.append((pressed, total))
     context.close()
-    return totals, server
+    return totals, presses
 
 
-def summary(times: list[float], server: list[float] | None = None) -> dict:
-    out = {"n": len(times), "p50_s": round(statistics.median(times), 3),
-           "p95_s": round(percentile(sorted(times), 0.95), 3), "max_s": round(max(times), 3)}
-    if server:
-        out["server_p50_s"] = round(statistics.median(server), 3)
-    return out
+def summary(times: list[float], parts: dict | None = None) -> dict:
+    return {"n": len(times), "p50_s": round(statistics.median(times), 3),
+            "p95_s": round(percentile(sorted(times), 0.95), 3), "max_s": round(max(times), 3), **(parts or {})}
 
 
 def script_profile(steps: int) -> tuple[dict, str]:
@@ -149,15 +159,22 @@ def main() -> None:
         with serve(Path(tmp) / "floor.log", script=floor_script) as url:
             report["floor_server_start_s"] = round(time.perf_counter() - start, 3)
             report["floor first render"] = summary(first_renders(browser, url, 1 + args.sessions))
-            report["floor: one slider, one chart"] = summary(*slider_steps(browser, url, args.steps))
+            report["floor: one slider, one chart"] = summary(slider_steps(browser, url, args.steps)[0])
+        sidebar_script = Path(tmp) / "sidebar_app.py"
+        sidebar_script.write_text(SIDEBAR_APP)
+        with serve(Path(tmp) / "sidebar.log", script=sidebar_script) as url:
+            report["explorer's sidebar and one chart"] = summary(slider_steps(browser, url, args.steps)[0])
         start = time.perf_counter()
-        with serve(RESULTS / "explorer-server.log") as url:
+        os.environ["PROBCORE_RUN_LOG"] = "1"
+        log = RESULTS / "explorer-server.log"
+        with serve(log) as url:
             report["server_start_s"] = round(time.perf_counter() - start, 3)
             cold, *warm = first_renders(browser, url, 1 + args.sessions)
             report["first_render_cold_s"] = round(cold, 3)
             report["first_render_warm"] = summary(warm)
             for name, query in SCENARIOS.items():
-                report[name] = summary(*slider_steps(browser, url + "/" + query, args.steps))
+                times, presses = slider_steps(browser, url + "/" + query, args.steps)
+                report[name] = summary(times, split(presses, script_runs(log)))
     report["script alone (AppTest, no browser)"], profile = script_profile(min(args.steps, 10))
     (RESULTS / "explorer.json").write_text(json.dumps(report, indent=1))
 
@@ -166,14 +183,14 @@ def main() -> None:
         "# Explorer responsiveness (bench/bench_explorer.py)", "",
         f"Slider step on the Compare page -> chart re-drawn and script idle, {args.steps} steps each, "
         "Playwright + Debian Chromium, same run. Goal: p50 <= 0.25 s, p95 <= 0.40 s; first render <= 3 s.", "",
-        "| scenario | p50 (s) | p95 (s) | max (s) | p50 / floor | until last server message, p50 (s) |",
-        "|---|---:|---:|---:|---:|---:|",
+        "| scenario | p50 (s) | p95 (s) | max (s) | p50 / floor | press -> script | script | script end -> drawn |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     floor = report["floor: one slider, one chart"]["p50_s"]
     for name in rows:
         r = report[name]
-        server = f"{r['server_p50_s']:.3f}" if "server_p50_s" in r else "—"
-        lines.append(f"| {name} | {r['p50_s']:.3f} | {r['p95_s']:.3f} | {r['max_s']:.3f} | {r['p50_s'] / floor:.2f} | {server} |")
+        parts = " | ".join(f"{r[k]:.3f}" if k in r else "—" for k in ("press_to_script_s", "script_s", "script_end_to_drawn_s"))
+        lines.append(f"| {name} | {r['p50_s']:.3f} | {r['p95_s']:.3f} | {r['max_s']:.3f} | {r['p50_s'] / floor:.2f} | {parts} |")
     lines += [
         "", "| first render of the home page | seconds |", "|---|---:|",
         f"| explorer, first session after the server is up (cold: imports, caches) | {report['first_render_cold_s']:.2f} |",
