@@ -199,41 +199,153 @@ def _check_target(target, z):
 
 # ------------------------------------------------------------------ sparsemax / entmax
 
-def _entmax_value(z, alpha, n_iter=None):
-    """entmax_alpha(z) along the last dim (forward only). alpha: a float, or a (..., 1) tensor
-    with no row at alpha = 1. 1 -> softmax, 2 -> sparsemax, 1.5 -> exact entmax-1.5, otherwise
-    threshold.entmax_threshold (iterative), then renormalised to sum 1 (its tolerance)."""
-    if not isinstance(alpha, torch.Tensor):
-        if alpha == 1:
-            return _softmax(z)
-        if alpha == 2:
-            return (z - _nan_rows(z, threshold.sparsemax_threshold(z))).clamp(min=0)
-        if alpha == 1.5:
-            z = z / 2
-            return (z - _nan_rows(z, threshold.entmax15_threshold(z))).clamp(min=0) ** 2
-    z = (alpha - 1) * z
-    p = (z - _nan_rows(z, threshold.entmax_threshold(z, alpha, n_iter))).clamp(min=0) ** (1 / (alpha - 1))
-    return p / _nonzero(p.sum(-1, keepdim=True))
+_CHUNK = 1 << 18  # entries per chunk of the dense backward's temporaries (1 MB of float32)
+
+
+def _entmax_float(z, alpha, n_iter=None):
+    """(p, sparse, saved) of entmax_alpha(z) along the last dim for a float alpha (forward only):
+    saved is what the backward needs besides p (see _Entmax). 1 -> softmax, 2 -> sparsemax, 1.5 ->
+    exact entmax-1.5, otherwise threshold.entmax_threshold's Newton, then renormalised to sum 1
+    (its tolerance).
+
+    The threshold comes with the entries it was found from (threshold.threshold_candidates).
+    Sparse path, when it screened the rows down to candidates: p = 0 except at the candidates,
+    whose p and s = p^(2 - alpha) are computed alone and scattered; sparse = True, saved =
+    (index, s at the candidates, tau). Dense path: p from the scaled rows in place (one full-size
+    allocation); saved = (z, tau, total) (None where not needed), from which the backward
+    rebuilds s chunk by chunk (softmax: saved = ()). A row holding
+    NaN gets tau = NaN, so p (and the gradient) is NaN on the whole row; a fully masked row gets
+    tau = +inf, so p = 0 there."""
+    if alpha == 1:
+        return _softmax(z), False, ()
+    cand = threshold.threshold_candidates(z, alpha, n_iter)
+    if cand.values is not None:
+        return (*_entmax_sparse(z, alpha, cand),)
+    tau = cand.tau
+    if alpha == 2:
+        return torch.sub(z, tau).clamp_(min=0), False, (None, tau, None)
+    d = z * (alpha - 1) if cand.scaled is None else cand.scaled.view(z.shape)  # a new tensor either way
+    if alpha == 1.5:
+        d.sub_(tau).clamp_(min=0)
+        return d.mul_(d), False, (z, tau, None)
+    p = _power_(d.sub_(tau).clamp_(min=0), 1 / (alpha - 1))
+    total = _nonzero(p.sum(-1, keepdim=True))
+    return p.div_(total), False, (z, tau, total)
+
+
+def _entmax_sparse(z, alpha, cand):
+    """Sparse path of _entmax_float: p and s on the candidates (small), scattered into zeros."""
+    n = z.shape[-1]
+    tau = cand.tau.reshape(-1, 1)
+    d = (cand.values - tau).clamp_(min=0)  # -inf padding -> 0
+    if alpha == 2:
+        p, s = d, torch.sign(d)
+    elif alpha == 1.5:
+        p, s = d * d, d
+    else:
+        power = 1 / (alpha - 1) - 1
+        s = d.pow(power) if power > 0 else torch.where(d > 0, d.masked_fill(d == 0, 1).pow(power), 0.0)
+        p = s * d
+        total = _nonzero(p.sum(-1, keepdim=True))
+        p.div_(total)
+        s.mul_(total.pow(alpha - 2))  # s = p^(2 - alpha) of the renormalised p
+    out = torch.zeros((tau.shape[0], n), dtype=z.dtype, device=z.device).scatter_add_(-1, cand.index, p)
+    _fill_nan_rows(out, tau)
+    return out.view(z.shape), True, (cand.index, s, tau)
+
+
+def _fill_nan_rows(rows, tau):
+    """rows (2-D) set to NaN where tau is NaN (the candidates of such rows are arbitrary)."""
+    nan = torch.isnan(tau).squeeze(-1)
+    if bool(nan.any()):
+        rows.index_fill_(0, nan.nonzero().squeeze(-1), float("nan"))
+
+
+def _power_(d, q):
+    """d^q in place, d >= 0, q > 0 (squares where q allows: torch.pow is slow for most q)."""
+    if q == 2:
+        return d.mul_(d)
+    if q == 4:
+        return d.mul_(d).mul_(d)
+    return d.pow_(q)
+
+
+def _entmax_weights(alpha, p, z, tau, total):
+    """weights(rows) -> s = p^(2 - alpha) on those rows (a slice of the flattened rows), rebuilt
+    from the forward's p, z, tau and total by cheap elementwise ops (no root or power of the
+    zeros off the support: those are slow): sparsemax s = sign(p); entmax-1.5
+    s = d = relu(z / 2 - tau), the forward's own d; general alpha
+    s = d^(q - 1) total^(alpha - 2) = (p / d) total^(alpha - 1), q = 1 / (alpha - 1), with d
+    clamped to the smallest normal (p = 0 wherever d = 0, so s = 0 there)."""
+    n = p.shape[-1]
+    p = p.reshape(-1, n)
+    if alpha == 2:
+        return lambda rows: torch.sign(p[rows])  # p >= 0 (NaN rows: see _chunked_vjp)
+    z = z.reshape(-1, n)
+    tau = tau.reshape(-1, 1)
+    if alpha == 1.5:
+        return lambda rows: torch.mul(z[rows], 0.5).sub_(tau[rows]).clamp_(min=0)
+    scale = total.reshape(-1, 1).pow(alpha - 1)
+    tiny = torch.finfo(p.dtype).tiny
+
+    def weights(rows):
+        d = torch.mul(z[rows], alpha - 1).sub_(tau[rows]).clamp_(min=tiny)
+        return torch.div(p[rows], d, out=d).mul_(scale[rows])
+    return weights
+
+
+def _chunked_vjp(g, weights, shape, tau):
+    """g^T (diag(s) - s s^T / sum s) = s * g - s <g, s> / sum s, row chunk by row chunk: s comes
+    from weights(rows) for a slice of about _CHUNK entries, so the only full-size allocation is
+    the result (temporaries are small, reused and cache-resident). Not differentiable (the
+    backward of a backward goes through _gram_vjp). Empty support: 0; NaN row (tau NaN): NaN."""
+    n = shape[-1]
+    g = g.reshape(-1, n)
+    out = torch.empty(g.shape, dtype=g.dtype, device=g.device)
+    step = max(1, _CHUNK // n)
+    tiny = torch.finfo(g.dtype).tiny
+    for start in range(0, len(out), step):
+        rows = slice(start, start + step)
+        s = weights(rows)
+        o = torch.mul(s, g[rows], out=out[rows])
+        v = o.sum(-1, keepdim=True).div_(s.sum(-1, keepdim=True).clamp_(min=tiny))
+        o.addcmul_(s, v, value=-1)
+    _fill_nan_rows(out, tau.reshape(-1, 1))  # (sign(NaN) is 0: sparsemax's s misses them)
+    return out.reshape(shape)
+
+
+def _sparse_vjp(g, index, s, tau, shape):
+    """The same product when s is 0 off the candidates (index, s: (rows, width), s = 0 on the
+    padding): computed on the candidates and scattered into zeros."""
+    g = g.reshape(-1, shape[-1])
+    u = s * g.gather(-1, index)
+    v = u.sum(-1, keepdim=True).div_(s.sum(-1, keepdim=True).clamp_(min=torch.finfo(g.dtype).tiny))
+    u.addcmul_(s, v, value=-1)
+    out = torch.zeros(g.shape, dtype=g.dtype, device=g.device).scatter_add_(-1, index, u)
+    _fill_nan_rows(out, tau)
+    return out.reshape(shape)
 
 
 def _entmax_forward(z, alpha, n_iter):
-    """Like _entmax_value, with per-row alphas routed by torch.where: the rows at 1, 1.5 and 2
-    take the exact paths, the others the iterative one."""
-    if not isinstance(alpha, torch.Tensor):
-        return _entmax_value(z, alpha, n_iter)
+    """p for a (..., 1) tensor alpha with one alpha per row: the rows at 1, 1.5 and 2 take the
+    exact paths, the others the iterative one (routed by torch.where)."""
     p, general = torch.zeros_like(z), torch.ones_like(alpha, dtype=torch.bool)
     for value in (1.0, 1.5, 2.0):
         rows = alpha == value
         general &= ~rows
         if rows.any():
-            p = torch.where(rows, _entmax_value(z, value), p)
+            p = torch.where(rows, _entmax_float(z, value)[0], p)
     if general.any():
-        p = torch.where(general, _entmax_value(z, alpha.masked_fill(~general, 3.0), n_iter), p)
+        alpha = alpha.masked_fill(~general, 3.0)
+        z = (alpha - 1) * z
+        q = (z - threshold.entmax_threshold(z, alpha, n_iter)).clamp(min=0) ** (1 / (alpha - 1))
+        p = torch.where(general, q / _nonzero(q.sum(-1, keepdim=True)), p)
     return p
 
 
 def _entmax_s(p, alpha):
-    """s = p^(2 - alpha) on the support, 0 off it: the Jacobian is diag(s) - s s^T / sum s."""
+    """s = p^(2 - alpha) on the support, 0 off it: the Jacobian is diag(s) - s s^T / sum s.
+    Differentiable in p (the double-backward path and jacobian.py use it)."""
     if not isinstance(alpha, torch.Tensor):
         if alpha == 1:
             return p
@@ -262,28 +374,48 @@ def _entmax_dalpha(g, p, s, alpha):
 
 class _Entmax(torch.autograd.Function):
     """alpha-entmax along the last dim with the closed-form backward
-    dz = s * (g - <g, s> / sum s), s = p^(2 - alpha) on the support (O(n) per row, nothing but
-    p saved), and d alpha from _entmax_dalpha when alpha is a tensor that needs it. The
-    backward is written in differentiable ops of the saved output, so double backward works."""
+    dz = s * (g - <g, s> / sum s), s = p^(2 - alpha) on the support (O(n) per row), and d alpha
+    from _entmax_dalpha when alpha is a tensor that needs it.
+
+    A float alpha saves p and what _entmax_float gives for s: on the sparse path s itself at
+    the candidates (the backward then works on them alone, _sparse_vjp), on the dense path z and
+    per-row tensors from which the backward rebuilds s chunk by chunk (_entmax_weights,
+    _chunked_vjp). Either way forward + backward allocate two full-size tensors, p and the
+    gradient, as softmax does. When the backward itself is recorded (create_graph, double
+    backward) or alpha is a tensor, s is computed from the saved output by differentiable ops
+    (_entmax_s, _gram_vjp), so the second derivative flows through p."""
 
     @staticmethod
-    def forward(z, alpha, n_iter):
-        return _entmax_forward(z, alpha, n_iter)
-
-    @staticmethod
-    def setup_context(ctx, inputs, output):
-        _, alpha, _ = inputs
-        is_tensor = isinstance(alpha, torch.Tensor)
-        ctx.alpha = None if is_tensor else alpha
-        ctx.save_for_backward(output, alpha if is_tensor else None)
+    def forward(ctx, z, alpha, n_iter):
+        if isinstance(alpha, torch.Tensor):
+            ctx.alpha, ctx.sparse = None, False
+            p = _entmax_forward(z, alpha, n_iter)
+            ctx.save_for_backward(p, alpha)
+            return p
+        p, ctx.sparse, saved = _entmax_float(z, alpha, n_iter)
+        ctx.alpha = alpha
+        ctx.save_for_backward(p, None, *saved)
+        return p
 
     @staticmethod
     def backward(ctx, g):
-        p, alpha = ctx.saved_tensors
+        p, alpha, *saved = ctx.saved_tensors
         alpha = ctx.alpha if alpha is None else alpha
-        s = _entmax_s(p, alpha)
-        dalpha = _entmax_dalpha(g, p, s, alpha) if ctx.needs_input_grad[1] else None
-        return _gram_vjp(g, s), dalpha, None
+        dz = dalpha = None
+        if isinstance(alpha, torch.Tensor) or torch.is_grad_enabled():
+            s = _entmax_s(p, alpha)
+            if ctx.needs_input_grad[0]:
+                dz = _gram_vjp(g, s)
+            if ctx.needs_input_grad[1]:
+                dalpha = _entmax_dalpha(g, p, s, alpha)
+        elif ctx.needs_input_grad[0]:
+            if ctx.sparse:
+                dz = _sparse_vjp(g, *saved, p.shape)
+            elif alpha == 1:
+                dz = _gram_vjp(g, p)
+            else:
+                dz = _chunked_vjp(g, _entmax_weights(alpha, p, *saved), p.shape, saved[1])
+        return dz, dalpha, None
 
 
 def sparsemax(x, dim=-1, temperature=1.0):

@@ -16,9 +16,14 @@ to the dtype's resolution), with the sort / bisection below as the fallback for 
 too many passes. A row holding a NaN (or +inf) gets tau = NaN, so relu(z - tau) is NaN on the
 whole row; every loop is bounded, so no input hangs. The sort-based ``*_sort`` and
 ``entmax_threshold_bisect`` are the references the tests compare with.
+
+``threshold_candidates`` (what probcore.functional calls) gives the same thresholds of
+(alpha - 1) z with the screened candidates they were found from, so that p and its gradient
+can be computed on those entries alone when the screening shrank the rows.
 """
 from __future__ import annotations
 
+import functools
 import math
 from typing import Callable, NamedTuple
 
@@ -103,6 +108,15 @@ _MAX_ITER = 50  # passes before the rows still running fall back to the referenc
 _SORT_BELOW = 4096  # entries: fewer than this and one sort is cheaper than the passes' overhead
 
 
+class Candidates(NamedTuple):
+    """A threshold with what it was found from (see threshold_candidates)."""
+
+    tau: torch.Tensor  # (..., 1), as the *_threshold functions give it
+    values: torch.Tensor | None  # (rows, width): scale * z at the entries that can be in the support, -inf padding
+    index: torch.Tensor | None  # (rows, width) int64: the column of each value, 0 for the padding
+    scaled: torch.Tensor | None  # (rows, n): scale * z, a new tensor, when it was made whole (else None)
+
+
 class _Method(NamedTuple):
     """How a mapping's threshold is iterated on candidates (row max at 0 after the shift)."""
 
@@ -123,13 +137,27 @@ def _tol(dtype: torch.dtype) -> float:
 
 def _threshold(z: torch.Tensor, method: _Method) -> torch.Tensor:
     """Threshold along the last dim of z; a fully -inf row gets +inf, a row with NaN or +inf NaN."""
-    tau, zmax = _rows_threshold(z.reshape(-1, z.shape[-1]).contiguous(), method, exact=True)
+    return _threshold_candidates(z, method)[0]
+
+
+def _threshold_candidates(z: torch.Tensor, method: _Method, scale: float = 1.0) -> Candidates:
+    """Candidates of scale * z (scale > 0) by _rows_threshold: tau shaped like z[..., :1] (+inf on
+    fully -inf rows), the rest 2-D (rows of z flattened)."""
+    rows = z.reshape(-1, z.shape[-1]).contiguous()
+    tau, zmax, cand, index = _rows_threshold(rows, method, exact=True, scale=scale)
     tau = torch.where(torch.isneginf(zmax), torch.full_like(tau, float("inf")), tau)
-    return tau.reshape(*z.shape[:-1], 1)
+    return Candidates(tau.reshape(*z.shape[:-1], 1), cand, index, None)
 
 
-def _rows_threshold(rows: torch.Tensor, method: _Method, exact: bool):
-    """(tau, row max) of the rows of a 2-D tensor: exact, or else only a lower bound.
+def _scaled(t: torch.Tensor, scale: float) -> torch.Tensor:
+    return t if scale == 1 else t * scale
+
+
+def _rows_threshold(rows: torch.Tensor, method: _Method, exact: bool, scale: float = 1.0):
+    """(tau, row max, cand, index) of the rows of a 2-D tensor times scale (> 0): tau exact, or
+    else only a lower bound; cand / index the packed candidates (scaled) and their columns when
+    the passes ran on them, else None (the recursion on block maxima ignores them). Whole rows
+    are scaled pass by pass, never copied.
 
     The threshold of a subset of a row's entries is a lower bound for the row's threshold (less
     mass at every tau). The row is cut into blocks of up to _BLOCK entries (block j = entries j,
@@ -142,81 +170,109 @@ def _rows_threshold(rows: torch.Tensor, method: _Method, exact: bool):
     n_rows, n = rows.shape
     size = min(_BLOCK, n // _MIN_BLOCKS)
     if size < 2 or (not exact and n < _MIN_SCREENED):
-        zmax = rows.amax(dim=-1, keepdim=True)
+        zmax = _scaled(rows.amax(dim=-1, keepdim=True), scale)
         tau0 = torch.full_like(zmax, -1.0)  # the max entry alone has mass 1 there
-        return _solve(rows, zmax, tau0, method, exact), zmax
+        return _solve(rows, zmax, tau0, method, exact, scale), zmax, None, None
     nb = n // size
     blocks = rows[:, : nb * size].unflatten(-1, (size, nb))
-    tail = rows[:, nb * size :]
-    maxima = blocks.amax(dim=1)
-    tau0, zmax = _rows_threshold(torch.cat([maxima, tail], dim=-1) if tail.numel() else maxima, method, exact=False)
+    tail = _scaled(rows[:, nb * size :], scale)
+    maxima = _scaled(blocks.amax(dim=1), scale)  # scale > 0 keeps the maxima
+    tau0, zmax, _, _ = _rows_threshold(torch.cat([maxima, tail], dim=-1) if tail.numel() else maxima, method,
+                                     exact=False)
     bound = tau0 - _tol(rows.dtype) * (1 + zmax.abs())  # below the threshold despite rounding
-    cand = _pack(blocks, maxima > bound, 4) if nb >= _MIN_PACKED else None
-    if cand is not None:
-        cand = torch.cat([cand, tail], dim=-1)
+    packed = _pack(rows, size, maxima > bound, 4) if nb >= _MIN_PACKED else None
+    if packed is not None:
+        cand, index = packed
+        cand = torch.cat([_scaled(cand, scale), tail], dim=-1)
+        tail_index = torch.arange(nb * size, n, device=rows.device).expand(n_rows, n - nb * size)
+        index = torch.cat([index, tail_index], dim=-1)
     elif method.compact:
-        cand = _pack(rows.unsqueeze(1), rows > bound, 2)
-    return _solve(rows if cand is None else cand, zmax, bound - zmax, method, exact), zmax
+        # rows > bound / scale may keep an entry a hair above the bound: harmless (a superset)
+        packed = _pack(rows, 1, rows > bound / scale, 2)
+        if packed is not None:
+            cand, index = packed
+            cand = _scaled(cand, scale)
+    if packed is None:  # the passes scale the rows as they go: no scaled copy of them
+        return _solve(rows, zmax, bound - zmax, method, exact, scale), zmax, None, None
+    return _solve(cand, zmax, bound - zmax, method, exact), zmax, cand, index
 
 
-def _pack(blocks: torch.Tensor, keep: torch.Tensor, shrink: int):
-    """The blocks (rows, size, nb) marked in keep (rows, nb), packed to the left of each row and
-    flattened, padded with -inf; None unless that shrinks the widest row ``shrink`` times."""
-    n_rows, size, nb = blocks.shape
+def _pack(rows: torch.Tensor, size: int, keep: torch.Tensor, shrink: int):
+    """The blocks of rows (block j of a row: its entries j, j + nb, ..., j + (size - 1) nb, nb =
+    keep.shape[1]) marked in keep (rows, nb), packed to the left of each row and flattened,
+    padded with -inf, and the column each packed entry came from (0 for the padding); None
+    unless that shrinks the widest row ``shrink`` times."""
+    n_rows, nb = keep.shape
     count = keep.sum(dim=-1, dtype=torch.int32)  # (a bool sum would make an int64 copy of keep)
     width = max(1, int(count.max()) if n_rows else 0)
     if shrink * width > nb:
         return None
     r, c = keep.nonzero(as_tuple=True)
     slot = torch.arange(len(r), device=r.device) - (count.cumsum(0) - count)[r]
-    packed = blocks.new_full((n_rows, width, size), float("-inf"))
-    packed[r, slot] = blocks[r, :, c]
-    return packed.flatten(1)
+    columns = c.unsqueeze(-1) + nb * torch.arange(size, device=rows.device)  # (kept blocks, size)
+    values = rows.reshape(-1).index_select(0, (columns + (r * rows.shape[1]).unsqueeze(-1)).flatten())
+    target = r * width + slot  # whole blocks go to rows of (rows * width, size) matrices
+    packed = rows.new_full((n_rows * width, size), float("-inf")).index_copy_(0, target, values.view(-1, size))
+    index = torch.zeros((n_rows * width, size), dtype=torch.long, device=rows.device).index_copy_(0, target, columns)
+    return packed.view(n_rows, width * size), index.view(n_rows, width * size)
 
 
-def _solve(cand, zmax, tau0, method: _Method, exact: bool):
+def _solve(cand, zmax, tau0, method: _Method, exact: bool, scale: float = 1.0):
     """Threshold (absolute) by passes of method.step on cand - shift from the lower bound tau0
     (shifted); shift = zmax, or 0 for a fully -inf row. Not exact: _SCREEN_PASSES passes on all
     rows, returning the lower bound. Exact: each row stops once finished (finished rows are
-    dropped when they are the majority), rows still running after method.max_iter passes go to
-    method.finish, and rows without a finite max are left alone (NaN when the max is NaN/+inf)."""
-    full_shift = torch.where(torch.isneginf(zmax), torch.zeros_like(zmax), zmax)
-    shift = full_shift = torch.where(torch.isposinf(zmax), torch.full_like(zmax, float("nan")), full_shift)
+    dropped once they are the majority), rows still running after method.max_iter passes go to
+    method.finish, and rows without a finite max are left alone (NaN when the max is NaN/+inf).
+    scale: the passes work on scale * cand (scale > 0)."""
+    step = method.step if scale == 1 else functools.partial(method.step, scale=scale)
+    nan = float("nan")
+    shift = full_shift = torch.nan_to_num(zmax, nan=nan, posinf=nan, neginf=0.0)
     buffers = [torch.empty(cand.shape, dtype=cand.dtype, device=cand.device) for _ in range(method.buffers)]
     state = method.state(tau0)
     if not exact:
         for i in range(_SCREEN_PASSES):
-            state, _ = method.step(cand, shift, buffers, *state, check=method.refine and i > 0)
+            state, _ = step(cand, shift, buffers, *state, check=method.refine and i > 0)
         return method.bound(state) + shift
-    tau = tau0.clone()
-    rows = torch.arange(len(tau), device=tau.device)
-    take = lambda i: (rows[i], cand.index_select(0, i), shift[i], tuple(s[i] for s in state))  # noqa: E731
-    valid = torch.isfinite(zmax).squeeze(-1)
+    tau, rows = tau0, None  # rows: those in cand (None: all of them)
+    valid = torch.isfinite(zmax)
     if not bool(valid.all()):
-        rows, cand, shift, state = take(valid.nonzero().squeeze(-1))
-    done = torch.zeros_like(shift, dtype=torch.bool)
+        rows = valid.squeeze(-1).nonzero().squeeze(-1)
+        cand, shift, state = cand.index_select(0, rows), shift[rows], tuple(s[rows] for s in state)
+        tau = tau0.clone()
+    done = None  # rows of cand already finished (None: none)
     for _ in range(method.max_iter):
-        if not len(rows):
+        if not len(cand):
             break
-        new, finished = method.step(cand, shift, [b[: len(rows)] for b in buffers], *state)
-        state = tuple(torch.where(done, old, s) for old, s in zip(state, new))
-        done |= finished
+        new, finished = step(cand, shift, [b[: len(cand)] for b in buffers], *state)
+        state = new if done is None else tuple(torch.where(done, old, s) for old, s in zip(state, new))
+        done = finished if done is None else done | finished
         left = (~done).squeeze(-1).nonzero().squeeze(-1)
-        if 2 * len(left) <= len(rows):  # drop the finished rows once they are the majority
-            tau[rows] = state[0]
-            rows, cand, shift, state = take(left)
-            done = done[left]
+        if not len(left) or 2 * len(left) <= len(cand):  # drop the finished rows once they are the majority
+            if rows is None:
+                tau = state[0].clone()
+            else:
+                tau[rows] = state[0]
+            if not len(left):
+                return tau + full_shift
+            rows = left if rows is None else rows[left]
+            cand, shift, state, done = cand.index_select(0, left), shift[left], tuple(s[left] for s in state), None
     else:
-        left = (~done).squeeze(-1).nonzero().squeeze(-1)
-        tau[rows] = state[0]
+        if rows is None:
+            tau = state[0].clone()
+        else:
+            tau[rows] = state[0]
+        everyone = torch.arange(len(cand), device=cand.device)
+        left = everyone if done is None else (~done).squeeze(-1).nonzero().squeeze(-1)
         if method.finish is not None and len(left):
-            tau[rows[left]] = method.finish(cand.index_select(0, left) - shift[left], rows[left])
+            rows = torch.arange(len(tau), device=tau.device) if rows is None else rows
+            tau[rows[left]] = method.finish(_scaled(cand.index_select(0, left), scale) - shift[left], rows[left])
     return tau + full_shift
 
 
-def _support(cand, shift, tau, out):
-    """d = relu(cand - shift - tau), written into out; S = {d > 0} is the support at tau."""
-    return torch.sub(cand, shift, out=out).sub_(tau).clamp_(min=0)
+def _support(cand, shift, tau, out, scale=1.0):
+    """d = relu(scale * cand - shift - tau), written into out; S = {d > 0} is the support at tau."""
+    d = torch.sub(cand, shift, out=out) if scale == 1 else torch.mul(cand, scale, out=out).sub_(shift)
+    return d.sub_(tau).clamp_(min=0)
 
 
 def _count_and_min(d):
@@ -226,11 +282,11 @@ def _count_and_min(d):
     return inv.sign_().sum(dim=-1, keepdim=True), d_min
 
 
-def _sparsemax_step(cand, shift, buffers, tau, check=True):
+def _sparsemax_step(cand, shift, buffers, tau, check=True, scale=1.0):
     """Michelot: on S = {z > tau}, tau_S = tau + (sum_S (z - tau) - 1) / |S| = (sum_S z - 1) / |S|.
     From a lower bound it never passes the solution; it is exact once no entry of S lies below
     tau_S (then S is the support of tau_S)."""
-    d = _support(cand, shift, tau, buffers[0])
+    d = _support(cand, shift, tau, buffers[0], scale)
     s1 = d.sum(dim=-1, keepdim=True)
     if not check:
         return (tau + (s1 - 1) / d.sign_().sum(dim=-1, keepdim=True),), None
@@ -239,11 +295,11 @@ def _sparsemax_step(cand, shift, buffers, tau, check=True):
     return (tau + step,), ~(step > d_min + _tol(cand.dtype))
 
 
-def _entmax15_step(cand, shift, buffers, tau, check=True):
+def _entmax15_step(cand, shift, buffers, tau, check=True, scale=1.0):
     """On S = {z > tau}, d = z - tau: the closed form tau_S = tau + mean_S d - sqrt(1/|S| - var_S d)
     is exact when no entry of S lies below it; otherwise take Newton's step on the convex
     sqrt(F) - 1, F = sum d^2, which stays below the solution: tau + (F - sqrt(F)) / sum d."""
-    d = _support(cand, shift, tau, buffers[0])
+    d = _support(cand, shift, tau, buffers[0], scale)
     s1 = d.sum(dim=-1, keepdim=True)
     d2 = d.mul_(d)  # d^2 > 0 exactly on S: d >= ulp(tau) / 2 there, and |tau| >= n^-1/2
     s2 = d2.sum(dim=-1, keepdim=True)
@@ -256,32 +312,50 @@ def _entmax15_step(cand, shift, buffers, tau, check=True):
     return (tau + torch.where(exact, closed, (s2 - torch.sqrt(s2)) / s1),), exact
 
 
-def _entmax_step(cand, shift, buffers, tau, lo, hi, alpha, check=True):
+def _entmax_step(cand, shift, buffers, tau, lo, hi, alpha, check=True, scale=1.0):
+    """_newton with the alphas (a (rows, 1) tensor) carried in the state."""
+    state, finished = _newton(cand, shift, buffers, tau, lo, hi, alpha, check, scale)
+    return (*state, alpha), finished
+
+
+def _newton(cand, shift, buffers, tau, lo, hi, alpha, check=True, scale=1.0):
     """Newton on g(tau) = F^(alpha-1) - 1, F = sum relu(z - tau)^q, q = 1/(alpha-1):
     tau + (F - F^(2-alpha)) / sum_S (z - tau)^(q-1), kept inside the bracket [lo, hi] (F(lo) >= 1
     >= F(hi)) by bisection. Finished when |g| <= _tol (then |tau - root| <= |g|, as |g'| >= 1 at
     the root) or when tau no longer moves. Without check (screening), the cheaper lower bound
     tau <- mean_S z - |S|^-c, c = min(alpha - 1, 1): F >= |S| (mean_S d)^q by Jensen for q >= 1,
-    and F >= (sum_S d)^q for q <= 1."""
-    d = _support(cand, shift, tau, buffers[0])
+    and F >= (sum_S d)^q for q <= 1. alpha: a (rows, 1) tensor or one float for all rows (then
+    q - 1 in {2, 3, 4}, as for alpha = 1.25, takes products instead of log and exp).
+    Returns ((tau, lo, hi), finished)."""
+    d = _support(cand, shift, tau, buffers[0], scale)
+    one = isinstance(alpha, float)
     if not check:
         s1 = d.sum(dim=-1, keepdim=True)
         k = d.sign_().sum(dim=-1, keepdim=True)
-        new = tau + s1 / k - k.pow(-(alpha - 1).clamp(max=1))
-        return (new, new, hi, alpha), None
-    t = torch.sign(d, out=buffers[1])
-    off = d.shape[-1] - t.sum(dim=-1, keepdim=True)  # entries outside S
-    # d^(q-1) = exp((q-1) log d) on S; off S, log is taken at 1/2 (log and pow are slow at 0 and 1)
+        new = tau + s1 / k - k.pow(-min(alpha - 1, 1) if one else -(alpha - 1).clamp(max=1))
+        return (new, new, hi), None
     power = 1 / (alpha - 1) - 1
-    t.mul_(-0.5).add_(0.5).add_(d).log_().mul_(power).exp_()
-    slope = t.sum(dim=-1, keepdim=True) - off * torch.exp(power * math.log(0.5))
+    if one and power in (2.0, 3.0, 4.0):  # d^(q-1) by products (0 off S)
+        t = torch.mul(d, d, out=buffers[1])
+        if power == 3:
+            t.mul_(d)
+        elif power == 4:
+            t.mul_(t)
+        slope = t.sum(dim=-1, keepdim=True)
+    else:
+        t = torch.sign(d, out=buffers[1])
+        off = d.shape[-1] - t.sum(dim=-1, keepdim=True)  # entries outside S
+        # d^(q-1) = exp((q-1) log d) on S; off S, log is taken at 1/2 (log and pow are slow at 0 and 1)
+        t.mul_(-0.5).add_(0.5).add_(d).log_().mul_(power).exp_()
+        at_half = math.exp(power * math.log(0.5)) if one else torch.exp(power * math.log(0.5))
+        slope = t.sum(dim=-1, keepdim=True) - off * at_half
     mass = t.mul_(d).sum(dim=-1, keepdim=True)
     g = mass.pow(alpha - 1) - 1
     above = g >= 0
     lo, hi = torch.where(above, tau, lo), torch.where(above, hi, tau)
     new = tau + (mass - mass / (g + 1)) / slope
     new = torch.where((new >= lo) & (new <= hi), new, (lo + hi) / 2)
-    return (new, lo, hi, alpha), ~(g.abs() > _tol(cand.dtype)) | (new == tau)
+    return (new, lo, hi), ~(g.abs() > _tol(cand.dtype)) | (new == tau)
 
 
 _SPARSEMAX = _Method(_sparsemax_step, lambda tau: (tau,), lambda state: state[0],
@@ -316,11 +390,43 @@ def entmax_threshold(z: torch.Tensor, alpha, n_iter: int | None = None) -> torch
         return sparsemax_threshold(z)
     if n_iter is None and bool((alpha == 1.5).all()):
         return entmax15_threshold(z)
-    alpha = alpha.expand(*z.shape[:-1], 1).reshape(-1, 1)
+    return _threshold(z, _entmax_method(alpha.expand(*z.shape[:-1], 1).reshape(-1, 1), n_iter))
+
+
+def _entmax_method(alpha: torch.Tensor, n_iter: int | None) -> _Method:
+    """Newton for general alpha, one alpha per flattened row ((rows, 1))."""
     finish = None if n_iter is not None else lambda cand, rows: entmax_threshold_bisect(cand, alpha[rows])
-    method = _Method(
+    return _Method(
         _entmax_step,
         lambda tau: (tau, tau, torch.zeros_like(tau), alpha),
         lambda state: torch.where(alpha <= 2, state[0], state[1]),  # Newton stays below for alpha <= 2
         finish, _MAX_ITER if n_iter is None else n_iter, 2, True, True)
-    return _threshold(z, method)
+
+
+def _entmax_method_float(alpha: float, n_iter: int | None) -> _Method:
+    """The same with one float alpha for every row (cheaper passes, see _newton)."""
+    finish = None if n_iter is not None else lambda cand, rows: entmax_threshold_bisect(cand, alpha)
+    return _Method(
+        lambda cand, shift, buffers, tau, lo, hi, check=True, scale=1.0: _newton(
+            cand, shift, buffers, tau, lo, hi, alpha, check, scale),
+        lambda tau: (tau, tau, torch.zeros_like(tau)),
+        lambda state: state[0] if alpha <= 2 else state[1],
+        finish, _MAX_ITER if n_iter is None else n_iter, 2, True, True)
+
+
+def threshold_candidates(z: torch.Tensor, alpha: float, n_iter: int | None = None) -> Candidates:
+    """The threshold of z' = (alpha - 1) z (z itself for alpha = 2; alpha a float > 1), with the
+    entries it was found from, so that a caller can build p = relu(z' - tau)^(1 / (alpha - 1))
+    from them alone: when ``values`` is not None, every entry of z' outside it lies below tau
+    (p = 0 there); ``scaled`` is z' (a new tensor) when it was made whole (small inputs, sorted
+    outright), else None. tau is the one sparsemax_threshold, entmax15_threshold or
+    entmax_threshold(z', alpha, n_iter) gives (same methods, same rows); alpha = 2 and 1.5 are
+    exact whatever n_iter."""
+    scale = 1.0 if alpha == 2 else alpha - 1
+    if alpha in (1.5, 2):  # exact: n_iter does not apply
+        if z.numel() < _SORT_BELOW:
+            scaled = _scaled(z, scale)
+            sort = sparsemax_threshold_sort if alpha == 2 else entmax15_threshold_sort
+            return Candidates(sort(scaled), None, None, None if alpha == 2 else scaled.reshape(-1, z.shape[-1]))
+        return _threshold_candidates(z, _SPARSEMAX if alpha == 2 else _ENTMAX15, scale)
+    return _threshold_candidates(z, _entmax_method_float(float(alpha), n_iter), scale)

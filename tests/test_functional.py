@@ -411,3 +411,166 @@ def test_gumbel_max_samples_follow_softmax():
     x = torch.tensor([0.5, -1.0, 2.0, 0.0], dtype=torch.float64)
     hard = F.gumbel_softmax(x.expand(40_000, 4), hard=True, generator=torch.Generator().manual_seed(3))
     torch.testing.assert_close(hard.mean(0), torch.softmax(x, -1), atol=0.01, rtol=0)
+
+
+# ------------------------------------------------------------------ sparsemax / entmax fast paths
+
+from probcore import threshold as T  # noqa: E402
+
+FAST_ALPHAS = (2.0, 1.5, 1.25, 1.75)
+FAST_SHAPES = ((5, 7), (4096, 256), (64, 3000), (4, 32000))  # sort path; dense (chunked); sparse (screened)
+FAST_KINDS = ("random", "small", "wide", "peaked", "tied", "masked", "fully_masked", "huge", "constant")
+
+
+def fast_input(kind, shape, dtype, seed=0):
+    """The threshold tests' inputs: random, peaked, tied, masked (-inf), fully masked rows, ..."""
+    from test_threshold import make
+    return make(kind, shape, dtype, seed)
+
+
+def entmax_by_alpha(x, alpha, **kw):
+    if alpha == 2:
+        return F.sparsemax(x, **kw)
+    return F.entmax15(x, **kw) if alpha == 1.5 else F.entmax(x, alpha=alpha, **kw)
+
+
+def reference_p(x, alpha):
+    """p from the sort-based thresholds (alpha 2, 1.5) or the bisection (others)."""
+    if alpha == 2:
+        return (x - T.sparsemax_threshold_sort(x)).clamp(min=0)
+    if alpha == 1.5:
+        z = x / 2
+        return (z - T.entmax15_threshold_sort(z)).clamp(min=0) ** 2
+    z = (alpha - 1) * x
+    p = (z - T.entmax_threshold_bisect(z, torch.tensor(alpha, dtype=x.dtype))).clamp(min=0) ** (1 / (alpha - 1))
+    return p / p.sum(-1, keepdim=True).clamp(min=torch.finfo(x.dtype).tiny)
+
+
+def reference_grad(p, g, alpha):
+    """g^T J with J = diag(s) - s s^T / sum s, s = p^(2 - alpha) on the support of p."""
+    tiny = torch.finfo(p.dtype).tiny
+    s = torch.where(p > 0, p.clamp(min=tiny) ** (2 - alpha), 0.0)
+    return s * (g - (s * g).sum(-1, keepdim=True) / s.sum(-1, keepdim=True).clamp(min=tiny))
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("shape", FAST_SHAPES)
+@pytest.mark.parametrize("alpha", FAST_ALPHAS)
+def test_forward_and_gradient_equal_the_references(alpha, shape, dtype):
+    """p equal to the sort / bisection reference to 1e-6 (float32) / 1e-12 (float64) on random,
+    peaked, tied, masked, fully masked, huge and constant rows, through every path (sort, dense
+    with the chunked backward, screened candidates with the sparse backward). The gradient is
+    g^T J at our p exactly (1e-5 / 1e-12), and equals the closed form at the reference p to
+    1e-5 (float32, alpha 2 and 1.5), 2e-4 (float32, general alpha: s = p^(2 - alpha) turns the
+    1e-9 rounding of a p near 1e-7 into a relative 1e-3 on s) and 1e-12 (float64)."""
+    single = dtype == torch.float32
+    tol_p, tol_g = (1e-6, 1e-5) if single else (1e-12, 1e-12)
+    tol_ref = (1e-5 if alpha in (2.0, 1.5) else 2e-4) if single else 1e-12
+    for kind in FAST_KINDS:
+        x = fast_input(kind, shape, dtype).requires_grad_()
+        g = torch.randn(shape, dtype=dtype, generator=torch.Generator().manual_seed(1))
+        p = entmax_by_alpha(x, alpha)
+        (grad,) = torch.autograd.grad(p, x, g)
+        ref = reference_p(x.detach(), alpha)
+        torch.testing.assert_close(p, ref, rtol=tol_p, atol=tol_p, msg=kind)
+        torch.testing.assert_close(grad, reference_grad(p.detach(), g, alpha), rtol=tol_g, atol=tol_g, msg=kind)
+        torch.testing.assert_close(grad, reference_grad(ref, g, alpha), rtol=tol_ref, atol=tol_ref, msg=kind)
+        if kind == "fully_masked":
+            assert (p[::2] == 0).all() and (grad[::2] == 0).all()
+
+
+@pytest.mark.parametrize("shape", [(64, 3000), (4, 32000), (4096, 256)])
+@pytest.mark.parametrize("alpha", (2.0, 1.5))
+def test_gradient_equals_autograd_through_the_sort(alpha, shape):
+    """The closed-form backward against autograd through the sort-based reference itself."""
+    x = fast_input("peaked", shape, torch.float64, seed=2).requires_grad_()
+    g = torch.randn(shape, dtype=torch.float64, generator=torch.Generator().manual_seed(3))
+    (ours,) = torch.autograd.grad(entmax_by_alpha(x, alpha), x, g)
+    (ref,) = torch.autograd.grad(reference_p(x, alpha), x, g)
+    torch.testing.assert_close(ours, ref, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("shape", FAST_SHAPES)
+@pytest.mark.parametrize("alpha", FAST_ALPHAS)
+def test_nan_rows_give_nan_and_leave_the_others(alpha, shape):
+    x = fast_input("random", shape, torch.float32).requires_grad_()
+    with torch.no_grad():
+        x[1, 2] = float("nan")
+    g = torch.randn(shape, generator=torch.Generator().manual_seed(1))
+    p = entmax_by_alpha(x, alpha)
+    (grad,) = torch.autograd.grad(p, x, g)
+    assert torch.isnan(p[1]).all() and torch.isnan(grad[1]).all()
+    others = [0] + list(range(2, shape[0]))
+    y = x.detach()[others].requires_grad_()
+    q = entmax_by_alpha(y, alpha)
+    torch.testing.assert_close(p[others], q)
+    torch.testing.assert_close(grad[others], torch.autograd.grad(q, y, g[others])[0])
+
+
+@pytest.mark.parametrize("shape", [(4096, 256), (4, 32000)])
+@pytest.mark.parametrize("alpha", FAST_ALPHAS)
+def test_create_graph_backward_equals_the_fast_backward(alpha, shape):
+    """With create_graph the backward runs differentiable ops on the saved p (double backward);
+    its first derivative is the fast one's."""
+    x = fast_input("random", shape, torch.float64).requires_grad_()
+    g = torch.randn(shape, dtype=torch.float64, generator=torch.Generator().manual_seed(1))
+    p = entmax_by_alpha(x, alpha)
+    (fast,) = torch.autograd.grad(p, x, g, retain_graph=True)
+    (graph,) = torch.autograd.grad(p, x, g, create_graph=True)
+    torch.testing.assert_close(graph, fast, rtol=1e-12, atol=1e-12)
+    if alpha != 2:  # (sparsemax's Jacobian is locally constant: nothing to differentiate)
+        (hvp,) = torch.autograd.grad((graph * g).sum(), x)
+        assert torch.isfinite(hvp).all() and hvp.abs().sum() > 0
+
+
+@pytest.mark.parametrize("alpha", (1.5, 1.25, 1.75))
+def test_double_backward_on_the_sparse_path(alpha):
+    x = fast_input("peaked", (2, 3000), torch.float64, seed=5)[:, :2600].requires_grad_()
+    assert T.threshold_candidates(x.detach(), alpha).values is not None
+    f = lambda v: entmax_by_alpha(v, alpha)  # noqa: E731
+    g = torch.randn(x.shape, dtype=torch.float64, generator=torch.Generator().manual_seed(1))
+    (grad,) = torch.autograd.grad(f(x), x, g, create_graph=True)
+    (hvp,) = torch.autograd.grad((grad * g).sum(), x)
+    h = 1e-6  # the Hessian-vector product against finite differences of the gradient
+    (plus,) = torch.autograd.grad(f(x + h * g), x, g)
+    (minus,) = torch.autograd.grad(f(x - h * g), x, g)
+    torch.testing.assert_close(hvp, (plus - minus) / (2 * h), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("alpha", FAST_ALPHAS)
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_half_precision_through_the_fast_paths(alpha, dtype):
+    for shape in ((4096, 256), (4, 32000)):
+        x = fast_input("peaked", shape, torch.float32).to(dtype).requires_grad_()
+        p = entmax_by_alpha(x, alpha)
+        assert p.dtype == dtype
+        torch.testing.assert_close(p.float(), entmax_by_alpha(x.detach().float(), alpha).to(dtype).float())
+        p.float().pow(2).sum().backward()
+        assert x.grad.dtype == dtype and torch.isfinite(x.grad).all()
+
+
+@pytest.mark.parametrize("alpha", FAST_ALPHAS)
+def test_chunks_dims_and_temperature(alpha, monkeypatch):
+    """The chunked backward gives the same gradient whatever the chunk (rows split across
+    chunks, one row per chunk); dim and temperature go through the fast paths too."""
+    x = fast_input("random", (300, 256), torch.float64, seed=6).requires_grad_()
+    g = torch.randn(x.shape, dtype=torch.float64, generator=torch.Generator().manual_seed(2))
+    (whole,) = torch.autograd.grad(entmax_by_alpha(x, alpha), x, g)
+    for chunk in (1000, 10):
+        monkeypatch.setattr(F, "_CHUNK", chunk)
+        (chunked,) = torch.autograd.grad(entmax_by_alpha(x, alpha), x, g)
+        torch.testing.assert_close(chunked, whole, rtol=1e-14, atol=1e-14)
+    monkeypatch.undo()
+    wide = fast_input("random", (3, 8000), torch.float64, seed=7)
+    for v in (wide, x.detach()):
+        ref = entmax_by_alpha(v / 0.7, alpha)
+        torch.testing.assert_close(entmax_by_alpha(v.T, alpha, dim=0, temperature=0.7), ref.T)
+
+
+def test_gradient_of_alpha_one_float_is_softmax():
+    x = fast_input("random", (64, 3000), torch.float64).requires_grad_()
+    g = torch.randn(x.shape, dtype=torch.float64)
+    (a,) = torch.autograd.grad(F.entmax(x, alpha=1.0), x, g)
+    (b,) = torch.autograd.grad(torch.softmax(x, -1), x, g)
+    assert torch.equal(F.entmax(x, alpha=1.0), F.softmax(x))
+    torch.testing.assert_close(a, b)

@@ -223,3 +223,72 @@ def test_random_rows_with_ties_and_masks(x):
     close(T.entmax15_threshold(x), T.entmax15_threshold_sort(x))
     a = torch.tensor(1.7, dtype=torch.float64)
     close(T.entmax_threshold(x, a), T.entmax_threshold_bisect(x, a))
+
+
+# ------------------------------------------------------------------ threshold_candidates
+
+CAND_SHAPES = ((6, 7), (600, 7), (4096, 256), (64, 3000), (2, 32000))
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("shape", CAND_SHAPES)
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("alpha", (2.0, 1.5, 1.25, 1.75, 2.5))
+def test_candidates_give_the_reference_threshold_and_hold_the_support(alpha, kind, shape, dtype):
+    """threshold_candidates(x, alpha): tau of z' = (alpha - 1) x (x for alpha = 2) equal to the
+    sort / bisection reference; the candidate values are z' at their columns (or -inf padding),
+    and every entry of z' that is not a candidate lies at or below tau (p = 0 there)."""
+    x = make(kind, shape, dtype)
+    z = x if alpha == 2 else (alpha - 1) * x
+    cand = T.threshold_candidates(x, alpha)
+    if alpha == 2:
+        ref = T.sparsemax_threshold_sort(z)
+    elif alpha == 1.5:
+        ref = T.entmax15_threshold_sort(z)
+    else:
+        ref = T.entmax_threshold_bisect(z, torch.tensor(alpha, dtype=dtype))
+    close(cand.tau, ref)
+    if cand.scaled is not None:
+        assert torch.equal(cand.scaled, z.reshape(-1, shape[-1]))
+    if cand.values is None:
+        return
+    rows = z.reshape(-1, shape[-1])
+    pad = torch.isneginf(cand.values) & ~torch.isneginf(rows.gather(-1, cand.index))
+    assert torch.equal(torch.where(pad, -INF, rows.gather(-1, cand.index)), cand.values)
+    outside = torch.ones_like(rows, dtype=torch.bool).scatter_(-1, cand.index, False)
+    tau = cand.tau.reshape(-1, 1).expand_as(rows)
+    live = torch.isfinite(tau)
+    assert (rows[outside & live] <= tau[outside & live]).all()
+
+
+def test_candidates_take_both_paths():
+    """Wide rows are screened down to candidates (sparse path for the callers); short rows, and
+    rows whose support is too wide to pack, are solved whole."""
+    wide = make("random", (8, 32000), torch.float32)
+    for alpha in (2.0, 1.5, 1.25, 1.75):
+        cand = T.threshold_candidates(wide, alpha)
+        assert cand.values is not None and cand.values.shape[-1] < 32000 // 4
+        assert cand.index.shape == cand.values.shape and cand.index.dtype == torch.long
+    short = make("random", (4096, 256), torch.float32)
+    for alpha in (2.0, 1.5, 1.25):
+        assert T.threshold_candidates(short, alpha).values is None
+    tiny = make("random", (4, 5), torch.float32)  # sorted outright
+    assert T.threshold_candidates(tiny, 1.5).scaled is not None and T.threshold_candidates(tiny, 2.0).scaled is None
+
+
+def test_candidates_of_nan_and_masked_rows():
+    x = make("random", (6, 32000), torch.float32)
+    x[1, 5] = float("nan")
+    x[3] = -INF
+    for alpha in (2.0, 1.5, 1.75):
+        tau = T.threshold_candidates(x, alpha).tau
+        assert torch.isnan(tau[1]).all() and (tau[3] == INF).all() and torch.isfinite(tau[[0, 2, 4, 5]]).all()
+
+
+def test_float_alpha_newton_with_products_equals_the_bisection():
+    """alpha = 1.25 (q - 1 = 3) takes products instead of log / exp in the Newton passes."""
+    for dtype in (torch.float32, torch.float64):
+        for shape in ((4096, 256), (16, 3000)):
+            x = make("wide", shape, dtype, seed=4)
+            ref = T.entmax_threshold_bisect(0.25 * x, torch.tensor(1.25, dtype=dtype))
+            close(T.threshold_candidates(x, 1.25).tau, ref)
