@@ -71,7 +71,14 @@ PROJECTOR_MARKER = 1.8  # marker size factor
 def for_projector(fig: go.Figure) -> go.Figure:
     """Presentation mode: large fonts, thick lines and big markers on any figure (in place)."""
     fig.update_layout(font=dict(size=PROJECTOR_FONT), title_font_size=PROJECTOR_FONT + 4,
-                      legend_font_size=PROJECTOR_FONT, hoverlabel_font_size=PROJECTOR_FONT)
+                      legend_font_size=PROJECTOR_FONT, legend_title_font_size=PROJECTOR_FONT,
+                      hoverlabel_font_size=PROJECTOR_FONT,
+                      height=int((fig.layout.height or 450) * 1.3))
+    axis_fonts = dict(tickfont_size=PROJECTOR_FONT, title_font_size=PROJECTOR_FONT)  # the theme sets them per axis
+    fig.update_xaxes(**axis_fonts)
+    fig.update_yaxes(**axis_fonts)
+    fig.update_ternaries(**{f"{axis}axis": axis_fonts for axis in "abc"})
+    fig.update_annotations(font_size=PROJECTOR_FONT)  # subplot titles
     for trace in fig.data:
         if trace.type in ("scatter", "scatterternary", "scattergl"):
             mode = trace.mode or "lines+markers"

@@ -318,6 +318,7 @@ def test_presentation_mode_enlarges_fonts_and_lines():
     assert at.toggle(key="present").value is True
     big = figures(at)
     assert all(fig["layout"]["font"]["size"] == 22 for fig in big)
+    assert all(fig["layout"]["xaxis"]["tickfont"]["size"] == 22 for fig in big)  # not left to the theme
     assert all("size" not in fig["layout"].get("font", {}) for fig in plain_figs)
     lines = [tr for fig in big for tr in fig["data"] if tr.get("type") == "scatter" and "lines" in tr.get("mode", "lines")]
     assert lines and all(tr["line"]["width"] >= 5 for tr in lines)
