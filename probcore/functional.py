@@ -536,23 +536,36 @@ def _perturbmax_smooth(z, noise, n_points):
 
 
 def _perturbmax_uniform(z, n_points):
-    """Uniform noise on (-1/2, 1/2): between the breakpoints z_j +- 1/2 the integrand
-    1[|t - z_i| < 1/2] prod_{j != i} clamp(t - z_j + 1/2, 0, 1) is a polynomial of degree < n, so
-    Gauss-Legendre with ceil(n / 2) nodes per piece is exact (default: at most 16 nodes, exact up
-    to n = 32). Cost O(n^2 * nodes) per row."""
-    n = z.shape[-1]
-    k = n_points or min(-(-n // 2), 16)
+    """Uniform noise on (-1/2, 1/2). An entry below max - 1 can never win (p = 0 exactly) and its
+    CDF factor is 1 wherever the others can win, so only the entries above max - 1 (the most of
+    any row) enter the quadrature: cost O(m^2 * nodes) per row for m such entries."""
     zmax = z.amax(-1, keepdim=True)
     c = (z - zmax.masked_fill(torch.isneginf(zmax), 0)).masked_fill(torch.isneginf(z), -2.0)  # <= 0
+    m = int(((c > -1) | c.isnan()).sum(-1).amax()) if c.numel() else 0
+    if m == z.shape[-1]:
+        return _perturbmax_uniform_live(c, n_points)
+    if m == 0:  # every row fully masked (or no rows): zeros that keep the graph
+        return c * 0
+    top, index = c.topk(m, -1)  # NaN counts as largest, so NaN rows stay NaN
+    return torch.zeros_like(z).scatter(-1, index, _perturbmax_uniform_live(top, n_points))
+
+
+def _perturbmax_uniform_live(c, n_points):
+    """Between the breakpoints c_j +- 1/2 (c = z - max <= 0) the integrand
+    1[|t - c_i| < 1/2] prod_{j != i} clamp(t - c_j + 1/2, 0, 1) is a polynomial of degree < m, so
+    Gauss-Legendre with ceil(m / 2) nodes per piece is exact (default: at most 16 nodes, exact up
+    to m = 32)."""
+    m = c.shape[-1]
+    k = n_points or min(-(-m // 2), 16)
     # breakpoints; the max lies in [-1/2, 1/2] and the integrand is 0 below, so clamping far
     # entries to [-1, 1] changes nothing (the ends of [-1/2, 1/2] stay ordinary breakpoints)
     b = torch.cat([c - 0.5, c + 0.5], -1).clamp(-1, 1).sort(-1).values
     lo, width = b[..., :-1, None], (b[..., 1:] - b[..., :-1])[..., None]
-    nodes, weights = (torch.as_tensor(a, dtype=z.dtype, device=z.device) for a in _gauss_legendre01(k))
+    nodes, weights = (torch.as_tensor(a, dtype=c.dtype, device=c.device) for a in _gauss_legendre01(k))
     t = (lo + width * nodes).flatten(-2)[..., None, :]  # (..., 1, pieces * k)
     w = (width * weights).flatten(-2)[..., None, :]
     mid = (lo + width / 2).expand(*lo.shape[:-1], k).flatten(-2)[..., None, :]
-    cdf = (t - c[..., None] + 0.5).clamp(0, 1)  # (..., n, pieces * k)
+    cdf = (t - c[..., None] + 0.5).clamp(0, 1)  # (..., m, pieces * k)
     inside = (mid - c[..., None]).abs() < 0.5  # pdf of entry i, constant on each piece
     return (inside * _prod_others(cdf, -2) * w).sum(-1)
 

@@ -574,3 +574,17 @@ def test_gradient_of_alpha_one_float_is_softmax():
     (b,) = torch.autograd.grad(torch.softmax(x, -1), x, g)
     assert torch.equal(F.entmax(x, alpha=1.0), F.softmax(x))
     torch.testing.assert_close(a, b)
+
+
+def test_uniform_perturbmax_drops_entries_that_cannot_win_exactly():
+    """Entries below max - 1 get p = 0 and leave the others' p and gradient as the quadrature
+    over every entry gives them."""
+    x = (torch.randn(3, 40, generator=torch.Generator().manual_seed(1), dtype=torch.float64) * 2).requires_grad_()
+    c = x - x.amax(-1, keepdim=True)
+    assert (c <= -1).sum() > 40  # the screened path is taken
+    full = F._perturbmax_uniform_live(c, None)
+    fast = F.perturbmax(x, noise="uniform")
+    torch.testing.assert_close(fast, full, rtol=0, atol=1e-14)
+    assert torch.all(fast[c.detach() < -1] == 0)
+    g = torch.randn_like(fast)
+    torch.testing.assert_close(torch.autograd.grad(fast, x, g)[0], torch.autograd.grad(full, x, g)[0], rtol=0, atol=1e-12)

@@ -148,14 +148,20 @@ def test_large_n_shows_the_top_classes():
     assert np.sum(hist["y"]) <= 1.0 + 1e-12
 
 
-def test_huge_n_caps_the_samples_and_skips_the_uniform_quadrature():
+def test_huge_n_caps_the_samples_and_keeps_the_uniform_quadrature_of_few_contenders():
     at = run_app(PAGE, preset="random", n=1000, perturb_samples=100000)
     assert_ok(at)
     captions = " ".join(c.value for c in at.caption)
-    assert "capped at 10,000" in captions and "Uniform noise is left out" in captions
-    fig = by_title(at, "Perturb-max p")
-    assert not [tr for tr in fig["data"] if tr["name"].startswith("uniform")]
+    assert "capped at 10,000" in captions and "Uniform noise is left out" not in captions
+    assert [tr for tr in by_title(at, "Perturb-max p")["data"] if tr["name"] == "uniform: quadrature"]
     assert by_title(at, "Share of argmax")["layout"]["title"]["text"].endswith("N = 10,000 draws against softmax(x)")
+
+
+def test_uniform_quadrature_is_skipped_when_too_many_logits_can_win():
+    at = run_app(PAGE, preset="uniform", n=1000)  # all 1000 within 1 of the max
+    assert_ok(at)
+    assert "here m = 1000" in " ".join(c.value for c in at.caption)
+    assert not [tr for tr in by_title(at, "Perturb-max p")["data"] if tr["name"].startswith("uniform")]
 
 
 def test_noise_choice_from_the_url_and_none_selected():
