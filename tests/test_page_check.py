@@ -2,8 +2,8 @@
 driven through the widgets, verdicts and likely causes, the chart of one row, the reference
 downloads, hostile input and the Chinese interface.
 
-The "user implementations" below are written here from the formulas, independently of probcore
-and of the page's own examples."""
+The "user implementations" (here and in test_check.py) are written from the formulas, independently
+of probcore and of the page's own examples."""
 from __future__ import annotations
 
 import io
@@ -14,6 +14,8 @@ import pytest
 import torch
 from streamlit.testing.v1 import AppTest
 from test_app import APP, TIMEOUT, assert_readable, figures, run_app, trace
+from test_check import softmax_np as softmax
+from test_check import sparsemax_np as sparsemax
 
 import probcore
 from explorer.i18n import EN, ZH
@@ -26,27 +28,10 @@ VERDICT = EN["check.col_verdict"]
 
 # ---------------------------------------------------------------- user implementations
 
-def softmax(x, t=1.0):
-    z = np.atleast_2d(x) / t
-    e = np.exp(z - z.max(-1, keepdims=True))
-    return e / e.sum(-1, keepdims=True)
-
-
 def softmax_no_max(x):
     with np.errstate(all="ignore"):
         e = np.exp(np.atleast_2d(x))
         return e / e.sum(-1, keepdims=True)
-
-
-def sparsemax(x, off_by=0):
-    out = []
-    for z in np.atleast_2d(x):
-        zs = np.sort(z)[::-1]
-        k = np.arange(1, len(z) + 1)
-        cs = np.cumsum(zs)
-        K = k[1 + k * zs > cs].max() + off_by  # off_by = 1: the count used as if it were an index
-        out.append(np.maximum(z - (cs[K - 1] - 1) / K, 0))
-    return np.array(out)
 
 
 def rows_text(a) -> str:
