@@ -546,8 +546,9 @@ def _perturbmax_uniform(z, n_points):
         return _perturbmax_uniform_live(c, n_points)
     if m == 0:  # every row fully masked (or no rows): zeros that keep the graph
         return c * 0
-    top, index = c.topk(m, -1)  # NaN counts as largest, so NaN rows stay NaN
-    return torch.zeros_like(z).scatter(-1, index, _perturbmax_uniform_live(top, n_points))
+    top, index = c.topk(m, -1)
+    p = torch.zeros_like(z).scatter(-1, index, _perturbmax_uniform_live(top, n_points))
+    return p.masked_fill(c.isnan().any(-1, keepdim=True), float("nan"))  # a NaN (or +inf) row: NaN, as above
 
 
 def _perturbmax_uniform_live(c, n_points):

@@ -588,3 +588,12 @@ def test_uniform_perturbmax_drops_entries_that_cannot_win_exactly():
     assert torch.all(fast[c.detach() < -1] == 0)
     g = torch.randn_like(fast)
     torch.testing.assert_close(torch.autograd.grad(fast, x, g)[0], torch.autograd.grad(full, x, g)[0], rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf")])
+def test_uniform_perturbmax_screened_path_keeps_nan_rows_whole(bad):
+    x = torch.tensor([[1.0, bad, 0.0, -5.0], [1.0, 1.5, float("-inf"), -5.0]], dtype=torch.float64)
+    p = F.perturbmax(x, noise="uniform")
+    assert p[0].isnan().all()
+    # P[1 + e0 > 1.5 + e1] = P[e0 - e1 > 1/2] = (1/2)^2 / 2 for e uniform on (-1/2, 1/2)
+    torch.testing.assert_close(p[1], x.new_tensor([0.125, 0.875, 0.0, 0.0]), rtol=0, atol=1e-14)
