@@ -3,7 +3,9 @@ single logit vectors with an in-process memo.
 
 Every function takes plain hashable arguments (logits as a tuple, keyword arguments as a sorted
 tuple of items) so the cache key is cheap, and computes in float64 through the registry
-(``probcore.registry.MAPPINGS``): no per-mapping code.
+(``probcore.registry.MAPPINGS``): no per-mapping code. The topic pages' computations (perturb-max
+samples, margin grids, the training demo, vocabularies, attention, check-my-numbers) follow, one
+section per page.
 """
 from __future__ import annotations
 

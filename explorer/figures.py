@@ -596,9 +596,6 @@ def margin_sweep(ms: np.ndarray, loss: np.ndarray, target_logit: np.ndarray, run
 
 
 
-# ---------------------------------------------------------------- overconfidence page ----
-
-
 # ---------------------------------------------------------------- vocab page ----
 
 VOCAB_COLORS = {

@@ -1,9 +1,10 @@
 """Sidebar controls shared by every page, their URL state, and the parsing of user input.
 
 Every control is an :class:`Option` whose key is both its ``st.session_state`` key and its query
-parameter. The URL is read once, when a session starts (``_load_url``): each value is parsed and
-checked here, never handed to a widget unchecked, and a bad one gives an inline message and
-leaves the default. After each run :func:`sync_url` writes the non-default values back, so the
+parameter. The URL is read when a session starts (``_load_url``; a page's own controls take
+their value from that same first URL when the page first draws them, :func:`page_option`): each
+value is parsed and checked here, never handed to a widget unchecked, and a bad one gives an
+inline message and leaves the default. After each run :func:`sync_url` writes the non-default values back, so the
 address reproduces the view. The mapping parameters are not listed here: one control per
 distinct parameter name of ``probcore.registry.MAPPINGS``.
 
@@ -44,7 +45,7 @@ class Option(NamedTuple):
     kind: str  # "float" | "int" | "choice" | "bool" | "text" | "multi"
     default: Any
     choices: tuple = ()
-    low: float | None = None  # checked when read from the URL (ints: n, seed, target)
+    low: float | None = None  # bounds checked when read from the URL (ints and floats)
     high: float | None = None
 
 
@@ -286,6 +287,11 @@ class Controls:
 def default_kwargs(name: str) -> dict:
     """The registry defaults of a mapping's parameters."""
     return {p.name: p.default for p in MAPPINGS[name].params}
+
+
+def default_kw(name: str) -> tuple:
+    """The registry defaults as the sorted items compute's functions take."""
+    return compute.items(default_kwargs(name))
 
 
 def current() -> Controls:

@@ -1,4 +1,5 @@
-"""Helpers that put results on a page: a figure with its downloads, a page header."""
+"""Helpers that put results on a page: a figure with its downloads (and presentation mode), a page
+header, per-mapping calls with inline warnings, small tables, a predict-then-reveal question."""
 from __future__ import annotations
 
 import io
@@ -54,13 +55,14 @@ def projector_style() -> None:
         st.html(PROJECTOR_CSS)
 
 
-def header(title_key: str, intro_key: str) -> state.Controls:
-    """Page title, its one-line introduction, the input messages; returns the controls."""
+def header(title_key: str, intro_key: str, uses_mappings: bool = True) -> state.Controls:
+    """Page title, its one-line introduction, the input messages; returns the controls. A page
+    that draws the sidebar's mappings asks for some when none is selected."""
     st.title(t(title_key))
     st.caption(t(intro_key))
     state.show_messages()
     controls = state.current()
-    if not controls.mappings:
+    if uses_mappings and not controls.mappings:
         st.info(t("ui.no_mappings"))
     return controls
 

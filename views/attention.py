@@ -13,7 +13,7 @@ from probcore.registry import MAPPINGS
 
 ENTRY_LIMIT = 1e3  # |entries| of an edited query or key
 
-ctl = ui.header("page.attention", "attention.intro")
+ui.header("page.attention", "attention.intro", uses_mappings=False)
 st.markdown(t("attention.text"))
 st.latex(r"s_j = c\,\frac{q \cdot k_j}{\sqrt{d}},\qquad w = \rho(s) \in \Delta^{L-1},\qquad o = \sum_{j=1}^{L} w_j\, v_j,"
          r"\qquad \rho \in \{\operatorname{softmax},\ \operatorname{sparsemax},\ \alpha\text{-entmax},\ "
@@ -44,24 +44,11 @@ def k_slider(key: str) -> int:
     return st.slider(t("attention.k"), 1, length, key=key, persist_state="session")
 
 
-def float_slider(option: state.Option, label: str, step: float):
-    """A float slider over [option.low, option.high]; a URL value outside (parse_option checks only
-    that a float is finite) gives a message and the default."""
-    def render(key: str) -> float:
-        value = ss[key]
-        if not option.low <= value <= option.high:
-            st.warning(state.plain(t("msg.url_param", key=state.quote(key), error=t(
-                "err.range", key=key, value=state.quote(f"{value:g}"), low=f"{option.low:g}", high=f"{option.high:g}"))))
-            ss[key] = option.default
-        return st.slider(label, float(option.low), float(option.high), step=step, key=key, persist_state="session")
-    return state.page_option(option, render)
-
-
 c1, c2, c3 = st.columns(3)
 with c1:
-    scale = float_slider(state.Option("attention_scale", "float", 1.0, low=0.1, high=10.0), t("attention.scale"), 0.1)
+    scale = state.page_slider("attention_scale", t("attention.scale"), 1.0, 0.1, 10.0, 0.1)
 with c2:
-    alpha = float_slider(state.Option("attention_alpha", "float", 1.5, low=1.0, high=4.0), t("attention.alpha"), 0.05)
+    alpha = state.page_slider("attention_alpha", t("attention.alpha"), 1.5, 1.0, 4.0, 0.05)
 with c3:
     k = state.page_option(state.Option("attention_k", "int", 2, low=1, high=16), k_slider)
 

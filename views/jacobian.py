@@ -16,11 +16,11 @@ labels = ctl.labels
 
 def zero_rows() -> str:
     """Sparsemax's Jacobian on the classes it gives p = 0 (computed at the current logits)."""
-    p = compute.probabilities("sparsemax", ctl.x, compute.items(state.default_kwargs("sparsemax")))
+    p = compute.probabilities("sparsemax", ctl.x, state.default_kw("sparsemax"))
     zeros = np.flatnonzero(p == 0)
     if not len(zeros):
         return t("q_jacobian.none")
-    analytic, _ = compute.jacobians("sparsemax", ctl.x, compute.items(state.default_kwargs("sparsemax")), 0, 0)
+    analytic, _ = compute.jacobians("sparsemax", ctl.x, state.default_kw("sparsemax"), 0, 0)
     largest = max(np.abs(analytic[zeros]).max(), np.abs(analytic[:, zeros]).max())
     return t("q_jacobian.a", zeros=", ".join(map(str, zeros[:20])), largest=f"{largest:g}", support=len(p) - len(zeros))
 

@@ -23,7 +23,7 @@ others = np.delete(ctl.logits, ctl.target)
 
 def zero_loss() -> str:
     """Sparsemax and softmax losses at the current logits beside the target's margin (computed)."""
-    values = {name: compute.loss_and_grad(name, ctl.x, compute.items(state.default_kwargs(name)), ctl.target)[0]
+    values = {name: compute.loss_and_grad(name, ctl.x, state.default_kw(name), ctl.target)[0]
               for name in ("sparsemax", "softmax")}
     return t("q_loss.a", margin=f"{ctl.logits[ctl.target] - others.max():.4g}", sparsemax=f"{values['sparsemax']:.4g}",
              softmax=f"{values['softmax']:.4g}")

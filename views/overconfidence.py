@@ -18,7 +18,7 @@ TIE = 0.01  # accuracy differences below this (1 point) count as "about equal"
 SHORT = {"cross_entropy": "CE", "sparse_softmax": "top-k", "sparsemax": "sparsemax", "entmax": "entmax"}
 
 
-ctl = ui.header("page.overconfidence", "overconfidence.intro")
+ui.header("page.overconfidence", "overconfidence.intro", uses_mappings=False)
 
 # ---- (a) the bound
 st.subheader(t("overconfidence.bound"))

@@ -132,18 +132,12 @@ TAU_LOW, TAU_HIGH = compute.TAU_CHOICES[0], compute.TAU_CHOICES[-1]
 
 
 def tau_slider(key: str) -> float:
-    """The temperature select-slider; a URL value off its grid is snapped to the nearest choice
-    (in log scale) with a note, one outside [TAU_LOW, TAU_HIGH] refused (parse_option checks
-    only that a float is finite)."""
+    """The temperature select-slider; a URL value off its grid (within [TAU_LOW, TAU_HIGH], which
+    parse_option checks) is snapped to the nearest choice (in log scale) with a note."""
     value = st.session_state[key]
     if value not in compute.TAU_CHOICES:
-        if TAU_LOW <= value <= TAU_HIGH:
-            snapped = min(compute.TAU_CHOICES, key=lambda c: abs(np.log(c / value)))
-            st.caption(t("perturb.tau_snapped", value=f"{value:g}", tau=snapped))
-        else:
-            snapped = 1.0
-            st.warning(state.plain(t("msg.url_param", key=state.quote(key), error=t(
-                "err.range", key=key, value=state.quote(f"{value:g}"), low=f"{TAU_LOW:g}", high=f"{TAU_HIGH:g}"))))
+        snapped = min(compute.TAU_CHOICES, key=lambda c: abs(np.log(c / value)))
+        st.caption(t("perturb.tau_snapped", value=f"{value:g}", tau=snapped))
         st.session_state[key] = snapped
     return st.select_slider(t("perturb.tau"), compute.TAU_CHOICES, key=key, format_func=lambda v: f"{v:g}",
                             persist_state="session")
@@ -151,7 +145,7 @@ def tau_slider(key: str) -> float:
 
 c1, c2 = st.columns(2)
 with c1:
-    tau = state.page_option(state.Option("perturb_tau", "float", 1.0), tau_slider)
+    tau = state.page_option(state.Option("perturb_tau", "float", 1.0, low=TAU_LOW, high=TAU_HIGH), tau_slider)
 with c2:
     draws = state.page_option(
         state.Option("perturb_draws", "int", 5, low=1, high=12),

@@ -20,7 +20,7 @@ with left:
     ui.show_figure(figures.simplex_points(points, labels, axes), "simplex_points",
                    table=lambda: ui.frame_rows(points, labels, ("p0", "p1", "p2")))
 with right:
-    projection = compute.probabilities("sparsemax", xs, compute.items(state.default_kwargs("sparsemax")))
+    projection = compute.probabilities("sparsemax", xs, state.default_kw("sparsemax"))
     ui.show_figure(figures.projection_plane(x, {**points, "sparsemax": projection}, "sparsemax", labels),
                    "simplex_projection")
     st.caption(t("simplex.projection_note"))

@@ -23,11 +23,11 @@ def one_hot_temperature() -> str:
     gap = top[0] - top[1]
     if gap == 0:
         return t("q_sweeps.tied")
-    kw = compute.items(state.default_kwargs("sparsemax"))
+    kw = state.default_kw("sparsemax")
     rows = compute.temperature_sweep("sparsemax", ctl.x, kw, 0, 0)
     one_hot = compute.TEMPERATURES[np.count_nonzero(rows, axis=1) == 1]
     softmax_at_gap = compute.probabilities("softmax", tuple(v / gap for v in ctl.x),
-                                           compute.items(state.default_kwargs("softmax"))).max()
+                                           state.default_kw("softmax")).max()
     return t("q_sweeps.a", gap=f"{gap:.4g}", seen=f"{one_hot.max():.3g}" if len(one_hot) else "—",
              softmax=f"{softmax_at_gap:.4f}")
 
