@@ -286,7 +286,10 @@ def report(quick):
         "## The thresholds alone (forward, no autograd)",
         "",
         "`probcore.threshold`'s fast thresholds against the sort-based references it keeps for the tests "
-        "(bisection for general alpha), with torch.softmax's forward for scale; z = (alpha - 1) x.",
+        "(bisection for general alpha), with torch.softmax's forward for scale; z = (alpha - 1) x. "
+        "The public functions are timed, alpha given as a tensor: for a general alpha that is the log/exp "
+        "Newton, while the forward with a float alpha runs the cheaper multiply-based one "
+        "(`threshold_candidates`, in the stage table above).",
         "",
         *thr,
         "",

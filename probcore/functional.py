@@ -8,7 +8,7 @@ Common behaviour of every mapping:
 * ``-inf`` entries are masked out: probability exactly 0 for every T (also T < 0). A row that
   is entirely ``-inf`` gives zeros, and zero gradients, never NaN.
 * x must be finite or ``-inf``: a row containing NaN comes out NaN (``+inf`` is not supported).
-  Nothing iterates until convergence, so no input can hang.
+  Every loop is bounded, so no input can hang.
 * Bad parameters raise ``ValueError`` naming the parameter and its valid range.
 """
 from __future__ import annotations
@@ -380,8 +380,8 @@ class _Entmax(torch.autograd.Function):
     A float alpha saves p and what _entmax_float gives for s: on the sparse path s itself at
     the candidates (the backward then works on them alone, _sparse_vjp), on the dense path z and
     per-row tensors from which the backward rebuilds s chunk by chunk (_entmax_weights,
-    _chunked_vjp). Either way forward + backward allocate two full-size tensors, p and the
-    gradient, as softmax does. When the backward itself is recorded (create_graph, double
+    _chunked_vjp). Either way forward + backward keep two full-size tensors, p and the gradient,
+    as softmax does (plus scratch on the dense path). When the backward itself is recorded (create_graph, double
     backward) or alpha is a tensor, s is computed from the saved output by differentiable ops
     (_entmax_s, _gram_vjp), so the second derivative flows through p."""
 
@@ -411,8 +411,6 @@ class _Entmax(torch.autograd.Function):
         elif ctx.needs_input_grad[0]:
             if ctx.sparse:
                 dz = _sparse_vjp(g, *saved, p.shape)
-            elif alpha == 1:
-                dz = _gram_vjp(g, p)
             else:
                 dz = _chunked_vjp(g, _entmax_weights(alpha, p, *saved), p.shape, saved[1])
         return dz, dalpha, None
@@ -426,7 +424,8 @@ def sparsemax(x, dim=-1, temperature=1.0):
 
 
 def entmax15(x, dim=-1, temperature=1.0):
-    """1.5-entmax: p = relu(z / 2 - tau)^2, z = x / T, sum p = 1 (exact, by sorting)."""
+    """1.5-entmax: p = relu(z / 2 - tau)^2, z = x / T, sum p = 1 (exact: closed-form tau on the
+    screened support)."""
     z, back = _lastdim(x, dim)
     return back(_Entmax.apply(_scaled(z, temperature), 1.5, None))
 

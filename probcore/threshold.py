@@ -12,7 +12,7 @@ cumulative sums small for logits of any magnitude.
 ``sparsemax_threshold``, ``entmax15_threshold`` and ``entmax_threshold`` are the fast ones: no
 sort, a screen of the entries that can be in the support (see _rows_threshold), then a few
 vectorised passes on them that end exact (closed form checked against its own support, or Newton
-to the dtype's resolution), with the sort / bisection below as the fallback for rows that take
+to the dtype's resolution), with the sort / bisection above as the fallback for rows that take
 too many passes. A row holding a NaN (or +inf) gets tau = NaN, so relu(z - tau) is NaN on the
 whole row; every loop is bounded, so no input hangs. The sort-based ``*_sort`` and
 ``entmax_threshold_bisect`` are the references the tests compare with.
@@ -120,7 +120,7 @@ class Candidates(NamedTuple):
 class _Method(NamedTuple):
     """How a mapping's threshold is iterated on candidates (row max at 0 after the shift)."""
 
-    step: Callable  # step(cand, shift, buffers, *state, check=True) -> (state, finished); state[0] = tau
+    step: Callable  # step(cand, shift, buffers, *state, check=True, scale=1.0) -> (state, finished); state[0] = tau
     state: Callable  # state(tau0) -> initial state from a lower bound tau0
     bound: Callable  # bound(state) -> a lower bound of tau (after any number of passes)
     finish: Callable | None  # finish(cand - shift, rows) -> tau for rows still running at the end
