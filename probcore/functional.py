@@ -199,7 +199,7 @@ def _check_target(target, z):
 
 # ------------------------------------------------------------------ sparsemax / entmax
 
-_CHUNK = 1 << 18  # entries per chunk of the dense backward's temporaries (1 MB of float32)
+_CHUNK = 1 << 20  # entries per chunk of the dense backward's scratch (4 MB of float32, in the workspace)
 
 
 def _entmax_float(z, alpha, n_iter=None):
@@ -208,29 +208,29 @@ def _entmax_float(z, alpha, n_iter=None):
     exact entmax-1.5, otherwise threshold.entmax_threshold's Newton, then renormalised to sum 1
     (its tolerance).
 
-    The threshold comes with the entries it was found from (threshold.threshold_candidates).
-    Sparse path, when it screened the rows down to candidates: p = 0 except at the candidates,
-    whose p and s = p^(2 - alpha) are computed alone and scattered; sparse = True, saved =
-    (index, s at the candidates, tau). Dense path: p from the scaled rows in place (one full-size
-    allocation); saved = (z, tau, total) (None where not needed), from which the backward
-    rebuilds s chunk by chunk (softmax: saved = ()). A row holding
-    NaN gets tau = NaN, so p (and the gradient) is NaN on the whole row; a fully masked row gets
-    tau = +inf, so p = 0 there."""
+    Everything is computed on z' = (alpha - 1) z shifted by its row max (threshold_candidates),
+    so large logits keep the digits of p. Sparse path, when the threshold screened the rows down
+    to candidates: p = 0 except at the candidates, whose p and s = p^(2 - alpha) are computed
+    alone and scattered; sparse = True, saved = (index, s at the candidates, tau). Whole rows: p
+    as the threshold's last pass made it (small inputs, sorted outright: from tau); saved =
+    (z, shift, tau, total), from which the backward rebuilds s chunk by chunk (total: None where
+    not needed; softmax: saved = ()). A row holding NaN gets tau = NaN, so p (and the gradient)
+    is NaN on the whole row; a fully masked row gets tau = +inf, so p = 0 there."""
     if alpha == 1:
         return _softmax(z), False, ()
     cand = threshold.threshold_candidates(z, alpha, n_iter)
     if cand.values is not None:
         return (*_entmax_sparse(z, alpha, cand),)
-    tau = cand.tau
-    if alpha == 2:
-        return torch.sub(z, tau).clamp_(min=0), False, (None, tau, None)
-    d = z * (alpha - 1) if cand.scaled is None else cand.scaled.view(z.shape)  # a new tensor either way
-    if alpha == 1.5:
-        d.sub_(tau).clamp_(min=0)
-        return d.mul_(d), False, (z, tau, None)
-    p = _power_(d.sub_(tau).clamp_(min=0), 1 / (alpha - 1))
+    tau, shift = cand.tau, cand.shift
+    if cand.p is not None:
+        p = cand.p.view(z.shape)
+    else:  # sorted outright: p from tau
+        d = cand.shifted.view(z.shape).sub_(tau).clamp_(min=0)
+        p = d if alpha == 2 else d.mul_(d) if alpha == 1.5 else _power(d, 1 / (alpha - 1))
+    if alpha in (1.5, 2):
+        return p, False, (z, shift, tau, None)
     total = _nonzero(p.sum(-1, keepdim=True))
-    return p.div_(total), False, (z, tau, total)
+    return p.div_(total), False, (z, shift, tau, total)
 
 
 def _entmax_sparse(z, alpha, cand):
@@ -243,8 +243,7 @@ def _entmax_sparse(z, alpha, cand):
     elif alpha == 1.5:
         p, s = d * d, d
     else:
-        power = 1 / (alpha - 1) - 1
-        s = d.pow(power) if power > 0 else torch.where(d > 0, d.masked_fill(d == 0, 1).pow(power), 0.0)
+        s = _power(d, 1 / (alpha - 1) - 1)
         p = s * d
         total = _nonzero(p.sum(-1, keepdim=True))
         p.div_(total)
@@ -261,52 +260,56 @@ def _fill_nan_rows(rows, tau):
         rows.index_fill_(0, nan.nonzero().squeeze(-1), float("nan"))
 
 
-def _power_(d, q):
-    """d^q in place, d >= 0, q > 0 (squares where q allows: torch.pow is slow for most q)."""
-    if q == 2:
-        return d.mul_(d)
-    if q == 4:
-        return d.mul_(d).mul_(d)
-    return d.pow_(q)
+def _power(d, q):
+    """d^q for d >= 0 (0 where d = 0 for any real q; products where q allows: torch.pow is slow)."""
+    if q in (2, 3, 4):
+        out = d * d
+        return out if q == 2 else out.mul_(d) if q == 3 else out.mul_(out)
+    if q > 0:
+        return d.pow(q)
+    return torch.where(d > 0, d.masked_fill(d == 0, 1).pow(q), 0.0)
 
 
-def _entmax_weights(alpha, p, z, tau, total):
-    """weights(rows) -> s = p^(2 - alpha) on those rows (a slice of the flattened rows), rebuilt
-    from the forward's p, z, tau and total by cheap elementwise ops (no root or power of the
-    zeros off the support: those are slow): sparsemax s = sign(p); entmax-1.5
-    s = d = relu(z / 2 - tau), the forward's own d; general alpha
+def _entmax_weights(alpha, p, z, shift, tau, total):
+    """weights(rows, out) -> s = p^(2 - alpha) on those rows (a slice of the flattened rows), written into out, rebuilt
+    from the forward's p, z, shift, tau and total by cheap elementwise ops (no root or power of
+    the zeros off the support: those are slow), with d = relu((alpha - 1) z - shift - tau) as
+    the forward had it: sparsemax s = sign(p); entmax-1.5 s = d; general alpha
     s = d^(q - 1) total^(alpha - 2) = (p / d) total^(alpha - 1), q = 1 / (alpha - 1), with d
     clamped to the smallest normal (p = 0 wherever d = 0, so s = 0 there)."""
     n = p.shape[-1]
     p = p.reshape(-1, n)
     if alpha == 2:
-        return lambda rows: torch.sign(p[rows])  # p >= 0 (NaN rows: see _chunked_vjp)
-    z = z.reshape(-1, n)
-    tau = tau.reshape(-1, 1)
+        return lambda rows, out: torch.sign(p[rows], out=out)  # p >= 0 (NaN rows: see _chunked_vjp)
+    z, shift, tau = z.reshape(-1, n), shift.reshape(-1, 1), tau.reshape(-1, 1)
+
+    def d(rows, out, low):
+        return torch.mul(z[rows], alpha - 1, out=out).sub_(shift[rows]).sub_(tau[rows]).clamp_(min=low)
     if alpha == 1.5:
-        return lambda rows: torch.mul(z[rows], 0.5).sub_(tau[rows]).clamp_(min=0)
+        return lambda rows, out: d(rows, out, 0)
     scale = total.reshape(-1, 1).pow(alpha - 1)
     tiny = torch.finfo(p.dtype).tiny
 
-    def weights(rows):
-        d = torch.mul(z[rows], alpha - 1).sub_(tau[rows]).clamp_(min=tiny)
-        return torch.div(p[rows], d, out=d).mul_(scale[rows])
+    def weights(rows, out):
+        dr = d(rows, out, tiny)
+        return torch.div(p[rows], dr, out=dr).mul_(scale[rows])
     return weights
 
 
 def _chunked_vjp(g, weights, shape, tau):
     """g^T (diag(s) - s s^T / sum s) = s * g - s <g, s> / sum s, row chunk by row chunk: s comes
-    from weights(rows) for a slice of about _CHUNK entries, so the only full-size allocation is
-    the result (temporaries are small, reused and cache-resident). Not differentiable (the
-    backward of a backward goes through _gram_vjp). Empty support: 0; NaN row (tau NaN): NaN."""
+    from weights(rows, out) for a slice of about _CHUNK entries, written into the threshold's
+    workspace, so the only new full-size tensor is the result. Not differentiable (the backward
+    of a backward goes through _gram_vjp). Empty support: 0; NaN row (tau NaN): NaN."""
     n = shape[-1]
     g = g.reshape(-1, n)
     out = torch.empty(g.shape, dtype=g.dtype, device=g.device)
     step = max(1, _CHUNK // n)
     tiny = torch.finfo(g.dtype).tiny
+    scratch = threshold.scratch(g[:step], 0)
     for start in range(0, len(out), step):
         rows = slice(start, start + step)
-        s = weights(rows)
+        s = weights(rows, scratch[: len(g[rows])])
         o = torch.mul(s, g[rows], out=out[rows])
         v = o.sum(-1, keepdim=True).div_(s.sum(-1, keepdim=True).clamp_(min=tiny))
         o.addcmul_(s, v, value=-1)
@@ -378,12 +381,12 @@ class _Entmax(torch.autograd.Function):
     from _entmax_dalpha when alpha is a tensor that needs it.
 
     A float alpha saves p and what _entmax_float gives for s: on the sparse path s itself at
-    the candidates (the backward then works on them alone, _sparse_vjp), on the dense path z and
+    the candidates (the backward then works on them alone, _sparse_vjp), on whole rows z and
     per-row tensors from which the backward rebuilds s chunk by chunk (_entmax_weights,
     _chunked_vjp). Either way forward + backward keep two full-size tensors, p and the gradient,
-    as softmax does (plus scratch on the dense path). When the backward itself is recorded (create_graph, double
-    backward) or alpha is a tensor, s is computed from the saved output by differentiable ops
-    (_entmax_s, _gram_vjp), so the second derivative flows through p."""
+    as softmax does (the forward's scratch lives in threshold's workspace). When the backward
+    itself is recorded (create_graph, double backward) or alpha is a tensor, s is computed from
+    the saved output by differentiable ops (_entmax_s, _gram_vjp), so the second derivative flows through p."""
 
     @staticmethod
     def forward(ctx, z, alpha, n_iter):
@@ -412,7 +415,7 @@ class _Entmax(torch.autograd.Function):
             if ctx.sparse:
                 dz = _sparse_vjp(g, *saved, p.shape)
             else:
-                dz = _chunked_vjp(g, _entmax_weights(alpha, p, *saved), p.shape, saved[1])
+                dz = _chunked_vjp(g, _entmax_weights(alpha, p, *saved), p.shape, saved[2])
         return dz, dalpha, None
 
 

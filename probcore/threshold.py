@@ -18,13 +18,17 @@ whole row; every loop is bounded, so no input hangs. The sort-based ``*_sort`` a
 ``entmax_threshold_bisect`` are the references the tests compare with.
 
 ``threshold_candidates`` (what probcore.functional calls) gives the same thresholds of
-(alpha - 1) z with the screened candidates they were found from, so that p and its gradient
-can be computed on those entries alone when the screening shrank the rows.
+(alpha - 1) z relative to the row max, with the screened candidates they were found from (so
+that p and its gradient can be computed on those entries alone when the screening shrank the
+rows), or p itself when whole rows were solved: there the pass that certifies tau
+(sum p = 1 to 4 eps) is the one that writes p, and its scratch is a per-thread workspace
+(``scratch``) rather than fresh memory, whose page faults cost more than the passes on short rows.
 """
 from __future__ import annotations
 
 import functools
 import math
+import threading
 from typing import Callable, NamedTuple
 
 import torch
@@ -109,12 +113,15 @@ _SORT_BELOW = 4096  # entries: fewer than this and one sort is cheaper than the 
 
 
 class Candidates(NamedTuple):
-    """A threshold with what it was found from (see threshold_candidates)."""
+    """A threshold with what it was found from (see threshold_candidates). Everything is relative
+    to the row max of z' = scale * z: the absolute threshold is tau + shift."""
 
-    tau: torch.Tensor  # (..., 1), as the *_threshold functions give it
-    values: torch.Tensor | None  # (rows, width): scale * z at the entries that can be in the support, -inf padding
+    tau: torch.Tensor  # (..., 1): threshold of z' - shift (+inf on fully -inf rows, NaN on rows with NaN / +inf)
+    shift: torch.Tensor  # (..., 1): the row max of z' (0 where it is not finite)
+    values: torch.Tensor | None  # (rows, width): z' - shift at the entries that can be in the support, -inf padding
     index: torch.Tensor | None  # (rows, width) int64: the column of each value, 0 for the padding
-    scaled: torch.Tensor | None  # (rows, n): scale * z, a new tensor, when it was made whole (else None)
+    shifted: torch.Tensor | None  # (rows, n): z' - shift, a new tensor, when it was made whole (else None)
+    p: torch.Tensor | None = None  # (rows, n): relu(z' - shift - tau)^q (not renormalised), when whole-row passes made it
 
 
 class _Method(NamedTuple):
@@ -128,6 +135,7 @@ class _Method(NamedTuple):
     buffers: int  # scratch tensors (shaped like cand) a pass writes into
     compact: bool  # passes are costly: gather single entries when blocks do not shrink the rows
     refine: bool  # screening passes after the first run the full step (else the check=False one)
+    alpha: float | None  # one alpha for every row: whole rows are solved by _dense (None: by _solve)
 
 
 def _tol(dtype: torch.dtype) -> float:
@@ -137,16 +145,22 @@ def _tol(dtype: torch.dtype) -> float:
 
 def _threshold(z: torch.Tensor, method: _Method) -> torch.Tensor:
     """Threshold along the last dim of z; a fully -inf row gets +inf, a row with NaN or +inf NaN."""
-    return _threshold_candidates(z, method)[0]
+    cand = _threshold_candidates(z, method)
+    return cand.tau + cand.shift
 
 
 def _threshold_candidates(z: torch.Tensor, method: _Method, scale: float = 1.0) -> Candidates:
     """Candidates of scale * z (scale > 0) by _rows_threshold: tau shaped like z[..., :1] (+inf on
     fully -inf rows), the rest 2-D (rows of z flattened)."""
     rows = z.reshape(-1, z.shape[-1]).contiguous()
-    tau, zmax, cand, index = _rows_threshold(rows, method, exact=True, scale=scale)
-    tau = torch.where(torch.isneginf(zmax), torch.full_like(tau, float("inf")), tau)
-    return Candidates(tau.reshape(*z.shape[:-1], 1), cand, index, None)
+    tau, zmax, cand, index, dense = _rows_threshold(rows, method, exact=True, scale=scale)
+    finite = torch.isfinite(zmax)
+    tau = torch.where(finite, tau, torch.where(torch.isneginf(zmax), float("inf"), float("nan")))
+    shift = torch.where(finite, zmax, 0.0)
+    if cand is not None:
+        cand = cand - shift
+    return Candidates(tau.reshape(*z.shape[:-1], 1), shift.reshape(*z.shape[:-1], 1), cand, index, None,
+                      *(dense or ()))
 
 
 def _scaled(t: torch.Tensor, scale: float) -> torch.Tensor:
@@ -154,10 +168,12 @@ def _scaled(t: torch.Tensor, scale: float) -> torch.Tensor:
 
 
 def _rows_threshold(rows: torch.Tensor, method: _Method, exact: bool, scale: float = 1.0):
-    """(tau, row max, cand, index) of the rows of a 2-D tensor times scale (> 0): tau exact, or
-    else only a lower bound; cand / index the packed candidates (scaled) and their columns when
-    the passes ran on them, else None (the recursion on block maxima ignores them). Whole rows
-    are scaled pass by pass, never copied.
+    """(tau, row max, cand, index, dense) of the rows of a 2-D tensor times scale (> 0): tau
+    (relative to the row max, left as it is on rows whose max is not finite) exact, or else only
+    a lower bound; cand / index the packed candidates (scaled, not shifted) and their
+    columns when the passes ran on them, else None (the recursion on block maxima ignores them);
+    dense = (p,) from _dense when whole rows were solved exactly with a float alpha, else None.
+    _solve scales whole rows pass by pass; _dense shifts them once into its workspace.
 
     The threshold of a subset of a row's entries is a lower bound for the row's threshold (less
     mass at every tau). The row is cut into blocks of up to _BLOCK entries (block j = entries j,
@@ -172,15 +188,15 @@ def _rows_threshold(rows: torch.Tensor, method: _Method, exact: bool, scale: flo
     if size < 2 or (not exact and n < _MIN_SCREENED):
         zmax = _scaled(rows.amax(dim=-1, keepdim=True), scale)
         tau0 = torch.full_like(zmax, -1.0)  # the max entry alone has mass 1 there
-        return _solve(rows, zmax, tau0, method, exact, scale), zmax, None, None
+        return _whole_rows(rows, zmax, tau0, method, exact, scale)
     nb = n // size
     blocks = rows[:, : nb * size].unflatten(-1, (size, nb))
     tail = _scaled(rows[:, nb * size :], scale)
     maxima = _scaled(blocks.amax(dim=1), scale)  # scale > 0 keeps the maxima
-    tau0, zmax, _, _ = _rows_threshold(torch.cat([maxima, tail], dim=-1) if tail.numel() else maxima, method,
+    tau0, zmax, *_ = _rows_threshold(torch.cat([maxima, tail], dim=-1) if tail.numel() else maxima, method,
                                      exact=False)
-    bound = tau0 - _tol(rows.dtype) * (1 + zmax.abs())  # below the threshold despite rounding
-    packed = _pack(rows, size, maxima > bound, 4) if nb >= _MIN_PACKED else None
+    bound = tau0 - _tol(rows.dtype) * (1 + zmax.abs())  # below the threshold despite rounding (relative)
+    packed = _pack(rows, size, maxima > bound + zmax, 4) if nb >= _MIN_PACKED else None
     if packed is not None:
         cand, index = packed
         cand = torch.cat([_scaled(cand, scale), tail], dim=-1)
@@ -188,13 +204,22 @@ def _rows_threshold(rows: torch.Tensor, method: _Method, exact: bool, scale: flo
         index = torch.cat([index, tail_index], dim=-1)
     elif method.compact:
         # rows > bound / scale may keep an entry a hair above the bound: harmless (a superset)
-        packed = _pack(rows, 1, rows > bound / scale, 2)
+        packed = _pack(rows, 1, rows > (bound + zmax) / scale, 2)
         if packed is not None:
             cand, index = packed
             cand = _scaled(cand, scale)
-    if packed is None:  # the passes scale the rows as they go: no scaled copy of them
-        return _solve(rows, zmax, bound - zmax, method, exact, scale), zmax, None, None
-    return _solve(cand, zmax, bound - zmax, method, exact), zmax, cand, index
+    if packed is None:
+        return _whole_rows(rows, zmax, bound, method, exact, scale, guess=tau0)
+    return _solve(cand, zmax, bound, method, exact), zmax, cand, index, None
+
+
+def _whole_rows(rows, zmax, tau0, method: _Method, exact: bool, scale: float, guess=None):
+    """_rows_threshold's result when the passes run on the whole rows from the lower bound tau0
+    (_dense starts from guess, when given: the block maxima's threshold, often the row's own)."""
+    if exact and method.alpha is not None:
+        tau, p = _dense(rows, zmax, tau0 if guess is None else guess, method, scale)
+        return tau, zmax, None, None, (p,)
+    return _solve(rows, zmax, tau0, method, exact, scale), zmax, None, None, None
 
 
 def _pack(rows: torch.Tensor, size: int, keep: torch.Tensor, shrink: int):
@@ -218,21 +243,21 @@ def _pack(rows: torch.Tensor, size: int, keep: torch.Tensor, shrink: int):
 
 
 def _solve(cand, zmax, tau0, method: _Method, exact: bool, scale: float = 1.0):
-    """Threshold (absolute) by passes of method.step on cand - shift from the lower bound tau0
-    (shifted); shift = zmax, or 0 for a fully -inf row. Not exact: _SCREEN_PASSES passes on all
+    """Threshold (relative to zmax) by passes of method.step on cand - shift from the lower bound
+    tau0 (relative); shift = zmax, or 0 for a fully -inf row. Not exact: _SCREEN_PASSES passes on all
     rows, returning the lower bound. Exact: each row stops once finished (finished rows are
     dropped once they are the majority), rows still running after method.max_iter passes go to
     method.finish, and rows without a finite max are left alone (NaN when the max is NaN/+inf).
     scale: the passes work on scale * cand (scale > 0)."""
     step = method.step if scale == 1 else functools.partial(method.step, scale=scale)
     nan = float("nan")
-    shift = full_shift = torch.nan_to_num(zmax, nan=nan, posinf=nan, neginf=0.0)
+    shift = torch.nan_to_num(zmax, nan=nan, posinf=nan, neginf=0.0)
     buffers = [torch.empty(cand.shape, dtype=cand.dtype, device=cand.device) for _ in range(method.buffers)]
     state = method.state(tau0)
     if not exact:
         for i in range(_SCREEN_PASSES):
             state, _ = step(cand, shift, buffers, *state, check=method.refine and i > 0)
-        return method.bound(state) + shift
+        return method.bound(state)
     tau, rows = tau0, None  # rows: those in cand (None: all of them)
     valid = torch.isfinite(zmax)
     if not bool(valid.all()):
@@ -253,7 +278,7 @@ def _solve(cand, zmax, tau0, method: _Method, exact: bool, scale: float = 1.0):
             else:
                 tau[rows] = state[0]
             if not len(left):
-                return tau + full_shift
+                return tau
             rows = left if rows is None else rows[left]
             cand, shift, state, done = cand.index_select(0, left), shift[left], tuple(s[left] for s in state), None
     else:
@@ -266,7 +291,130 @@ def _solve(cand, zmax, tau0, method: _Method, exact: bool, scale: float = 1.0):
         if method.finish is not None and len(left):
             rows = torch.arange(len(tau), device=tau.device) if rows is None else rows
             tau[rows[left]] = method.finish(_scaled(cand.index_select(0, left), scale) - shift[left], rows[left])
-    return tau + full_shift
+    return tau
+
+
+def _dense(rows, zmax, tau0, method: _Method, scale: float):
+    """(tau, p) of whole rows for one float alpha: tau (relative to zmax) exact and
+    p = relu(scale * rows - zmax - tau)^q, q = 1 / (alpha - 1), as the pass that certified tau
+    wrote it (no pass after the threshold to build p). p is the only new full-size tensor: the
+    shifted rows and the passes' scratch live in this thread's workspace (scratch).
+
+    From tau0 (a guess, on either side of the root), a pass (_dense_pass) writes d, p and
+    s = d^(q - 1) and sums F = sum p; a row is done when |g| = |F^(alpha - 1) - 1| <= 4 eps (tau
+    is then within that of the root: |dg/dtau| >= 1 there, see _newton) or when its last step
+    moved tau by at most that (rounding); the others step (_dense_step) and take another pass,
+    on their own once they are at most half of the rows. Rows still running after
+    method.max_iter steps get method.finish's tau (without a finish, n_iter, the one after the
+    steps). A row with no finite max gets tau = +inf and p = 0 (fully -inf) or NaN (NaN or +inf
+    in the row)."""
+    valid = torch.isfinite(zmax).squeeze(-1)
+    if not bool(valid.all()):
+        dead = torch.isneginf(zmax)
+        tau = torch.where(dead, float("inf"), float("nan")).to(rows.dtype)
+        p = torch.where(dead, 0.0, float("nan")).to(rows.dtype).expand(rows.shape).clone()
+        keep = valid.nonzero().squeeze(-1)
+        if len(keep):
+            tau_v, p_v = _dense(rows.index_select(0, keep), zmax[keep], tau0[keep], method, scale)
+            tau.index_copy_(0, keep, tau_v)
+            p.index_copy_(0, keep, p_v)
+        return tau, p
+    alpha, tol = method.alpha, 4 * torch.finfo(rows.dtype).eps
+    # shifted once: the passes subtract only tau, so d is as exact as its entries near the max
+    ws = scratch(rows, 0)
+    xs = torch.sub(rows, zmax, out=ws) if scale == 1 else torch.mul(rows, scale, out=ws).sub_(zmax)
+    p, buffers = torch.empty_like(rows), (scratch(rows, 1), scratch(rows, 2))
+    # the root's bracket: at tau = -1 the max entry alone has mass 1, at 0 (the max) no mass is left
+    tau, lo, hi = tau0, torch.full_like(tau0, -1.0), torch.zeros_like(tau0)
+    stuck, part = None, None  # part: (the rows running alone, the whole p, the others' tau)
+    for step in range(method.max_iter + 1):
+        mass, slope = _dense_pass(xs, tau, alpha, p, *buffers)
+        g = mass - 1 if alpha == 2 else mass.pow(alpha - 1) - 1
+        done = g.abs() <= tol if stuck is None else (g.abs() <= tol) | stuck
+        if step == method.max_iter or bool(done.all()):
+            break
+        left = (~done).squeeze(-1).nonzero().squeeze(-1)
+        if part is None and 2 * len(left) <= len(xs):  # the rest run alone, from a pass at their tau
+            part = (left, p, tau)
+            xs, tau, lo, hi = xs.index_select(0, left), tau[left], lo[left], hi[left]
+            p, buffers, stuck = torch.empty_like(xs), (torch.empty_like(xs), torch.empty_like(xs)), None
+            continue
+        new, lo, hi = _dense_step(alpha, p, *buffers, tau, lo, hi, mass, slope, g)
+        stuck = (new - tau).abs() <= tol
+        tau = torch.where(done, tau, new)
+    if not bool(done.all()) and method.finish is not None:
+        left = (~done).squeeze(-1).nonzero().squeeze(-1)
+        tau = tau.clone()
+        tau[left] = method.finish(xs.index_select(0, left), None)
+        _dense_pass(xs, tau, alpha, p, *buffers)
+    if part is not None:
+        left, whole, tau_whole = part
+        tau, p = tau_whole.index_copy(0, left, tau), whole.index_copy_(0, left, p)
+    return tau, p
+
+
+_workspace = threading.local()
+_WORKSPACE_MAX = 1 << 22  # entries per scratch tensor kept between calls (16 MB of float32)
+
+
+def scratch(like: torch.Tensor, slot: int) -> torch.Tensor:
+    """A scratch tensor shaped like ``like``: on the CPU, slot ``slot`` of this thread's
+    workspace, kept between calls and grown as needed up to _WORKSPACE_MAX entries (fresh CPU
+    memory costs a page fault per 4 KB, which on short rows outweighs the passes themselves).
+    Only for temporaries that nothing keeps after the call."""
+    if like.device.type != "cpu" or like.numel() > _WORKSPACE_MAX:
+        return torch.empty_like(like)
+    buffers = _workspace.__dict__.setdefault("buffers", {})
+    key = (like.dtype, slot)
+    buffer = buffers.get(key)
+    if buffer is None or buffer.numel() < like.numel():
+        buffer = buffers[key] = torch.empty(like.numel(), dtype=like.dtype)
+    return buffer[: like.numel()].view(like.shape)
+
+
+def _dense_pass(rows, tau, alpha, p, s, scratch):
+    """One pass of the (scaled, shifted) rows at tau: d = relu(rows - tau), p = d^q, s = d^(q - 1)
+    (0 off the support) written into p, s, scratch; returns (F = sum p, sum s) (sum s only for a
+    general alpha). d itself is p for sparsemax, s for entmax-1.5, scratch otherwise."""
+    d = torch.sub(rows, tau, out=p if alpha == 2 else s if alpha == 1.5 else scratch).clamp_(min=0)
+    if alpha == 2:
+        return p.sum(dim=-1, keepdim=True), None
+    if alpha == 1.5:
+        return torch.mul(d, d, out=p).sum(dim=-1, keepdim=True), None
+    power = 1 / (alpha - 1) - 1
+    if power in (2.0, 3.0, 4.0):  # products (exact zeros off the support)
+        torch.mul(d, d, out=s)
+        if power == 3:
+            s.mul_(d)
+        elif power == 4:
+            s.mul_(s)
+        torch.mul(s, d, out=p)
+    else:  # exp(power log d) on the support; log is taken at 1/2 off it (log and pow are slow at 0)
+        torch.sign(d, out=s).mul_(-0.5).add_(0.5).add_(d).log_().mul_(power).exp_()
+        torch.mul(s, d, out=p)
+        s.mul_(d.sign_())
+    return p.sum(dim=-1, keepdim=True), s.sum(dim=-1, keepdim=True)
+
+
+def _dense_step(alpha, p, s, scratch, tau, lo, hi, mass, slope, g):
+    """The next tau of the rows after a pass (shifted; their p and s buffers serve as scratch) and
+    the bracket [lo, hi] of the root. Sparsemax: Michelot's tau + (F - 1) / |S|, below the root
+    from anywhere. Entmax-1.5: the closed form on S = {d > 0} when it lies in the bracket (exact
+    once S is the support), else Newton's step on the convex sqrt(F) - 1, which lands below the
+    root from anywhere. General alpha: _newton's step, bisection when it leaves the bracket."""
+    if alpha == 2:
+        return tau + g / p.sign_().sum(dim=-1, keepdim=True).clamp_(min=1), lo, hi
+    above = g >= 0
+    lo, hi = torch.where(above, tau, lo), torch.where(above, hi, tau)
+    if alpha == 1.5:
+        s1 = s.sum(dim=-1, keepdim=True).clamp_(min=torch.finfo(s.dtype).tiny)
+        k = s.sign_().sum(dim=-1, keepdim=True).clamp_(min=1)
+        lo = torch.maximum(lo, tau + (mass - torch.sqrt(mass)) / s1)
+        mean = s1 / k
+        closed = tau + mean - torch.sqrt((1 / k - (mass / k - mean * mean)).clamp(min=0))
+        return torch.where((closed >= lo) & (closed <= hi), closed, lo), lo, hi
+    new = tau + (mass - mass / (g + 1)) / slope
+    return torch.where((new >= lo) & (new <= hi), new, (lo + hi) / 2), lo, hi
 
 
 def _support(cand, shift, tau, out, scale=1.0):
@@ -359,9 +507,9 @@ def _newton(cand, shift, buffers, tau, lo, hi, alpha, check=True, scale=1.0):
 
 
 _SPARSEMAX = _Method(_sparsemax_step, lambda tau: (tau,), lambda state: state[0],
-                     lambda cand, _: sparsemax_threshold_sort(cand), _MAX_ITER, 1, False, False)
+                     lambda cand, _: sparsemax_threshold_sort(cand), _MAX_ITER, 1, False, False, 2.0)
 _ENTMAX15 = _Method(_entmax15_step, lambda tau: (tau,), lambda state: state[0],
-                    lambda cand, _: entmax15_threshold_sort(cand), _MAX_ITER, 1, False, False)
+                    lambda cand, _: entmax15_threshold_sort(cand), _MAX_ITER, 1, False, False, 1.5)
 
 
 def sparsemax_threshold(z: torch.Tensor) -> torch.Tensor:
@@ -400,7 +548,7 @@ def _entmax_method(alpha: torch.Tensor, n_iter: int | None) -> _Method:
         _entmax_step,
         lambda tau: (tau, tau, torch.zeros_like(tau), alpha),
         lambda state: torch.where(alpha <= 2, state[0], state[1]),  # Newton stays below for alpha <= 2
-        finish, _MAX_ITER if n_iter is None else n_iter, 2, True, True)
+        finish, _MAX_ITER if n_iter is None else n_iter, 2, True, True, None)
 
 
 def _entmax_method_float(alpha: float, n_iter: int | None) -> _Method:
@@ -411,22 +559,25 @@ def _entmax_method_float(alpha: float, n_iter: int | None) -> _Method:
             cand, shift, buffers, tau, lo, hi, alpha, check, scale),
         lambda tau: (tau, tau, torch.zeros_like(tau)),
         lambda state: state[0] if alpha <= 2 else state[1],
-        finish, _MAX_ITER if n_iter is None else n_iter, 2, True, True)
+        finish, _MAX_ITER if n_iter is None else n_iter, 2, True, True, alpha)
 
 
 def threshold_candidates(z: torch.Tensor, alpha: float, n_iter: int | None = None) -> Candidates:
-    """The threshold of z' = (alpha - 1) z (z itself for alpha = 2; alpha a float > 1), with the
-    entries it was found from, so that a caller can build p = relu(z' - tau)^(1 / (alpha - 1))
-    from them alone: when ``values`` is not None, every entry of z' outside it lies below tau
-    (p = 0 there); ``scaled`` is z' (a new tensor) when it was made whole (small inputs, sorted
-    outright), else None. tau is the one sparsemax_threshold, entmax15_threshold or
-    entmax_threshold(z', alpha, n_iter) gives (same methods, same rows); alpha = 2 and 1.5 are
-    exact whatever n_iter."""
+    """The threshold of z' = (alpha - 1) z (z itself for alpha = 2; alpha a float > 1) relative to
+    the row max of z' (``shift``), with what a caller needs to build
+    p = relu(z' - shift - tau)^(1 / (alpha - 1)) without another pass over the rows: ``p`` and
+    ``s`` themselves when whole rows were solved (not renormalised); else, when ``values`` is not
+    None, the candidates, outside which every entry of z' - shift lies below tau (p = 0 there);
+    else (small inputs, sorted outright) ``shifted`` = z' - shift, a new tensor. tau + shift is
+    the one sparsemax_threshold, entmax15_threshold or entmax_threshold(z', alpha, n_iter) gives
+    (same methods, same rows); alpha = 2 and 1.5 are exact whatever n_iter."""
     scale = 1.0 if alpha == 2 else alpha - 1
     if alpha in (1.5, 2):  # exact: n_iter does not apply
         if z.numel() < _SORT_BELOW:
-            scaled = _scaled(z, scale)
+            shifted, shift = _shift_by_max(_scaled(z, scale))
             sort = sparsemax_threshold_sort if alpha == 2 else entmax15_threshold_sort
-            return Candidates(sort(scaled), None, None, None if alpha == 2 else scaled.reshape(-1, z.shape[-1]))
+            tau = sort(shifted)  # (its own shift is 0: no rounding)
+            shift = torch.where(torch.isfinite(shift), shift, 0.0)
+            return Candidates(tau, shift, None, None, shifted.reshape(-1, z.shape[-1]))
         return _threshold_candidates(z, _SPARSEMAX if alpha == 2 else _ENTMAX15, scale)
     return _threshold_candidates(z, _entmax_method_float(float(alpha), n_iter), scale)

@@ -435,13 +435,16 @@ def entmax_by_alpha(x, alpha, **kw):
 
 
 def reference_p(x, alpha):
-    """p from the sort-based thresholds (alpha 2, 1.5) or the bisection (others)."""
+    """p from the sort-based thresholds (alpha 2, 1.5) or the bisection (others), computed on
+    z = (alpha - 1) x shifted by its row max (p is shift-invariant; the shift keeps the entries
+    near the max exact, so large logits do not lose the last digits of p to rounding)."""
+    z = x if alpha == 2 else (alpha - 1) * x
+    zmax = z.amax(-1, keepdim=True)
+    z = z - torch.where(torch.isfinite(zmax), zmax, 0.0)
     if alpha == 2:
-        return (x - T.sparsemax_threshold_sort(x)).clamp(min=0)
+        return (z - T.sparsemax_threshold_sort(z)).clamp(min=0)
     if alpha == 1.5:
-        z = x / 2
         return (z - T.entmax15_threshold_sort(z)).clamp(min=0) ** 2
-    z = (alpha - 1) * x
     p = (z - T.entmax_threshold_bisect(z, torch.tensor(alpha, dtype=x.dtype))).clamp(min=0) ** (1 / (alpha - 1))
     return p / p.sum(-1, keepdim=True).clamp(min=torch.finfo(x.dtype).tiny)
 
@@ -597,3 +600,29 @@ def test_uniform_perturbmax_screened_path_keeps_nan_rows_whole(bad):
     assert p[0].isnan().all()
     # P[1 + e0 > 1.5 + e1] = P[e0 - e1 > 1/2] = (1/2)^2 / 2 for e uniform on (-1/2, 1/2)
     torch.testing.assert_close(p[1], x.new_tensor([0.125, 0.875, 0.0, 0.0]), rtol=0, atol=1e-14)
+
+
+@pytest.mark.parametrize("alpha", FAST_ALPHAS)
+def test_scratch_is_never_shared_with_results(alpha):
+    """The whole-row path reuses a per-thread workspace for its scratch: a second forward (as a
+    second layer would run) leaves the first one's p and gradient as they were, and threads
+    running at once each get their own workspace."""
+    from concurrent.futures import ThreadPoolExecutor
+    xs = [fast_input("random", (4096, 256), torch.float64, seed=s).requires_grad_() for s in (11, 12, 13, 14)]
+    g = torch.randn(4096, 256, dtype=torch.float64, generator=torch.Generator().manual_seed(3))
+    alone = []
+    for x in xs:
+        p = entmax_by_alpha(x, alpha)
+        alone.append((p.detach().clone(), torch.autograd.grad(p, x, g)[0]))
+    first, second = entmax_by_alpha(xs[0], alpha), entmax_by_alpha(xs[1], alpha)
+    torch.testing.assert_close(torch.autograd.grad(second, xs[1], g)[0], alone[1][1], rtol=0, atol=0)
+    torch.testing.assert_close(torch.autograd.grad(first, xs[0], g)[0], alone[0][1], rtol=0, atol=0)
+    torch.testing.assert_close(first.detach(), alone[0][0], rtol=0, atol=0)
+
+    def run(x):
+        p = entmax_by_alpha(x, alpha)
+        return p.detach(), torch.autograd.grad(p, x, g)[0]
+    with ThreadPoolExecutor(4) as pool:
+        for (p, grad), (p_alone, grad_alone) in zip(pool.map(run, xs * 3), alone * 3):
+            torch.testing.assert_close(p, p_alone, rtol=0, atol=0)
+            torch.testing.assert_close(grad, grad_alone, rtol=0, atol=0)

@@ -235,9 +235,11 @@ CAND_SHAPES = ((6, 7), (600, 7), (4096, 256), (64, 3000), (2, 32000))
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("alpha", (2.0, 1.5, 1.25, 1.75, 2.5))
 def test_candidates_give_the_reference_threshold_and_hold_the_support(alpha, kind, shape, dtype):
-    """threshold_candidates(x, alpha): tau of z' = (alpha - 1) x (x for alpha = 2) equal to the
-    sort / bisection reference; the candidate values are z' at their columns (or -inf padding),
-    and every entry of z' that is not a candidate lies at or below tau (p = 0 there)."""
+    """threshold_candidates(x, alpha): tau + shift equal to the sort / bisection reference on
+    z' = (alpha - 1) x (x for alpha = 2), shift the row max of z'; the candidate values are
+    z' - shift at their columns (or -inf padding), every entry of z' - shift that is not a
+    candidate lies at or below tau (p = 0 there), and whole rows come with p = relu(z' - shift -
+    tau)^(1 / (alpha - 1))."""
     x = make(kind, shape, dtype)
     z = x if alpha == 2 else (alpha - 1) * x
     cand = T.threshold_candidates(x, alpha)
@@ -247,16 +249,21 @@ def test_candidates_give_the_reference_threshold_and_hold_the_support(alpha, kin
         ref = T.entmax15_threshold_sort(z)
     else:
         ref = T.entmax_threshold_bisect(z, torch.tensor(alpha, dtype=dtype))
-    close(cand.tau, ref)
-    if cand.scaled is not None:
-        assert torch.equal(cand.scaled, z.reshape(-1, shape[-1]))
+    close(cand.tau + cand.shift, ref)
+    zmax = z.amax(-1, keepdim=True)
+    torch.testing.assert_close(cand.shift, torch.where(torch.isfinite(zmax), zmax, 0.0), rtol=0, atol=0)
+    rows = (z - cand.shift).reshape(-1, shape[-1])
+    tau = cand.tau.reshape(-1, 1)
+    if cand.shifted is not None:
+        assert torch.equal(cand.shifted, rows)
+    if cand.p is not None:
+        close(cand.p, (rows - tau).clamp(min=0) ** (1 / (alpha - 1)))
     if cand.values is None:
         return
-    rows = z.reshape(-1, shape[-1])
     pad = torch.isneginf(cand.values) & ~torch.isneginf(rows.gather(-1, cand.index))
     assert torch.equal(torch.where(pad, -INF, rows.gather(-1, cand.index)), cand.values)
     outside = torch.ones_like(rows, dtype=torch.bool).scatter_(-1, cand.index, False)
-    tau = cand.tau.reshape(-1, 1).expand_as(rows)
+    tau = tau.expand_as(rows)
     live = torch.isfinite(tau)
     assert (rows[outside & live] <= tau[outside & live]).all()
 
@@ -273,7 +280,25 @@ def test_candidates_take_both_paths():
     for alpha in (2.0, 1.5, 1.25):
         assert T.threshold_candidates(short, alpha).values is None
     tiny = make("random", (4, 5), torch.float32)  # sorted outright
-    assert T.threshold_candidates(tiny, 1.5).scaled is not None and T.threshold_candidates(tiny, 2.0).scaled is None
+    assert T.threshold_candidates(tiny, 1.5).shifted is not None and T.threshold_candidates(tiny, 2.0).shifted is not None
+
+
+@pytest.mark.parametrize("alpha", (2.0, 1.5))
+def test_whole_rows_left_running_go_on_alone(alpha, monkeypatch):
+    """On whole rows most rows are done after the first pass from the screening bound; the few
+    left run alone (smaller buffers), and their p lands in the right rows."""
+    sizes = []  # rows of each pass over whole rows (not the block maxima's)
+    dense_pass = T._dense_pass
+    monkeypatch.setattr(T, "_dense_pass", lambda rows, *a: (rows.shape[-1] == 256 and sizes.append(len(rows)))
+                        or dense_pass(rows, *a))
+    x = make("random", (4096, 256), torch.float64, seed=3)
+    x[::7] = make("tied", (586, 256), torch.float64)  # rows with ties among them
+    cand = T.threshold_candidates(x, alpha)
+    assert cand.p is not None and sizes[0] == 4096 and 0 < sizes[-1] <= 2048
+    z = x if alpha == 2 else (alpha - 1) * x
+    d = (z - cand.shift - cand.tau).clamp(min=0)
+    close(cand.p, d ** (1 / (alpha - 1)))
+    close(cand.tau + cand.shift, T.sparsemax_threshold_sort(z) if alpha == 2 else T.entmax15_threshold_sort(z))
 
 
 def test_candidates_of_nan_and_masked_rows():
@@ -281,7 +306,8 @@ def test_candidates_of_nan_and_masked_rows():
     x[1, 5] = float("nan")
     x[3] = -INF
     for alpha in (2.0, 1.5, 1.75):
-        tau = T.threshold_candidates(x, alpha).tau
+        cand = T.threshold_candidates(x, alpha)
+        tau = cand.tau + cand.shift
         assert torch.isnan(tau[1]).all() and (tau[3] == INF).all() and torch.isfinite(tau[[0, 2, 4, 5]]).all()
 
 
@@ -291,4 +317,5 @@ def test_float_alpha_newton_with_products_equals_the_bisection():
         for shape in ((4096, 256), (16, 3000)):
             x = make("wide", shape, dtype, seed=4)
             ref = T.entmax_threshold_bisect(0.25 * x, torch.tensor(1.25, dtype=dtype))
-            close(T.threshold_candidates(x, 1.25).tau, ref)
+            cand = T.threshold_candidates(x, 1.25)
+            close(cand.tau + cand.shift, ref)
