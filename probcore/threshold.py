@@ -334,14 +334,18 @@ def _dense(rows, zmax, tau0, method: _Method, scale: float):
         if step == method.max_iter or bool(done.all()):
             break
         left = (~done).squeeze(-1).nonzero().squeeze(-1)
-        if part is None and 2 * len(left) <= len(xs):  # the rest run alone, from a pass at their tau
+        if part is None and 2 * len(left) <= len(xs):  # the rest go on alone; the done rows' p stays
             part = (left, p, tau)
-            xs, tau, lo, hi = xs.index_select(0, left), tau[left], lo[left], hi[left]
-            p, buffers, stuck = torch.empty_like(xs), (torch.empty_like(xs), torch.empty_like(xs)), None
-            continue
-        new, lo, hi = _dense_step(alpha, p, *buffers, tau, lo, hi, mass, slope, g)
-        stuck = (new - tau).abs() <= tol
-        tau = torch.where(done, tau, new)
+            scratch_of_left = [b.index_select(0, left) if alpha in (1.5, 2) else b for b in (p, buffers[0])]
+            tau, lo, hi, mass, g = tau[left], lo[left], hi[left], mass[left], g[left]
+            new, lo, hi = _dense_step(alpha, *scratch_of_left, None, tau, lo, hi, mass,
+                                      None if slope is None else slope[left], g)
+            xs = xs.index_select(0, left)
+            p, buffers = torch.empty_like(xs), (torch.empty_like(xs), torch.empty_like(xs))
+        else:
+            new, lo, hi = _dense_step(alpha, p, *buffers, tau, lo, hi, mass, slope, g)
+            new = torch.where(done, tau, new)
+        stuck, tau = (new - tau).abs() <= tol, new
     if not bool(done.all()) and method.finish is not None:
         left = (~done).squeeze(-1).nonzero().squeeze(-1)
         tau = tau.clone()
