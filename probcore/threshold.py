@@ -252,7 +252,7 @@ def _solve(cand, zmax, tau0, method: _Method, exact: bool, scale: float = 1.0):
     step = method.step if scale == 1 else functools.partial(method.step, scale=scale)
     nan = float("nan")
     shift = torch.nan_to_num(zmax, nan=nan, posinf=nan, neginf=0.0)
-    buffers = [torch.empty(cand.shape, dtype=cand.dtype, device=cand.device) for _ in range(method.buffers)]
+    buffers = [scratch(cand, 1 + i) for i in range(method.buffers)]
     state = method.state(tau0)
     if not exact:
         for i in range(_SCREEN_PASSES):
