@@ -93,10 +93,12 @@ def timed(thunks, rounds, seed=0):
 
 
 def memory_probe(name, shape):
-    """Extra peak resident memory (bytes) of one forward + backward beyond the inputs, in this
-    (fresh) process: after a warm-up call, free heap pages go back to the OS (malloc_trim) and the
-    peak-RSS mark is reset (/proc/self/clear_refs 5); then VmHWM after the call minus VmRSS before.
-    It counts what the OS really had to provide, allocator slack included."""
+    """(extra peak, workspace) bytes: the extra peak resident memory of one forward + backward
+    beyond the inputs, in this (fresh) process: after a warm-up call, free heap pages go back to the
+    OS (malloc_trim) and the peak-RSS mark is reset (/proc/self/clear_refs 5); then VmHWM after the
+    call minus VmRSS before. It counts what the OS really had to provide, allocator slack included.
+    The scratch probcore's threshold keeps between calls (its per-thread workspace, made by the
+    warm-up call) is not in that peak: it is the second number."""
     torch.set_num_threads(THREADS)
     f = candidates()[name]
     x, g = inputs(shape)
@@ -106,7 +108,8 @@ def memory_probe(name, shape):
     Path("/proc/self/clear_refs").write_text("5")
     before = _status_kb("VmRSS")
     forward_backward(f, x, g)
-    return (_status_kb("VmHWM") - before) * 1024
+    kept = sum(b.numel() * b.element_size() for b in threshold._workspace.__dict__.get("buffers", {}).values())
+    return (_status_kb("VmHWM") - before) * 1024, kept
 
 
 def _status_kb(field):
@@ -117,12 +120,14 @@ def _status_kb(field):
 
 
 def memory(names, shape):
-    """{name: extra peak bytes}, each from its own subprocess (None where probing failed)."""
+    """{name: (extra peak bytes, workspace bytes)}, each from its own subprocess (None where
+    probing failed)."""
     out = {}
     for name in names:
         cmd = [sys.executable, __file__, "--memory-probe", name, str(shape[0]), str(shape[1])]
         res = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
-        out[name] = int(res.stdout.split()[-1]) if res.returncode == 0 and res.stdout.split() else None
+        words = res.stdout.split()
+        out[name] = (int(words[-2]), int(words[-1])) if res.returncode == 0 and len(words) >= 2 else None
     return out
 
 
@@ -224,20 +229,24 @@ def scaling(shapes, rounds, vary):
     return lines
 
 
-def memory_table(shape):
+def memory_table(shapes):
     names = list(candidates())
-    mem = memory(names, shape)
-    base = mem["softmax"]
-    lines = ["| candidate | extra peak RSS MB | vs softmax |", "|---|---:|---:|"]
-    for name in names:
-        m = mem[name]
-        known = m is not None and base
-        lines.append(f"| {name} | {m / 2**20:.1f} | {m / base:.1f}x |" if known else f"| {name} | n/a | n/a |")
+    lines = ["| shape | candidate | extra peak RSS MB | vs softmax | workspace kept MB |", "|---|---|---:|---:|---:|"]
+    for shape in shapes:
+        mem = memory(names, shape)
+        base = mem["softmax"][0] if mem["softmax"] else None
+        for name in names:
+            if mem[name] is None or not base:
+                lines.append(f"| {shape[0]} x {shape[1]} | {name} | n/a | n/a | n/a |")
+                continue
+            peak, kept = mem[name]
+            lines.append(f"| {shape[0]} x {shape[1]} | {name} | {peak / 2**20:.1f} | {peak / base:.1f}x |"
+                         f" {kept / 2**20:.1f} |")
     return lines
 
 
 def report(quick):
-    rounds = 3 if quick else 9
+    rounds = 3 if quick else 15
     load_before = os.getloadavg()[0]
     started = time.perf_counter()
     head = headline([(4096, 256), (256, 32000)], rounds)
@@ -247,8 +256,7 @@ def report(quick):
     by_n = scaling(n_shapes, rounds, "n")
     b_shapes = [(b, 1000) for b in ((1, 64, 1024) if quick else (1, 16, 256, 4096))]
     by_batch = scaling(b_shapes, rounds, "batch")
-    mem_shape = (256, 32000)
-    mem = memory_table(mem_shape)
+    mem = memory_table([(4096, 256), (256, 32000)])
     took = time.perf_counter() - started
     load_after = os.getloadavg()[0]
     meta = (f"torch {torch.__version__}, {torch.get_num_threads()} threads, {os.cpu_count()} CPUs, float32, "
@@ -275,11 +283,12 @@ def report(quick):
         "## Where the time goes",
         "",
         "Each stage timed on its own (interleaved with the other stages of its mapping and shape): the threshold "
-        "(`threshold.threshold_candidates`, the search for tau that the forward runs first), the rest "
-        "of the forward (p from tau: scattered from the screened candidates on wide rows, elementwise "
-        "on short ones), and the backward (`torch.autograd.grad` on a kept graph: on the candidates "
-        "alone for wide rows, chunk by chunk on short ones). Stage sums differ a little from the "
-        "table above (separate calls, their own cache state).",
+        "(`threshold.threshold_candidates`, what the forward runs first: on wide rows the search for tau on "
+        "the screened candidates; on short rows, solved whole, it includes p, written by the pass that "
+        "certifies tau), the rest of the forward (wide rows: p scattered from the candidates; short rows: "
+        "the renormalisation for a general alpha and autograd's bookkeeping), and the backward "
+        "(`torch.autograd.grad` on a kept graph: on the candidates alone for wide rows, in 4 MB chunks on "
+        "short ones). Stage sums differ a little from the table above (separate calls, their own cache state).",
         "",
         *staged,
         "",
@@ -289,7 +298,8 @@ def report(quick):
         "(bisection for general alpha), with torch.softmax's forward for scale; z = (alpha - 1) x. "
         "The public functions are timed, alpha given as a tensor: for a general alpha that is the log/exp "
         "Newton, while the forward with a float alpha runs the cheaper multiply-based one "
-        "(`threshold_candidates`, in the stage table above).",
+        "(`threshold_candidates`, in the stage table above). On short rows the fast sparsemax and entmax15 "
+        "thresholds build p as well (the pass that certifies tau writes it).",
         "",
         *thr,
         "",
@@ -301,12 +311,14 @@ def report(quick):
         "",
         *by_batch,
         "",
-        f"## Peak memory ({mem_shape[0]} x {mem_shape[1]}, one forward + backward)",
+        "## Peak memory (one forward + backward)",
         "",
         "Extra resident memory at the peak of one call beyond its inputs, each candidate in a fresh "
         "process (after a warm-up call, `malloc_trim`, peak-RSS reset; VmHWM after minus VmRSS before). "
-        "It counts what the OS had to supply, allocator slack included; one 256 x 32000 float32 "
-        "tensor is 31.3 MB.",
+        "It counts what the OS had to supply, allocator slack included; one 4096 x 256 float32 tensor "
+        "is 4 MB, one 256 x 32000 tensor 31.3 MB. The last column is the scratch probcore's threshold "
+        "keeps between calls (a per-thread workspace, at most 16 MB per buffer; made by the warm-up "
+        "call, so not in the peak).",
         "",
         *mem,
         "",
@@ -322,7 +334,7 @@ def main():
     torch.set_num_threads(THREADS)
     if args.memory_probe:
         name, rows, n = args.memory_probe
-        print(memory_probe(name, (int(rows), int(n))))
+        print(*memory_probe(name, (int(rows), int(n))))
         return
     text = report(args.quick)
     out = Path(args.out)
