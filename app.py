@@ -4,6 +4,7 @@ The sidebar controls (explorer.state) are shared by every page and live in the U
 module under views/ plus one line in PAGES. (Not pages/: Streamlit 1.67 routes a first request
 for /<name> straight to pages/<name>.py when that folder exists, bypassing this script.)
 """
+import gc
 import os
 import sys
 import time
@@ -39,5 +40,16 @@ PAGES = {
 }
 st.navigation(PAGES, position="top").run()
 state.sync_url()
+
+
+@st.cache_resource(show_spinner=False)
+def freeze_imported_objects() -> None:
+    """Once per server process, after a first run has imported torch, plotly and pandas: Streamlit runs
+    gc.collect(2) after every run, which holds the GIL ~0.1 s over these ~250k long-lived objects and so
+    delays sending the run's elements to the browser; frozen (gc.freeze), the collector skips them."""
+    gc.freeze()
+
+
+freeze_imported_objects()
 if os.environ.get("PROBCORE_RUN_LOG"):  # bench/bench_explorer.py: when each script run started and ended
     print(f"RUN {started:.4f} {time.time():.4f}", file=sys.stderr, flush=True)

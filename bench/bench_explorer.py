@@ -1,6 +1,7 @@
 """Explorer responsiveness in a real browser (Playwright + Debian's Chromium), side by side with
 a one-slider, one-chart Streamlit app run the same way (the floor of this machine) and with the
-explorer's sidebar alone beside one chart.
+explorer's sidebar alone beside one chart. Both freeze their imported objects as app.py does
+(``gc.freeze``), so Streamlit's collection after every run costs them nothing either.
 
     python bench/bench_explorer.py [--steps 30]
 
@@ -33,16 +34,20 @@ from bench.browser import ROOT, VIEWPORT, chromium, percentile, serve, settle, s
 from probcore.registry import MAPPINGS  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
-FLOOR_APP = '''import plotly.graph_objects as go
+FLOOR_APP = '''import gc
+import plotly.graph_objects as go
 import streamlit as st
+gc.freeze()  # as app.py does
 x = st.sidebar.slider("x2", -10.0, 10.0, -0.5, step=0.05, key="x_2")
 st.plotly_chart(go.Figure(go.Bar(y=[1.2, 0.3, x])))
 '''
-SIDEBAR_APP = f'''import sys
+SIDEBAR_APP = f'''import gc
+import sys
 sys.path.insert(0, {str(ROOT)!r})
 import plotly.graph_objects as go
 import streamlit as st
 from explorer import state
+gc.freeze()  # as app.py does
 st.plotly_chart(go.Figure(go.Bar(y=state.sidebar().logits)))
 '''
 SCENARIOS = {

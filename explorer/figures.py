@@ -7,6 +7,7 @@ styles them for the light and the dark theme alike.
 """
 from __future__ import annotations
 
+import unicodedata
 from typing import NamedTuple
 
 import numpy as np
@@ -104,6 +105,15 @@ def _class_ticks(index: np.ndarray, logits: np.ndarray) -> dict:
     return dict(tickmode="array", tickvals=list(range(len(index))), ticktext=text)
 
 
+def _margin_for_legend(names: list[str]) -> dict:
+    """Margins that already hold the class ticks, the axis titles and a vertical legend of
+    ``names``: Plotly widens a margin that is too small only after drawing the figure, and then
+    draws it all again. A generous estimate (a wide character counts twice); a larger font, as in
+    presentation mode, still widens them."""
+    chars = max(sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in name) for name in names)
+    return dict(l=84, r=75 + 6 * chars, t=50, b=88)
+
+
 def probability_bars(index: np.ndarray, logits: np.ndarray, probs: dict[str, np.ndarray],
                      labels: dict[str, str], log_y: bool = False, title: str | None = None) -> go.Figure:
     """Grouped bars p_i per mapping over the classes ``index`` (logits[i] under each group).
@@ -136,6 +146,7 @@ def probability_bars(index: np.ndarray, logits: np.ndarray, probs: dict[str, np.
     yaxis = (dict(type="log", range=[np.log10(floor) - 0.2, 0.05]) if log_y
              else dict(range=[0, 1.02 * max(1e-9, float(positive.max()))]))
     layout = _layout(t("fig.class_axis"), t("fig.probability"), t("fig.mapping"))
+    layout["margin"] = _margin_for_legend([t("fig.mapping"), *(d["name"] for d in data if d.get("showlegend", True))])
     layout["xaxis"].update(_class_ticks(index, logits))
     layout["yaxis"].update(yaxis)
     return go.Figure(data=data, layout=dict(layout, title=title))

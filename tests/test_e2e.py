@@ -35,6 +35,10 @@ PAGES = {
     "check": ("check", "Check my numbers", "Tools"),
 }
 TIMEOUT_MS = 60_000
+MARGINS_KEPT = """() => {  // Plotly widens a margin that is too small only after drawing, then draws again
+    const layout = document.querySelector('[data-testid="stPlotlyChart"] .js-plotly-plot')._fullLayout;
+    return ['l', 'r', 't', 'b'].every(side => layout._size[side] === layout.margin[side]);
+}"""
 SHOT_HEIGHT = 1700
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium at /usr/bin/chromium")
@@ -117,6 +121,7 @@ def test_slider_updates_the_chart_and_the_url(server, page):
     page.wait_for_url("**logits=*")
     assert parse_qs(urlsplit(page.url).query)["logits"] == ["1.2, 0.3, -0.45"], page.url
     assert page.locator(".st-key-logits input").input_value() == "1.2, 0.3, -0.45"
+    assert page.evaluate(MARGINS_KEPT)  # the chart's margins already held its legend and ticks: drawn once
 
 
 def test_url_restores_the_view(server, page):
