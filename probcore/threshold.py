@@ -322,7 +322,10 @@ def _dense(rows, zmax, tau0, method: _Method, scale: float):
     alpha, tol = method.alpha, 4 * torch.finfo(rows.dtype).eps
     # shifted once: the passes subtract only tau, so d is as exact as its entries near the max
     ws = scratch(rows, 0)
-    xs = torch.sub(rows, zmax, out=ws) if scale == 1 else torch.mul(rows, scale, out=ws).sub_(zmax)
+    if math.frexp(scale)[0] == 0.5:  # a power of 2 (1, 1/2): scale * rows is exact, one op will do
+        xs = torch.add(zmax.neg(), rows, alpha=scale, out=ws)
+    else:  # rounded as (alpha - 1) * x is everywhere else
+        xs = torch.mul(rows, scale, out=ws).sub_(zmax)
     p, buffers = torch.empty_like(rows), (scratch(rows, 1), scratch(rows, 2))
     # the root's bracket: at tau = -1 the max entry alone has mass 1, at 0 (the max) no mass is left
     tau, lo, hi = tau0, torch.full_like(tau0, -1.0), torch.zeros_like(tau0)
