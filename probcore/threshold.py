@@ -107,7 +107,7 @@ _BLOCK = 16  # entries per screening block (at most)
 _MIN_BLOCKS = 32  # reductions across blocks vectorise when there are at least this many
 _MIN_SCREENED = 4096  # a lower bound is found on whole rows shorter than this
 _MIN_PACKED = 128  # blocks per row below which gathering them is not worth its overhead
-_SCREEN_PASSES = 3  # passes on the block maxima: any lower bound of their threshold will do
+_SCREEN_PASSES = 4  # passes on the block maxima: any lower bound of their threshold will do
 _MAX_ITER = 50  # passes before the rows still running fall back to the reference method
 _SORT_BELOW = 4096  # entries: fewer than this and one sort is cheaper than the passes' overhead
 
