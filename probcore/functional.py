@@ -10,6 +10,10 @@ Common behaviour of every mapping:
 * x must be finite or ``-inf``: a row containing NaN comes out NaN (``+inf`` is not supported).
   Every loop is bounded, so no input can hang.
 * Bad parameters raise ``ValueError`` naming the parameter and its valid range.
+
+sparsemax / entmax keep their CPU scratch in a per-thread workspace between calls (threshold.scratch:
+at most three tensors per dtype of up to 16 MB each, grown to the largest input seen), since fresh memory
+costs more in page faults than the passes on short rows; the results never share it.
 """
 from __future__ import annotations
 
