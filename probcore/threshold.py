@@ -339,12 +339,13 @@ def _dense(rows, zmax, tau0, method: _Method, scale: float):
         left = (~done).squeeze(-1).nonzero().squeeze(-1)
         if part is None and 2 * len(left) <= len(xs):  # the rest go on alone; the done rows' p stays
             part = (left, p, tau)
-            scratch_of_left = [b.index_select(0, left) if alpha in (1.5, 2) else b for b in (p, buffers[0])]
+            used = {2: (p, None), 1.5: (None, buffers[0])}.get(alpha, (None, None))  # what their step reads
+            of_left = [b if b is None else torch.index_select(b, 0, left, out=scratch(b, 3)[: len(left)]) for b in used]
             tau, lo, hi, mass, g = tau[left], lo[left], hi[left], mass[left], g[left]
-            new, lo, hi = _dense_step(alpha, *scratch_of_left, None, tau, lo, hi, mass,
-                                      None if slope is None else slope[left], g)
-            xs = xs.index_select(0, left)
-            p, buffers = torch.empty_like(xs), (torch.empty_like(xs), torch.empty_like(xs))
+            new, lo, hi = _dense_step(alpha, *of_left, None, tau, lo, hi, mass, None if slope is None else slope[left], g)
+            # the whole rows' shifted copy and scratch are free now: the rest runs in the same workspace
+            xs = torch.index_select(xs, 0, left, out=scratch(xs, 3)[: len(left)])
+            p, buffers = scratch(xs, 0), (scratch(xs, 1), scratch(xs, 2))
         else:
             new, lo, hi = _dense_step(alpha, p, *buffers, tau, lo, hi, mass, slope, g)
             new = torch.where(done, tau, new)
