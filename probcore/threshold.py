@@ -342,12 +342,12 @@ def _dense(rows, zmax, tau0, method: _Method, scale: float):
             used = {2: (p, None), 1.5: (None, buffers[0])}.get(alpha, (None, None))  # what their step reads
             of_left = [b if b is None else torch.index_select(b, 0, left, out=scratch(b, 3)[: len(left)]) for b in used]
             tau, lo, hi, mass, g = tau[left], lo[left], hi[left], mass[left], g[left]
-            new, lo, hi = _dense_step(alpha, *of_left, None, tau, lo, hi, mass, None if slope is None else slope[left], g)
+            new, lo, hi = _dense_step(alpha, *of_left, tau, lo, hi, mass, None if slope is None else slope[left], g)
             # the whole rows' shifted copy and scratch are free now: the rest runs in the same workspace
             xs = torch.index_select(xs, 0, left, out=scratch(xs, 3)[: len(left)])
             p, buffers = scratch(xs, 0), (scratch(xs, 1), scratch(xs, 2))
         else:
-            new, lo, hi = _dense_step(alpha, p, *buffers, tau, lo, hi, mass, slope, g)
+            new, lo, hi = _dense_step(alpha, p, buffers[0], tau, lo, hi, mass, slope, g)
             new = torch.where(done, tau, new)
         stuck, tau = (new - tau).abs() <= tol, new
     if not bool(done.all()) and method.finish is not None:
@@ -380,11 +380,11 @@ def scratch(like: torch.Tensor, slot: int) -> torch.Tensor:
     return buffer[: like.numel()].view(like.shape)
 
 
-def _dense_pass(rows, tau, alpha, p, s, scratch):
+def _dense_pass(rows, tau, alpha, p, s, work):
     """One pass of the (scaled, shifted) rows at tau: d = relu(rows - tau), p = d^q, s = d^(q - 1)
-    (0 off the support) written into p, s, scratch; returns (F = sum p, sum s) (sum s only for a
-    general alpha). d itself is p for sparsemax, s for entmax-1.5, scratch otherwise."""
-    d = torch.sub(rows, tau, out=p if alpha == 2 else s if alpha == 1.5 else scratch).clamp_(min=0)
+    (0 off the support) written into p, s, work; returns (F = sum p, sum s) (sum s only for a
+    general alpha). d itself is p for sparsemax, s for entmax-1.5, work otherwise."""
+    d = torch.sub(rows, tau, out=p if alpha == 2 else s if alpha == 1.5 else work).clamp_(min=0)
     if alpha == 2:
         return p.sum(dim=-1, keepdim=True), None
     if alpha == 1.5:
@@ -404,7 +404,7 @@ def _dense_pass(rows, tau, alpha, p, s, scratch):
     return p.sum(dim=-1, keepdim=True), s.sum(dim=-1, keepdim=True)
 
 
-def _dense_step(alpha, p, s, scratch, tau, lo, hi, mass, slope, g):
+def _dense_step(alpha, p, s, tau, lo, hi, mass, slope, g):
     """The next tau of the rows after a pass (shifted; their p and s buffers serve as scratch) and
     the bracket [lo, hi] of the root. Sparsemax: Michelot's tau + (F - 1) / |S|, below the root
     from anywhere. Entmax-1.5: the closed form on S = {d > 0} when it lies in the bracket (exact
