@@ -319,3 +319,14 @@ def test_float_alpha_newton_with_products_equals_the_bisection():
             ref = T.entmax_threshold_bisect(0.25 * x, torch.tensor(1.25, dtype=dtype))
             cand = T.threshold_candidates(x, 1.25)
             close(cand.tau + cand.shift, ref)
+
+
+def test_inputs_that_require_grad_give_the_same_constant_threshold():
+    """Logits from a model (requires_grad) are accepted: tau is the same, as a constant."""
+    for shape in ((4, 5), (4096, 256), (4, 32000)):
+        x = make("random", shape, torch.float32, seed=8)
+        xg = x.clone().requires_grad_()
+        for f in (T.sparsemax_threshold, T.entmax15_threshold, lambda z: T.entmax_threshold(z, 1.3)):
+            tau = f(xg)
+            assert not tau.requires_grad
+            assert torch.equal(tau, f(x))
