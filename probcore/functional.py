@@ -226,14 +226,13 @@ def _entmax_float(z, alpha, n_iter=None):
     if cand.values is not None:
         return (*_entmax_sparse(z, alpha, cand),)
     tau, shift = cand.tau, cand.shift
-    if cand.p is not None:
-        p = cand.p.view(z.shape)
-    else:  # sorted outright: p from tau
+    if cand.p is None:  # small inputs, sorted outright (alpha 2 and 1.5 only): p from tau
         d = cand.shifted.view(z.shape).sub_(tau).clamp_(min=0)
-        p = d if alpha == 2 else d.mul_(d) if alpha == 1.5 else _power(d, 1 / (alpha - 1))
+        return (d if alpha == 2 else d.mul_(d)), False, (z, shift, tau, None)
+    p = cand.p.view(z.shape)
     if alpha in (1.5, 2):
         return p, False, (z, shift, tau, None)
-    total = _nonzero(p.sum(-1, keepdim=True))
+    total = _nonzero(cand.mass.view(tau.shape))  # sum p, from the pass that wrote p
     return p.div_(total), False, (z, shift, tau, total)
 
 

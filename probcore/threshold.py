@@ -122,6 +122,7 @@ class Candidates(NamedTuple):
     index: torch.Tensor | None  # (rows, width) int64: the column of each value, 0 for the padding
     shifted: torch.Tensor | None  # (rows, n): z' - shift, a new tensor, when it was made whole (else None)
     p: torch.Tensor | None = None  # (rows, n): relu(z' - shift - tau)^q (not renormalised), when whole-row passes made it
+    mass: torch.Tensor | None = None  # (rows, 1): sum of p, beside it
 
 
 class _Method(NamedTuple):
@@ -172,7 +173,7 @@ def _rows_threshold(rows: torch.Tensor, method: _Method, exact: bool, scale: flo
     (relative to the row max, left as it is on rows whose max is not finite) exact, or else only
     a lower bound; cand / index the packed candidates (scaled, not shifted) and their
     columns when the passes ran on them, else None (the recursion on block maxima ignores them);
-    dense = (p,) from _dense when whole rows were solved exactly with a float alpha, else None.
+    dense = (p, mass) from _dense when whole rows were solved exactly with a float alpha, else None.
     _solve scales whole rows pass by pass; _dense shifts them once into its workspace.
 
     The threshold of a subset of a row's entries is a lower bound for the row's threshold (less
@@ -217,8 +218,8 @@ def _whole_rows(rows, zmax, tau0, method: _Method, exact: bool, scale: float, gu
     """_rows_threshold's result when the passes run on the whole rows from the lower bound tau0
     (_dense starts from guess, when given: the block maxima's threshold, often the row's own)."""
     if exact and method.alpha is not None:
-        tau, p = _dense(rows, zmax, tau0 if guess is None else guess, method, scale)
-        return tau, zmax, None, None, (p,)
+        tau, p, mass = _dense(rows, zmax, tau0 if guess is None else guess, method, scale)
+        return tau, zmax, None, None, (p, mass)
     return _solve(rows, zmax, tau0, method, exact, scale), zmax, None, None, None
 
 
@@ -295,9 +296,9 @@ def _solve(cand, zmax, tau0, method: _Method, exact: bool, scale: float = 1.0):
 
 
 def _dense(rows, zmax, tau0, method: _Method, scale: float):
-    """(tau, p) of whole rows for one float alpha: tau (relative to zmax) exact and
-    p = relu(scale * rows - zmax - tau)^q, q = 1 / (alpha - 1), as the pass that certified tau
-    wrote it (no pass after the threshold to build p). p is the only new full-size tensor: the
+    """(tau, p, mass) of whole rows for one float alpha: tau (relative to zmax) exact,
+    p = relu(scale * rows - zmax - tau)^q, q = 1 / (alpha - 1), and mass = sum p, as the pass that
+    certified tau wrote and summed it (no pass after the threshold to build p). p is the only new full-size tensor: the
     shifted rows and the passes' scratch live in this thread's workspace (scratch).
 
     From tau0 (a guess, on either side of the root), a pass (_dense_pass) writes d, p and
@@ -306,19 +307,20 @@ def _dense(rows, zmax, tau0, method: _Method, scale: float):
     moved tau by at most that (rounding); the others step (_dense_step) and take another pass,
     on their own once they are at most half of the rows. Rows still running after
     method.max_iter steps get method.finish's tau (without a finish, n_iter, the one after the
-    steps). A row with no finite max gets tau = +inf and p = 0 (fully -inf) or NaN (NaN or +inf
-    in the row)."""
+    steps). A row with no finite max gets tau = +inf and p = mass = 0 (fully -inf) or NaN (NaN or
+    +inf in the row)."""
     valid = torch.isfinite(zmax).squeeze(-1)
     if not bool(valid.all()):
         dead = torch.isneginf(zmax)
         tau = torch.where(dead, float("inf"), float("nan")).to(rows.dtype)
-        p = torch.where(dead, 0.0, float("nan")).to(rows.dtype).expand(rows.shape).clone()
+        mass = torch.where(dead, 0.0, float("nan")).to(rows.dtype)
+        p = mass.expand(rows.shape).clone()
         keep = valid.nonzero().squeeze(-1)
         if len(keep):
-            tau_v, p_v = _dense(rows.index_select(0, keep), zmax[keep], tau0[keep], method, scale)
-            tau.index_copy_(0, keep, tau_v)
-            p.index_copy_(0, keep, p_v)
-        return tau, p
+            solved = _dense(rows.index_select(0, keep), zmax[keep], tau0[keep], method, scale)
+            for whole, part in zip((tau, p, mass), solved):
+                whole.index_copy_(0, keep, part)
+        return tau, p, mass
     alpha, tol = method.alpha, 4 * torch.finfo(rows.dtype).eps
     # shifted once: the passes subtract only tau, so d is as exact as its entries near the max
     ws = scratch(rows, 0)
@@ -329,7 +331,7 @@ def _dense(rows, zmax, tau0, method: _Method, scale: float):
     p, buffers = torch.empty_like(rows), (scratch(rows, 1), scratch(rows, 2))
     # the root's bracket: at tau = -1 the max entry alone has mass 1, at 0 (the max) no mass is left
     tau, lo, hi = tau0, torch.full_like(tau0, -1.0), torch.zeros_like(tau0)
-    stuck, part = None, None  # part: (the rows running alone, the whole p, the others' tau)
+    stuck, part = None, None  # part: (the rows running alone, the whole p, the others' tau and mass)
     for step in range(method.max_iter + 1):
         mass, slope = _dense_pass(xs, tau, alpha, p, *buffers)
         g = mass - 1 if alpha == 2 else mass.pow(alpha - 1) - 1
@@ -338,7 +340,7 @@ def _dense(rows, zmax, tau0, method: _Method, scale: float):
             break
         left = (~done).squeeze(-1).nonzero().squeeze(-1)
         if part is None and 2 * len(left) <= len(xs):  # the rest go on alone; the done rows' p stays
-            part = (left, p, tau)
+            part = (left, p, tau, mass)
             used = {2: (p, None), 1.5: (None, buffers[0])}.get(alpha, (None, None))  # what their step reads
             of_left = [b if b is None else torch.index_select(b, 0, left, out=scratch(b, 3)[: len(left)]) for b in used]
             tau, lo, hi, mass, g = tau[left], lo[left], hi[left], mass[left], g[left]
@@ -354,11 +356,12 @@ def _dense(rows, zmax, tau0, method: _Method, scale: float):
         left = (~done).squeeze(-1).nonzero().squeeze(-1)
         tau = tau.clone()
         tau[left] = method.finish(xs.index_select(0, left), None)
-        _dense_pass(xs, tau, alpha, p, *buffers)
+        mass, _ = _dense_pass(xs, tau, alpha, p, *buffers)
     if part is not None:
-        left, whole, tau_whole = part
-        tau, p = tau_whole.index_copy(0, left, tau), whole.index_copy_(0, left, p)
-    return tau, p
+        left, whole, tau_whole, mass_whole = part
+        tau, mass = tau_whole.index_copy(0, left, tau), mass_whole.index_copy(0, left, mass)
+        p = whole.index_copy_(0, left, p)
+    return tau, p, mass
 
 
 _workspace = threading.local()

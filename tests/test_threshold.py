@@ -258,6 +258,7 @@ def test_candidates_give_the_reference_threshold_and_hold_the_support(alpha, kin
         assert torch.equal(cand.shifted, rows)
     if cand.p is not None:
         close(cand.p, (rows - tau).clamp(min=0) ** (1 / (alpha - 1)))
+        torch.testing.assert_close(cand.mass, cand.p.sum(-1, keepdim=True), rtol=TOL[dtype], atol=TOL[dtype], equal_nan=True)
     if cand.values is None:
         return
     pad = torch.isneginf(cand.values) & ~torch.isneginf(rows.gather(-1, cand.index))
