@@ -10,7 +10,7 @@ torch.softmax), called with the parameters given here (e.g. ``temperature=0.5``,
 and, for am_softmax, ``target=`` (a class index per row, chosen by the kit). numpy functions are
 not accepted directly: the kit needs dtypes, ``dim`` and autograd; wrap one with
 ``torch.from_numpy`` and ``skip=("gradients",)``, or check its rows with ``probcore check`` /
-:func:`probcore.check.check_outputs`.
+:func:`probcore.check.check_outputs`. ``device="cuda"`` feeds fn CUDA tensors.
 
 The cases (:data:`CASES`), each compared with probcore's mapping of the same input in float64:
 
@@ -88,10 +88,12 @@ class _Case:
     rtol: float = 1e-5
 
 
-def check_implementation(fn, mapping: str, *, skip=(), atol: float = 1e-6, rtol: float = 1e-5, **params) -> tuple[str, ...]:
+def check_implementation(fn, mapping: str, *, skip=(), atol: float = 1e-6, rtol: float = 1e-5, device="cpu",
+                         **params) -> tuple[str, ...]:
     """Run fn through the cases of this module's docstring; AssertionError naming the first
     failing case and its likely cause. ``skip``: case ids (keys of :data:`CASES`) to leave out;
-    ``atol`` / ``rtol``: the float64 tolerance. Returns the ids of the cases that ran.
+    ``atol`` / ``rtol``: the float64 tolerance; ``device``: where fn's inputs live (e.g. "cuda";
+    the reference is computed on the CPU). Returns the ids of the cases that ran.
     ValueError for an unknown / stochastic mapping, bad parameters or skip ids."""
     spec = get_mapping(mapping)
     if spec.stochastic:
@@ -102,14 +104,15 @@ def check_implementation(fn, mapping: str, *, skip=(), atol: float = 1e-6, rtol:
     if "target" in params:
         raise ValueError("target is chosen by the kit (one per row); leave it out")
     params = spec.validate(**params)
+    device = torch.device(device)
     ran = []
     for case in _cases(spec, fn, params, atol, rtol):
         if case.id in skip:
             continue
-        _run_case(fn, spec, params, case)
+        _run_case(fn, spec, params, case, device)
         ran.append(case.id)
     if "gradients" not in skip:
-        _check_gradients(fn, spec, params, atol, rtol)
+        _check_gradients(fn, spec, params, atol, rtol, device)
         ran.append("gradients")
     return tuple(ran)
 
@@ -201,10 +204,11 @@ def _rows(t: torch.Tensor, dim: int) -> np.ndarray:
     return t.reshape(-1, t.shape[-1]).double().cpu().numpy()
 
 
-def _run_case(fn, spec, params: dict, case: _Case) -> None:
+def _run_case(fn, spec, params: dict, case: _Case, device: torch.device) -> None:
     x, dim = case.x, case.dim
     kw = _case_params(spec, params, case, x, dim)
-    p = _call(fn, x.clone(), dim, kw, case.id, spec.name)
+    on_device = {k: (v.to(device) if isinstance(v, torch.Tensor) else v) for k, v in kw.items()}
+    p = _call(fn, x.to(device), dim, on_device, case.id, spec.name).cpu()
     with torch.no_grad():
         ref = spec.forward(x.double(), dim=dim, **kw)
     xr, pr, rr = _rows(x, dim), _rows(p, dim), _rows(ref, dim)
@@ -239,10 +243,11 @@ def _run_case(fn, spec, params: dict, case: _Case) -> None:
         cause = hint or "no known cause found: compare your formula with probcore.reference"
     elif hint is not None:
         cause += f"\ntypical of this case: {hint}"
-    error = np.abs(pr[r] - rr[r])
+    error = np.nan_to_num(np.abs(pr[r] - rr[r]), nan=np.inf)
+    differing = int((~np.isclose(pr[r], rr[r], atol=case.atol, rtol=case.rtol)).sum())
     raise AssertionError(
-        f"{_title(spec.name, case.id)}: row {r} of {len(xr)} differs at {int((~np.isclose(pr[r], rr[r], atol=case.atol, rtol=case.rtol)).sum())} "
-        f"of {xr.shape[1]} entries (max abs error {np.nan_to_num(error, nan=np.inf).max():.3g}; "
+        f"{_title(spec.name, case.id)}: row {r} of {len(xr)} differs at {differing} "
+        f"of {xr.shape[1]} entries (max abs error {error.max():.3g}; "
         f"atol {case.atol:.3g}, rtol {case.rtol:.3g}; parameters {_shown(kw)})\n"
         f"  logits:   {_fmt(xr[r])}\n  expected: {_fmt(rr[r])}\n  got:      {_fmt(pr[r])}\n"
         f"likely cause: {cause}")
@@ -262,12 +267,12 @@ def _diagnosis(mapping: str, x, p, params: dict, case: _Case, target, row: int):
     return verdicts[row]
 
 
-def _check_gradients(fn, spec, params: dict, atol: float, rtol: float) -> None:
+def _check_gradients(fn, spec, params: dict, atol: float, rtol: float, device: torch.device) -> None:
     """d(sum v p)/dx from fn's autograd against v^T J, J the analytic Jacobian."""
     rng = np.random.default_rng(7)
     values = rng.normal(0.0, 1.5, (4, 6))
     values[3, 2] = -math.inf
-    x = torch.tensor(values, dtype=torch.float64, requires_grad=True)
+    x = torch.tensor(values, dtype=torch.float64, device=device, requires_grad=True)
     case = _Case("gradients", x)
     kw = _case_params(spec, params, case, x, -1)
     p = _call(fn, x, -1, kw, "gradients", spec.name)
@@ -276,8 +281,10 @@ def _check_gradients(fn, spec, params: dict, atol: float, rtol: float) -> None:
         raise AssertionError(f"{title}: the output carries no gradient (fn detached it, or computed it outside "
                              "torch); likely cause: numpy / .item() / .detach() inside fn")
     v = torch.tensor(rng.normal(0.0, 1.0, (4, 6)), dtype=torch.float64)
-    (got,) = torch.autograd.grad((p * v).sum(), x)
-    expected = torch.einsum("ri,rij->rj", v, jacobian(spec.name, x.detach(), **kw))
+    (got,) = torch.autograd.grad((p * v.to(device)).sum(), x)
+    got = got.cpu()
+    cpu_kw = {k: (t.cpu() if isinstance(t, torch.Tensor) else t) for k, t in kw.items()}
+    expected = torch.einsum("ri,rij->rj", v, jacobian(spec.name, x.detach().cpu(), **cpu_kw))
     close = torch.isclose(got, expected, atol=atol, rtol=rtol).all(-1)
     if close.all():
         return

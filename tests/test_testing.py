@@ -214,3 +214,17 @@ def test_low_precision_case_does_not_blame_the_temperature():
 def test_ties_message_shows_the_row_as_given():
     message = failure(top2_with_ties, "sparse_softmax", k=2)
     assert "logits:   [ 1.5  1.5  0.2 -0.3  1.5  0.2 -1. ]" in message
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
+@pytest.mark.parametrize("case_id", ["softmax_T", "sparsemax", "entmax_1.3", "am_softmax"])
+def test_probcore_mappings_pass_on_cuda(case_id):
+    name, params = MAPPING_CASES[case_id]
+    check_implementation(get_mapping(name).forward, name, device="cuda", **params)
+
+
+def test_cuda_bug_found_on_cuda_too():
+    if not torch.cuda.is_available():
+        pytest.skip("needs CUDA")
+    message = failure(softmax_textbook, "softmax", device="cuda")
+    assert "case 'large_float32'" in message and "without subtracting max x" in message
