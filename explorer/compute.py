@@ -707,12 +707,9 @@ def check_run(x: np.ndarray, p: np.ndarray, mapping: str, params: Kw, atol: floa
 
 @st.cache_data(max_entries=8, show_spinner=False)
 def check_reference_files(reference: np.ndarray) -> tuple[bytes, bytes]:
-    """The reference output as CSV (no header, 17 significant digits: float64 round-trips) and as .npy."""
-    import io
-    text, binary = io.StringIO(), io.BytesIO()
-    np.savetxt(text, reference, fmt="%.17g", delimiter=",")
-    np.save(binary, reference, allow_pickle=False)
-    return text.getvalue().encode(), binary.getvalue()
+    """The reference output as CSV and as .npy (probcore.check.rows_bytes)."""
+    from probcore.check import rows_bytes
+    return rows_bytes(reference, "csv"), rows_bytes(reference, "npy")
 
 
 def check_view_index(reference: np.ndarray, user: np.ndarray, top: int) -> np.ndarray:

@@ -24,7 +24,8 @@ float32 resolution):
 11. nan / inf / all-zero rows: overflow at large logits, or a fully masked row.
 
 Parsing helpers :func:`parse_vector` and :func:`load_rows` read pasted text, CSV and ``.npy``
-(never ``eval``, never pickle) and raise ``ValueError`` with the offending token or row.
+(never ``eval``, never pickle) and raise ``ValueError`` with the offending token or row;
+:func:`reference_rows` gives the reference alone and :func:`rows_bytes` writes rows as CSV / ``.npy``.
 """
 from __future__ import annotations
 
@@ -52,6 +53,8 @@ __all__ = [
     "check_outputs",
     "load_rows",
     "parse_vector",
+    "reference_rows",
+    "rows_bytes",
     "summary",
     "torch_threads",
 ]
@@ -634,15 +637,42 @@ def check_outputs(logits, probs, mapping: str, atol: float = 1e-6, rtol: float =
     Failing rows (up to MAX_DIAGNOSED_VALUES values) get a likely cause (see module docstring)."""
     atol = check_nonnegative("atol", atol)
     rtol = check_nonnegative("rtol", rtol)
-    x = _as_rows(logits, "logits")
+    x = _logit_rows(logits)
     p = _as_rows(probs, "probs")
     if x.shape != p.shape:
         raise ValueError(f"probs must have the shape of logits {x.shape}, got {p.shape}")
-    if np.isnan(x).any() or np.isposinf(x).any():
-        raise ValueError("logits must be finite or -inf (a masked entry), got nan or +inf")
     problem = _Problem(mapping, dict(params), *x.shape)
     with torch_threads(1):
         return _verdicts(problem, x, p, atol, rtol)
+
+
+def reference_rows(logits, mapping: str, **params) -> np.ndarray:
+    """f(x) in float64 for every row of logits (n,) or (rows, n): the reference check_outputs
+    compares with (deterministic mappings; ``target=`` for am_softmax as there)."""
+    x = _logit_rows(logits)
+    problem = _Problem(mapping, dict(params), *x.shape)
+    with torch_threads(1):
+        return problem(x, np.arange(len(x)))
+
+
+def rows_bytes(rows: np.ndarray, suffix: str) -> bytes:
+    """(rows, n) as a file load_rows reads back exactly: ``"csv"`` (no header, 17 significant
+    digits: float64 round-trips) or ``"npy"``."""
+    buffer = io.BytesIO()
+    if suffix == "csv":
+        np.savetxt(buffer, rows, fmt="%.17g", delimiter=",")
+    elif suffix == "npy":
+        np.save(buffer, rows, allow_pickle=False)
+    else:
+        raise ValueError(f"suffix must be 'csv' or 'npy', got {suffix!r}")
+    return buffer.getvalue()
+
+
+def _logit_rows(logits) -> np.ndarray:
+    x = _as_rows(logits, "logits")
+    if np.isnan(x).any() or np.isposinf(x).any():
+        raise ValueError("logits must be finite or -inf (a masked entry), got nan or +inf")
+    return x
 
 
 def _verdicts(problem: _Problem, x: np.ndarray, p: np.ndarray, atol: float, rtol: float) -> list[RowVerdict]:

@@ -8,4 +8,6 @@ if [ ! -x /usr/bin/chromium ]; then
   else sudo apt-get update -qq && sudo apt-get install -y -qq chromium >/dev/null; fi
 fi
 python -m pip install -q -r requirements-test.txt
+# probcore itself (editable, no dependencies: they are above), for the `probcore` command's tests
+python -m pip install -q --no-deps -e .
 python -m pytest -q "$@"
