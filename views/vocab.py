@@ -62,7 +62,8 @@ with right:
     ui.show_figure(figures.vocab_bound(bounds["n"], bounds["entropy_bits"], bounds["expected_length"], bounds["log2_n"],
                                        bounds["max_length"], t("vocab.bound_title", s=s)), "vocab_bound",
                    table=lambda: pd.DataFrame(bounds))
-st.caption(t("vocab.hs_note"))
+uniform = compute.huffman_uniform(n)
+st.caption(t("vocab.hs_note", n=n, length=f"{uniform['expected_length']:.3f}", log2n=f"{uniform['log2_n']:.3f}"))
 
 # ---------------------------------------------------------------- importance sampling
 st.subheader(t("vocab.is"))
