@@ -16,7 +16,7 @@ from probcore.registry import MAPPINGS
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 CORE_PAGES = ("views/compare.py", "views/simplex.py", "views/jacobian.py", "views/loss_landscape.py", "views/sweeps.py")
 TOPIC_PAGES = ("views/perturb.py", "views/margin.py", "views/overconfidence.py", "views/vocab.py", "views/attention.py",
-               "views/check.py")
+               "views/losses.py", "views/smooth_max.py", "views/sparse_from_exp.py", "views/check.py")
 PAGES = CORE_PAGES + TOPIC_PAGES
 TIMEOUT = 90  # seconds per script run (AppTest's default of 3 s is too short on a loaded machine)
 
