@@ -331,7 +331,7 @@ def test_every_english_sentence_has_a_chinese_one():
     from explorer.i18n import EN, ZH
     missing = {k: v for k, v in EN.items() if k not in ZH and k not in ("lang.en", "lang.zh")}
     assert not {k: v for k, v in missing.items() if re.search(r"[A-Za-z]{3}", v)}
-    assert all(k in EN or k.startswith(("param.", "mapping.")) for k in ZH)
+    assert all(k in EN or k.startswith(("param.", "mapping.", "help.", "error.")) for k in ZH)
 
 
 def test_url_numbers_are_checked_against_their_range():

@@ -214,12 +214,12 @@ def test_chinese_interface():
     at = run_app(PAGE)
     at.selectbox(key="lang").set_value("zh").run()
     assert_ok(at)
-    assert at.title[0].value == "扰动最大与 Gumbel"
-    assert [s.value for s in at.subheader][:3] == ["Gumbel-max：用 argmax 从 softmax 中采样", "扰动最大：换用其他噪声",
+    assert at.title[0].value == "Perturb-max 与 Gumbel"
+    assert [s.value for s in at.subheader][:3] == ["Gumbel-max：用 argmax 从 softmax 中采样", "Perturb-max：换用其他噪声",
                                                "Gumbel-softmax：可微的软样本"]
     titles = [fig["layout"]["title"]["text"] for fig in figures(at)]
     assert any("argmax(x + g) 的频率" in title for title in titles)
-    names = {tr["name"] for tr in by_title(at, "扰动最大的 p")["data"]}
+    names = {tr["name"] for tr in by_title(at, "Perturb-max 的 p")["data"]}
     assert "正态：数值积分" in names
 
 
