@@ -17,7 +17,7 @@ margins = theory.MARGINS
 # ---------------------------------------------------------------- stop-gradient surrogate
 st.subheader(t("losses.surrogate"))
 st.markdown(t("losses.surrogate_text"))
-st.latex(r"L_{\mathrm{sg}}(x) = \operatorname{sg}\!\big(p(x) - e_t\big)^{\top} x,\qquad"
+st.latex(r"L_{\mathrm{sg}}(x) = \operatorname{sg}\!\big(p(x) - e_t\big)^{\top} x,\qquad "
          r"\nabla_x L_{\mathrm{sg}} = p(x) - e_t")
 surrogate = theory.surrogate_gradients(ctl.x, ctl.target)
 shown = [name for name in ctl.mappings if name in surrogate] or list(surrogate)
@@ -59,7 +59,7 @@ st.caption(t("losses.accuracy_note", t=f"{margins[at]:g}", ce=f"{abs(acc['ce_gra
 # ---------------------------------------------------------------- CE with sparsemax
 st.subheader(t("losses.sparse_ce"))
 st.markdown(t("losses.sparse_ce_text"))
-st.latex(r"-\log p_t = +\infty \ \text{ when } p_t = 0;\qquad"
+st.latex(r"-\log p_t = +\infty \ \text{ when } p_t = 0;\qquad "
          r"L_\varepsilon = -\log\frac{p_t + \varepsilon}{1 + n\varepsilon}")
 c1, c2 = st.columns(2)
 with c1:
@@ -122,8 +122,8 @@ value, p, grad = theory.multilabel_sparsemax_loss(ctl.logits, run["q"])
 left, right = st.columns(2)
 with left:
     ui.show_figure(figures.bars_and_markers(
-        index, ctl.logits, [figures.BarSeries(mapping_label("sparsemax"), p, mapping_color("sparsemax")),
-                            figures.BarSeries(t("losses.after", steps=steps), run["p"], mapping_color("entmax"))],
+        index, ctl.logits, [figures.BarSeries(t("losses.after", steps=steps), run["p"], mapping_color("entmax")),
+                            figures.BarSeries(mapping_label("sparsemax"), p, mapping_color("sparsemax"))],
         [figures.BarSeries(t("losses.q", m=n_labels), run["q"], EXTRA_COLORS["hinge"])],
         t("losses.multilabel_title", m=n_labels), t("fig.probability"), t("fig.legend")), "losses_multilabel",
         table=lambda: pd.DataFrame({"logit": ctl.logits, "q": run["q"], "p": p, "gradient": grad, "p_after": run["p"]}))

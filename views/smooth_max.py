@@ -19,7 +19,7 @@ index = np.arange(ctl.n)
 # ---------------------------------------------------------------- smooth max
 st.subheader(t("smooth.lse"))
 st.markdown(t("smooth.lse_text"))
-st.latex(r"\max_i x_i \;\le\; T \log \sum_i e^{x_i / T} \;\le\; \max_i x_i + T \log n,\qquad"
+st.latex(r"\max_i x_i \;\le\; T \log \sum_i e^{x_i / T} \;\le\; \max_i x_i + T \log n,\qquad "
          r"\nabla_x\, T \log \sum_i e^{x_i/T} = \operatorname{softmax}(x / T)")
 temperature = float(10.0 ** state.page_slider("smooth_log_T", t("smooth.log_T"), 0.0, -2.0, 2.0, 0.1))
 temps = compute.TEMPERATURES
@@ -83,7 +83,7 @@ st.caption(t("smooth.properties_note"))
 # ---------------------------------------------------------------- base b, softmin, Boltzmann
 st.subheader(t("smooth.base"))
 st.markdown(t("smooth.base_text"))
-st.latex(r"p_i = \frac{b^{x_i}}{\sum_j b^{x_j}} = \operatorname{softmax}(\beta x)_i,\quad b = e^{\beta};\qquad"
+st.latex(r"p_i = \frac{b^{x_i}}{\sum_j b^{x_j}} = \operatorname{softmax}(\beta x)_i,\quad b = e^{\beta};\qquad "
          r"\text{Boltzmann: } p_i \propto e^{-E_i / (k_B T)},\ x = -E,\ \beta = 1/(k_B T)")
 beta = float(state.page_slider("smooth_beta", t("smooth.beta"), 1.0, -5.0, 5.0, 0.1))
 curves = theory.beta_curves(ctl.x)

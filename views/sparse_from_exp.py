@@ -16,7 +16,7 @@ index = np.arange(ctl.n)
 # ---------------------------------------------------------------- exp -> relu power
 st.subheader(t("sfe.approx"))
 st.markdown(t("sfe.approx_text"))
-st.latex(r"e^{x} = \lim_{\beta \to 0} (1 + \beta x)^{1/\beta} \;\approx\; \operatorname{relu}(1 + \beta x)^{1/\beta};\qquad"
+st.latex(r"e^{x} = \lim_{\beta \to 0} (1 + \beta x)^{1/\beta} \;\approx\; \operatorname{relu}(1 + \beta x)^{1/\beta};\qquad "
          r"p_i = \operatorname{relu}\big(\beta x_i - \lambda\big)^{1/\beta},\ \textstyle\sum_i p_i = 1"
          r"\ \Longleftrightarrow\ p = (1 + \beta)\text{-entmax}(x)")
 beta = float(state.page_slider("sfe_beta", t("sfe.beta"), 1.0, 0.05, 1.0, 0.05))
@@ -32,8 +32,8 @@ with left:
 ent = theory.entmax_from_threshold(ctl.x, beta)
 with right:
     ui.show_figure(figures.bars_and_markers(
-        index, x, [figures.BarSeries(mapping_label("softmax"), ent["softmax"], mapping_color("softmax")),
-                   figures.BarSeries(t("sfe.by_hand", alpha=f"{ent['alpha']:g}"), ent["by_hand"], mapping_color("entmax"))],
+        index, x, [figures.BarSeries(t("sfe.by_hand", alpha=f"{ent['alpha']:g}"), ent["by_hand"], mapping_color("entmax")),
+                   figures.BarSeries(mapping_label("softmax"), ent["softmax"], mapping_color("softmax"))],
         [figures.BarSeries(t("sfe.probcore", alpha=f"{ent['alpha']:g}"), ent["probcore"], mapping_color("entmax"))],
         t("sfe.entmax_title", alpha=f"{ent['alpha']:g}"), t("fig.probability"), t("fig.legend")), "sfe_entmax",
         table=lambda: pd.DataFrame({"logit": x, "softmax": ent["softmax"], "by_hand": ent["by_hand"],
@@ -53,11 +53,11 @@ st.latex(r"\mathcal L = \tfrac12 \lVert p - z\rVert^2 - \mu^{\top} p + \lambda\B
 st.markdown(t("sfe.kkt_stationarity"))
 st.latex(r"\frac{\partial \mathcal L}{\partial p_i} = p_i - z_i - \mu_i + \lambda = 0,\qquad \mu_i\, p_i = 0")
 st.markdown(t("sfe.kkt_cases"))
-st.latex(r"p_i > 0 \Rightarrow \mu_i = 0,\ p_i = z_i - \lambda;\qquad"
+st.latex(r"p_i > 0 \Rightarrow \mu_i = 0,\ p_i = z_i - \lambda;\qquad "
          r"p_i = 0 \Rightarrow \mu_i = \lambda - z_i \ge 0,\ z_i \le \lambda"
          r"\qquad\Longrightarrow\qquad p_i = \operatorname{relu}(z_i - \lambda)")
 st.markdown(t("sfe.kkt_threshold"))
-st.latex(r"\sum_{i \in S} (z_i - \lambda) = 1 \;\Rightarrow\; \lambda = \frac{\sum_{i\in S} z_i - 1}{|S|},\qquad"
+st.latex(r"\sum_{i \in S} (z_i - \lambda) = 1 \;\Rightarrow\; \lambda = \frac{\sum_{i\in S} z_i - 1}{|S|},\qquad "
          r"S = \{(1), \dots, (K)\},\ K = \max\Big\{k : 1 + k\, z_{(k)} > \textstyle\sum_{j \le k} z_{(j)}\Big\}")
 st.markdown(t("sfe.kkt_live"))
 steps = theory.kkt_steps(ctl.x)

@@ -70,8 +70,8 @@ st.caption(t("vocab.hs_note", n=n, length=f"{uniform['expected_length']:.3f}", l
 # ---------------------------------------------------------------- importance sampling
 st.subheader(t("vocab.is"))
 st.markdown(t("vocab.is_explain", repeats=compute.VOCAB_REPEATS))
-st.latex(r"\hat Z = \frac1m \sum_{r=1}^m \frac{e^{x_{s_r}}}{q_{s_r}},\ s_r \sim q;\qquad"
-         r"\mathbb{E}[\hat Z] = Z,\quad \mathrm{Var}[\hat Z / Z] = \frac{\chi^2(p\,\|\,q)}{m};\qquad"
+st.latex(r"\hat Z = \frac1m \sum_{r=1}^m \frac{e^{x_{s_r}}}{q_{s_r}},\ s_r \sim q;\qquad "
+         r"\mathbb{E}[\hat Z] = Z,\quad \mathrm{Var}[\hat Z / Z] = \frac{\chi^2(p\,\|\,q)}{m};\qquad "
          r"\widehat{\nabla_x \log Z} = \sum_r \frac{w_r}{\sum_{r'} w_{r'}}\, e_{s_r}")
 est = compute.vocab_importance(n, s, sigma, seed)
 ms = np.array(compute.VOCAB_MS, dtype=float)
@@ -116,7 +116,7 @@ st.caption(t("vocab.nce_note"))
 # ---------------------------------------------------------------- training with NCE and sampled softmax
 st.subheader(t("vocab.train"))
 st.markdown(t("vocab.train_explain", batch=theory.TRAIN_BATCH))
-st.latex(r"\text{NCE: } \min_c\ L_{\mathrm{NCE}}(x + c)\ \Rightarrow\ c \to -\log Z;\qquad"
+st.latex(r"\text{NCE: } \min_c\ L_{\mathrm{NCE}}(x + c)\ \Rightarrow\ c \to -\log Z;\qquad "
          r"\text{sampled softmax: } L = -\log \frac{e^{\theta_t - \log q_t}}{e^{\theta_t - \log q_t} + "
          r"\sum_{r=1}^{m} e^{\theta_{s_r} - \log q_{s_r}}}")
 c1, c2, c3, c4 = st.columns(4)
