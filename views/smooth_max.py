@@ -22,7 +22,7 @@ st.markdown(t("smooth.lse_text"))
 st.latex(r"\max_i x_i \;\le\; T \log \sum_i e^{x_i / T} \;\le\; \max_i x_i + T \log n,\qquad "
          r"\nabla_x\, T \log \sum_i e^{x_i/T} = \operatorname{softmax}(x / T)")
 temperature = float(10.0 ** state.page_slider("smooth_log_T", t("smooth.log_T"), 0.0, -2.0, 2.0, 0.1))
-temps = compute.TEMPERATURES
+temps = compute.TEMPERATURES[compute.TEMPERATURES <= 5.0]  # beyond, T log n dwarfs the max
 curve = theory.smooth_max_curve(ctl.x, tuple(temps))
 grad, soft = theory.smooth_max_gradient(ctl.x, temperature)
 left, right = st.columns(2)
