@@ -565,7 +565,8 @@ def vocab_nce(n: int, s: float, sigma: float, seed: int) -> dict:
 
     * ``loss_mean`` / ``loss_sd``: nce_loss over VOCAB_REPEATS noise draws,
     * ``loss_exact``: its expectation log(1 + k q_t / p_t) + k sum_i q_i log(1 + p_i / (k q_i)),
-    * ``loss_limit``: CE + log(k q_t) + 1, what the expectation tends to as k grows,
+    * ``loss_limit``: CE + log(k q_t) + Z - log Z with Z = sum exp(score) = 1 here (normalised scores),
+      what the expectation tends to as k grows,
     * ``grad_err_draw``: mean over draws of |g_hat - g|_1 / |g|_1, g = p - onehot(t) the gradient of
       the full softmax cross-entropy CE = -log p_t, g_hat the autograd gradient of one draw,
     * ``grad_err_exact``: the same for the exact expected NCE gradient k q D - (1 - D_t) onehot(t),

@@ -57,7 +57,7 @@ EN = {
     "sb.target": "target class (losses)",
     "sb.target_help": "Class index t of the losses and of the margin softmax, 0 ≤ t < n.",
     "sb.params": "Parameters",
-    "sb.used_by": "Used by",
+    "sb.used_by": "Used by: {mappings}",
     "sb.reset": "Reset to defaults",
     # messages
     "msg.url_param": "URL parameter {key} ignored: {error}",
@@ -775,7 +775,7 @@ ZH = {
     "sb.target": "目标类别（损失）",
     "sb.target_help": "损失与间隔 softmax 的类别下标 t，0 ≤ t < n。",
     "sb.params": "参数",
-    "sb.used_by": "用于",
+    "sb.used_by": "用于：{mappings}",
     "param.temperature": "温度 T",
     "param.beta": "逆温度 β",
     "param.order": "阶数 k",
