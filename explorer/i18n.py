@@ -1201,7 +1201,7 @@ ZH = {
     "check.rtol": "rtol（相对容差）",
     "check.tol_help": "当 |pᵢ − refᵢ| ≤ atol + rtol·|refᵢ| 时分量 i 通过（numpy.isclose）。",
     "check.target": "目标类别",
-    "check.target_help": "加 margin 的那个类别（一个下标，用于每一行）。",
+    "check.target_help": "减去间隔的那个类别（一个下标，用于每一行）。",
     "check.params_note": "你的代码本应计算的映射参数；留空则使用该映射的默认值。",
     "check.source": "数字来源",
     "check.source_paste": "粘贴文本",
