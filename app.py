@@ -33,6 +33,10 @@ PAGES = {
                 url_path="overconfidence"),
         st.Page("views/vocab.py", title=t("page.vocab"), icon=":material/account_tree:", url_path="vocab"),
         st.Page("views/attention.py", title=t("page.attention"), icon=":material/visibility:", url_path="attention"),
+        st.Page("views/losses.py", title=t("page.losses"), icon=":material/functions:", url_path="losses"),
+        st.Page("views/smooth_max.py", title=t("page.smooth_max"), icon=":material/show_chart:", url_path="smooth-max"),
+        st.Page("views/sparse_from_exp.py", title=t("page.sparse_from_exp"), icon=":material/content_cut:",
+                url_path="sparse-from-exp"),
     ],
     t("nav.tools"): [
         st.Page("views/check.py", title=t("page.check"), icon=":material/fact_check:", url_path="check"),

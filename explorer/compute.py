@@ -185,8 +185,10 @@ def plane_grid(radius: float, m: int) -> np.ndarray:
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def loss_surface(name: str, kw: Kw, target: int, radius: float, m: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Loss and its gradient over the plane x = (u, v, 0): arrays (m, m) indexed [v, u]
-    (L, dL/du = dL/dx0, dL/dv = dL/dx1)."""
+    """Loss over the plane x = (u, v, 0) and the descent step's direction: arrays (m, m) indexed
+    [v, u]: (L, g0 - g2, g1 - g2) with g = dL/dx. A gradient step x <- x - eta g on all three logits
+    moves (u, v) = (x0 - x2, x1 - x2) by -eta (g0 - g2, g1 - g2); for a shift-invariant loss
+    g2 = -(g0 + g1), i.e. -eta (2 g0 + g1, g0 + 2 g1), not -eta (g0, g1)."""
     g = plane_grid(radius, m)
     uu, vv = np.meshgrid(g, g)
     grid = _tensor(np.stack([uu.ravel(), vv.ravel(), np.zeros(uu.size)], axis=1)).requires_grad_(True)
@@ -194,7 +196,8 @@ def loss_surface(name: str, kw: Kw, target: int, radius: float, m: int) -> tuple
     loss.sum().backward()  # rows are independent: row r of the gradient is dL_r/dx_r
     grad = grid.grad.numpy()
     shape = (m, m)
-    return loss.detach().numpy().reshape(shape), grad[:, 0].reshape(shape), grad[:, 1].reshape(shape)
+    return (loss.detach().numpy().reshape(shape), (grad[:, 0] - grad[:, 2]).reshape(shape),
+            (grad[:, 1] - grad[:, 2]).reshape(shape))
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -204,6 +207,16 @@ def binary_losses(name: str, kw: Kw, margins: tuple) -> np.ndarray:
     x = _tensor(np.stack([t, np.zeros_like(t)], axis=1))
     with torch.no_grad():
         return _batch_loss(name, x, kw, torch.zeros(len(t), dtype=torch.long)).numpy()
+
+
+def taylor_binary_turn(margins: np.ndarray, loss: np.ndarray) -> dict[str, str]:
+    """Where the Taylor loss of [t, 0] turns (it is not monotone in t): its peak, and the t left of the
+    peak where the loss equals the loss at t = 1 (interpolated), formatted for ``loss.taylor_binary``."""
+    top = int(np.argmax(loss))
+    right = float(np.interp(1.0, margins, loss))
+    left_t, left_loss = margins[: top + 1], loss[: top + 1]  # increasing up to the peak
+    twin = float(np.interp(right, left_loss, left_t)) if left_loss[0] <= right <= left_loss[-1] else float("nan")
+    return dict(tpeak=f"{margins[top]:.3g}", peak=f"{loss[top]:.4g}", twin=f"{twin:.3g}", right=f"{right:.4g}")
 
 
 def hinge(t: np.ndarray) -> np.ndarray:
@@ -509,6 +522,15 @@ def vocab_hs(n: int, s: float, seed: int) -> dict:
 
 @st.cache_data(max_entries=16, show_spinner=False)
 @_one_thread
+def huffman_uniform(n: int) -> dict[str, float]:
+    """code_length_summary of n equal frequencies (Zipf s = 0): the Huffman expected length equals
+    log2 n only when n is a power of 2."""
+    from probcore.vocab import code_length_summary, zipf_frequencies
+    return code_length_summary(zipf_frequencies(n, 0.0))
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+@_one_thread
 def vocab_bounds(s: float) -> dict[str, np.ndarray]:
     """Entropy, Huffman expected and maximum code length of Zipf(s) for n in VOCAB_BOUND_NS."""
     from probcore.vocab import code_length_summary, zipf_frequencies
@@ -543,7 +565,8 @@ def vocab_nce(n: int, s: float, sigma: float, seed: int) -> dict:
 
     * ``loss_mean`` / ``loss_sd``: nce_loss over VOCAB_REPEATS noise draws,
     * ``loss_exact``: its expectation log(1 + k q_t / p_t) + k sum_i q_i log(1 + p_i / (k q_i)),
-    * ``loss_limit``: CE + log(k q_t) + 1, what the expectation tends to as k grows,
+    * ``loss_limit``: CE + log(k q_t) + Z - log Z with Z = sum exp(score) = 1 here (normalised scores),
+      what the expectation tends to as k grows,
     * ``grad_err_draw``: mean over draws of |g_hat - g|_1 / |g|_1, g = p - onehot(t) the gradient of
       the full softmax cross-entropy CE = -log p_t, g_hat the autograd gradient of one draw,
     * ``grad_err_exact``: the same for the exact expected NCE gradient k q D - (1 - D_t) onehot(t),

@@ -289,8 +289,8 @@ def _arrows(u: np.ndarray, v: np.ndarray, du: np.ndarray, dv: np.ndarray, length
 
 def loss_landscape(u: np.ndarray, v: np.ndarray, loss: np.ndarray, grad_u: np.ndarray, grad_v: np.ndarray,
                    point: tuple[float, float] | None, title: str, color: str, arrow_step: int = 6) -> go.Figure:
-    """Contour map of a loss over the plane (u, v) = (x0 - x2, x1 - x2) with arrows along -grad
-    (where gradient descent moves the logits) and the current logits."""
+    """Contour map of a loss over the plane (u, v) = (x0 - x2, x1 - x2) with arrows along the
+    descent step of (u, v), -(grad_u, grad_v) (compute.loss_surface), and the current logits."""
     fig = go.Figure()
     fig.add_contour(x=u, y=v, z=loss, colorscale="Viridis", name=t("fig.loss"), ncontours=24,
                     colorbar=dict(title=dict(text=t("fig.loss"))), line=dict(width=0.5),
@@ -480,7 +480,7 @@ def sharpness_curve(taus: np.ndarray, mean_max: np.ndarray, tau: float, n: int, 
     color = mapping_color("gumbel_softmax")
     fig = go.Figure()
     fig.add_scatter(x=taus, y=mean_max, mode="lines", name=t("perturb.mean_max"), line=dict(color=color, width=2.2),
-                    hovertemplate="τ = %{x:.3g}<br>%{y:.4f}<extra></extra>")
+                    hovertemplate="T = %{x:.3g}<br>%{y:.4f}<extra></extra>")
     for level, label in ((1.0, t("perturb.onehot_limit")), (1.0 / n, t("perturb.uniform_limit", n=n))):
         fig.add_scatter(x=[taus[0], taus[-1]], y=[level, level], mode="lines", name=label,
                         line=dict(color=ZERO_COLOR, dash="dot", width=1.5), hoverinfo="skip")
@@ -490,7 +490,7 @@ def sharpness_curve(taus: np.ndarray, mean_max: np.ndarray, tau: float, n: int, 
     fig.update_xaxes(type="log")
     fig.update_yaxes(range=[0, 1.05])
     fig.update_layout(title=title)
-    return _finish(fig, "τ", t("perturb.mean_max_axis"), None, height=380)
+    return _finish(fig, "T", t("perturb.mean_max_axis"), None, height=380)
 
 
 # ---------------------------------------------------------------- margin page ----

@@ -23,7 +23,7 @@ import numpy as np
 import streamlit as st
 
 from explorer import compute
-from explorer.i18n import LANGS, mapping_label, param_label, t
+from explorer.i18n import LANGS, mapping_label, param_help, param_label, t
 from probcore.check import parse_vector
 from probcore.registry import MAPPINGS
 
@@ -377,9 +377,9 @@ def _checked_kwargs(name: str, x: np.ndarray, target: int, seed: int,
 
 def _param_widget(container, option: Option) -> None:
     """The control of one registry parameter; number fields can be emptied (= not given)."""
-    params = [(m.label, p) for m in MAPPINGS.values() for p in m.params if p.name == option.key]
+    params = [(mapping_label(m.name), p) for m in MAPPINGS.values() for p in m.params if p.name == option.key]
     first = params[0][1]
-    help_text = f"{first.help}\n\n{t('sb.used_by')}: {', '.join(label for label, _ in params)}"
+    help_text = f"{param_help(option.key)}\n\n{t('sb.used_by', mappings=', '.join(label for label, _ in params))}"
     label = param_label(option.key)
     if option.kind == "choice":
         container.selectbox(label, option.choices, key=option.key, help=help_text)

@@ -9,7 +9,8 @@ For a failing row the check tries, in order, alternative implementations that ar
 typical way and reports the first one that reproduces the user's row (same tolerance, at least
 float32 resolution):
 
-1. no max-subtraction: ``exp(x) / sum exp(x)`` in float32 or float64 (overflow -> nan / inf / 0),
+1. no max-subtraction: ``exp(x) / sum exp(x)`` in float64 or float32 (overflow -> nan / inf / 0; the
+   widest type that reproduces the row is named),
 2. logits passed through unchanged (``p = x`` or ``p = x / T``),
 3. log-probabilities instead of probabilities (``exp(p) = ref``),
 4. missing renormalisation (``p / sum p = ref`` while ``sum p != 1``),
@@ -350,7 +351,7 @@ def _h_overflow(case: _Case, rows):
         return [None] * len(rows)
     z = case.x[rows] * pr.scale
     out = [None] * len(rows)
-    for dtype, limit in _EXP_LIMITS.items():
+    for dtype, limit in reversed(_EXP_LIMITS.items()):  # float64 first: name the widest type that overflows
         naive = _naive_exp(z, dtype, k)
         big = np.abs(np.where(np.isfinite(z), z, 0)).max(-1)
         hit = case.matches(naive, rows) & case.differs_from_ref(naive, rows) & (big > limit)
@@ -586,9 +587,10 @@ def _h_nonfinite(case: _Case, rows):
             out.append(("nonfinite", f"{where} for a row whose logits are all -inf (fully masked): the reference "
                         "is all zeros; x - max x is nan there, so such rows need a guard", {}))
         elif case.problem.spec.shift_invariant and big > _EXP_LIMITS[np.float32]:
-            out.append(("max_subtraction", f"{where} with logits up to {big:.4g}: an overflow (exp passes float32's "
-                        f"range beyond {_EXP_LIMITS[np.float32]:.1f}); the mapping is shift-invariant, so subtract "
-                        "the row max first: the result is the same", {}))
+            dtype = np.float64 if big > _EXP_LIMITS[np.float64] else np.float32  # the widest type that overflows
+            out.append(("max_subtraction", f"{where} with logits up to {big:.4g}: an overflow (exp passes "
+                        f"{np.dtype(dtype).name}'s range beyond {_EXP_LIMITS[dtype]:.1f}); the mapping is "
+                        "shift-invariant, so subtract the row max first: the result is the same", {}))
         else:
             out.append(("nonfinite", f"your output has {where} where the reference is finite", {}))
     return out

@@ -30,7 +30,7 @@ from probcore._validate import (
 @dataclass(frozen=True)
 class Param:
     name: str  # keyword of the torch/numpy function
-    label: str  # UI label, e.g. "temperature τ"
+    label: str  # UI label, e.g. "temperature T"
     kind: str  # "float" | "int" | "choice" | "bool"
     default: object
     low: float | None = None  # valid range (None = unbounded)
@@ -64,6 +64,9 @@ _CHECKS = {
     "hard": partial(_check_bool, "hard"),
 }
 _POSITIVE_TEMPERATURE = {"gumbel_softmax"}  # T > 0 there (the noise does not flip)
+# Noises of bounded support: a logit more than the noise's width below the largest never wins, so
+# perturb-max gives it exactly 0 (unbounded noises give every class some chance).
+BOUNDED_NOISES = ("uniform",)
 _MAY_BE_NONE = {"k", "top_p", "beta"}  # None = not given: k / top_p are alternatives, beta replaces T
 
 
@@ -77,10 +80,17 @@ class Mapping:
     reference: Callable  # numpy: reference(x_1d, **params) -> 1-D np.ndarray
     analytic_jacobian: bool
     loss: str | None  # name of the matching function in probcore.losses
-    sparse: bool
+    sparse: bool  # gives exact zeros, for some parameters at least (is_sparse says for which)
     shift_invariant: bool
     stochastic: bool
     needs_target: bool
+    sparse_when: Callable[[dict], bool] | None = None  # the parameters that give exact zeros (None: sparse)
+
+    def is_sparse(self, **params) -> bool:
+        """Whether this mapping with these parameters (the defaults for the others) gives exact zeros."""
+        if self.sparse_when is None:
+            return self.sparse
+        return self.sparse_when({**{p.name: p.default for p in self.params}, **params})
 
     def validate(self, n: int | None = None, **params) -> dict:
         """The given parameters checked and converted (int, float, str, bool; None kept where
@@ -106,29 +116,30 @@ class Mapping:
         return out
 
 
-_T = Param("temperature", "temperature τ", "float", 1.0, ui_low=0.05, ui_high=5.0, step=0.05,
-           help="p = f(x / τ); any finite τ ≠ 0 (τ < 0 reverses the order). Small τ → one-hot argmax.")
-_T_POSITIVE = Param("temperature", "temperature τ", "float", 1.0, low=0.0, low_open=True, ui_low=0.05,
-                    ui_high=5.0, step=0.05, help="softmax((x + g) / τ), τ > 0. Small τ → one-hot samples.")
+_T = Param("temperature", "temperature T", "float", 1.0, ui_low=0.05, ui_high=5.0, step=0.05,
+           help="p = f(x / T); any finite T ≠ 0 (T < 0 reverses the order). Small T → the one-hot argmax for "
+                "the mappings that keep the order of the logits; Taylor softmax does not: it tends to pᵢ ∝ xᵢᵏ.")
+_T_POSITIVE = Param("temperature", "temperature T", "float", 1.0, low=0.0, low_open=True, ui_low=0.05,
+                    ui_high=5.0, step=0.05, help="softmax((x + g) / T), T > 0. Small T → one-hot samples.")
 
 MAPPINGS: dict[str, Mapping] = {m.name: m for m in (
     Mapping(
         "softmax", "Softmax",
-        r"p_i = \frac{e^{x_i/\tau}}{\sum_{j=1}^n e^{x_j/\tau}}",
+        r"p_i = \frac{e^{x_i/T}}{\sum_{j=1}^n e^{x_j/T}}",
         (_T, Param("beta", "inverse temperature β", "float", None, ui_low=-5.0, ui_high=5.0, step=0.05,
-                   help="p = softmax(βx), base e^β; β < 0 gives softmin. Give τ or β, not both.")),
+                   help="p = softmax(βx), base e^β; β < 0 gives softmin. Give T or β, not both.")),
         F.softmax, R.softmax, True, "cross_entropy",
         sparse=False, shift_invariant=True, stochastic=False, needs_target=False),
     Mapping(
         "taylor_softmax", "Taylor softmax",
-        r"p_i = \frac{f_k(x_i/\tau)}{\sum_j f_k(x_j/\tau)},\quad f_k(x) = \sum_{m=0}^{k} \frac{x^m}{m!}",
+        r"p_i = \frac{f_k(x_i/T)}{\sum_j f_k(x_j/T)},\quad f_k(x) = \sum_{m=0}^{k} \frac{x^m}{m!}",
         (Param("order", "order k", "int", 2, low=2, ui_low=2, ui_high=8, step=2,
                help="An even integer ≥ 2: the even Taylor polynomials of e^x are positive."), _T),
         F.taylor_softmax, R.taylor_softmax, True, "taylor_cross_entropy",
         sparse=False, shift_invariant=False, stochastic=False, needs_target=False),
     Mapping(
         "sparse_softmax", "Sparse softmax (top-k / top-p)",
-        r"p_i = \begin{cases} \frac{e^{x_i/\tau}}{\sum_{j\in\Omega} e^{x_j/\tau}} & i \in \Omega \\ 0 & i \notin \Omega"
+        r"p_i = \begin{cases} \frac{e^{x_i/T}}{\sum_{j\in\Omega} e^{x_j/T}} & i \in \Omega \\ 0 & i \notin \Omega"
         r"\end{cases},\quad \Omega = \text{top-}k \text{ or the top-}p \text{ nucleus}",
         (Param("k", "top k", "int", 3, low=1, ui_low=1, step=1,
                help="Keep the k largest logits; an integer in [1, n]. Give k or top-p, not both."),
@@ -139,35 +150,37 @@ MAPPINGS: dict[str, Mapping] = {m.name: m for m in (
         sparse=True, shift_invariant=True, stochastic=False, needs_target=False),
     Mapping(
         "sparsemax", "Sparsemax",
-        r"p = \operatorname{relu}(x/\tau - \lambda(x)),\quad \textstyle\sum_i p_i = 1",
+        r"p = \operatorname{relu}(x/T - \lambda(x)),\quad \textstyle\sum_i p_i = 1",
         (_T,),
         F.sparsemax, R.sparsemax, True, "sparsemax_loss",
         sparse=True, shift_invariant=True, stochastic=False, needs_target=False),
     Mapping(
         "entmax15", "1.5-entmax",
-        r"p = \operatorname{relu}\!\left(\tfrac{x}{2\tau} - \lambda(x)\right)^{2},\quad \textstyle\sum_i p_i = 1",
+        r"p = \operatorname{relu}\!\left(\tfrac{x}{2T} - \lambda(x)\right)^{2},\quad \textstyle\sum_i p_i = 1",
         (_T,),
         F.entmax15, R.entmax15, True, "entmax_loss",
         sparse=True, shift_invariant=True, stochastic=False, needs_target=False),
     Mapping(
         "entmax", "α-entmax",
-        r"p = \operatorname{relu}\!\left(\tfrac{(\alpha-1)\,x}{\tau} - \lambda(x)\right)^{1/(\alpha-1)},"
+        r"p = \operatorname{relu}\!\left(\tfrac{(\alpha-1)\,x}{T} - \lambda(x)\right)^{1/(\alpha-1)},"
         r"\quad \textstyle\sum_i p_i = 1",
         (Param("alpha", "α", "float", 1.5, low=1.0, ui_low=1.0, ui_high=4.0, step=0.05,
                help="α = 1: softmax, α = 2: sparsemax; larger α is sparser."), _T),
         F.entmax, R.entmax, True, "entmax_loss",
-        sparse=True, shift_invariant=True, stochastic=False, needs_target=False),
+        sparse=True, shift_invariant=True, stochastic=False, needs_target=False,
+        sparse_when=lambda params: params["alpha"] > 1),
     Mapping(
         "perturbmax", "Perturb-max",
-        r"p_i = P\big[\arg\max_j (x_j/\tau + \varepsilon_j) = i\big]"
-        r" = \mathbb{E}_{\varepsilon}\Big[\prod_{j\neq i} \Phi\big(\tfrac{x_i - x_j}{\tau} + \varepsilon\big)\Big]",
+        r"p_i = P\big[\arg\max_j (x_j/T + \varepsilon_j) = i\big]"
+        r" = \mathbb{E}_{\varepsilon}\Big[\prod_{j\neq i} \Phi\big(\tfrac{x_i - x_j}{T} + \varepsilon\big)\Big]",
         (Param("noise", "noise", "choice", "gumbel", choices=NOISES,
-               help="Distribution of ε; Gumbel noise gives exactly softmax."), _T),
+               help="Distribution of ε; Gumbel noise gives exactly softmax; uniform noise (bounded) gives exact zeros."), _T),
         F.perturbmax, R.perturbmax, False, None,
-        sparse=False, shift_invariant=True, stochastic=False, needs_target=False),
+        sparse=True, shift_invariant=True, stochastic=False, needs_target=False,
+        sparse_when=lambda params: params["noise"] in BOUNDED_NOISES),
     Mapping(
         "gumbel_softmax", "Gumbel-softmax",
-        r"p = \operatorname{softmax}\big((x + g)/\tau\big),\quad g_i \sim \mathrm{Gumbel}(0, 1)",
+        r"p = \operatorname{softmax}\big((x + g)/T\big),\quad g_i \sim \mathrm{Gumbel}(0, 1)",
         (_T_POSITIVE, Param("hard", "hard (straight-through)", "bool", False,
                             help="One-hot forward value, gradient of the soft sample.")),
         F.gumbel_softmax, R.gumbel_softmax, True, None,

@@ -16,7 +16,7 @@ from probcore.registry import MAPPINGS
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 CORE_PAGES = ("views/compare.py", "views/simplex.py", "views/jacobian.py", "views/loss_landscape.py", "views/sweeps.py")
 TOPIC_PAGES = ("views/perturb.py", "views/margin.py", "views/overconfidence.py", "views/vocab.py", "views/attention.py",
-               "views/check.py")
+               "views/losses.py", "views/smooth_max.py", "views/sparse_from_exp.py", "views/check.py")
 PAGES = CORE_PAGES + TOPIC_PAGES
 TIMEOUT = 90  # seconds per script run (AppTest's default of 3 s is too short on a loaded machine)
 
@@ -331,7 +331,7 @@ def test_every_english_sentence_has_a_chinese_one():
     from explorer.i18n import EN, ZH
     missing = {k: v for k, v in EN.items() if k not in ZH and k not in ("lang.en", "lang.zh")}
     assert not {k: v for k, v in missing.items() if re.search(r"[A-Za-z]{3}", v)}
-    assert all(k in EN or k.startswith(("param.", "mapping.")) for k in ZH)
+    assert all(k in EN or k.startswith(("param.", "mapping.", "help.", "error.")) for k in ZH)
 
 
 def test_url_numbers_are_checked_against_their_range():

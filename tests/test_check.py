@@ -91,6 +91,10 @@ def test_softmax_without_max_subtraction_is_flagged(scale, dtype):
     assert all(not v.ok and v.cause == "max_subtraction" for v in verdicts)
     assert all(v.max_abs_error == math.inf for v in verdicts)
     assert summary(verdicts)["causes"] == {"max_subtraction": 4}
+    # the diagnosis names the precision that overflows at these logits, and its exp limit
+    limit = math.log(np.finfo(dtype).max)
+    assert all(v.fitted["dtype"] == np.dtype(dtype).name for v in verdicts)
+    assert all(f"|x| = {limit:.1f}" in v.likely_cause for v in verdicts)
 
 
 @pytest.mark.parametrize("mapping,true_t", [("softmax", 2.5), ("sparsemax", 1.6), ("entmax15", 0.8)])

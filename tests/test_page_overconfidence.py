@@ -190,6 +190,6 @@ def test_chinese():
     assert at.title[0].value == "为何稀疏"
     assert at.button(key="oc_run").label == "运行"
     assert any("最终测试集准确率（从零训练）" in m.value for m in at.markdown)
-    assert trace(figures(at)[0], "softmax 交叉熵：log(n − 1) − log(e^ε − 1)")
+    assert trace(figures(at)[0], "softmax 交叉熵：s_max − s_min ≥ log(n − 1) − log(e^ε − 1)")
     assert len(figures(at)) == 5 and at.dataframe[0].value.columns[2] == "测试集准确率"
     assert list(at.dataframe[0].value["损失"])[:2] == ["softmax 交叉熵", "稀疏 softmax（top-k）"]

@@ -101,7 +101,7 @@ def test_quadrature_bars_equal_probcore_perturbmax_and_markers_the_monte_carlo(l
 def test_gumbel_softmax_samples_come_from_the_seed_and_hard_is_their_one_hot():
     at = run_app(PAGE, seed=5, perturb_tau="0.5", perturb_draws=4)
     assert_ok(at)
-    fig = by_title(at, "4 Gumbel-softmax samples at τ = 0.5")
+    fig = by_title(at, "4 Gumbel-softmax samples at T = 0.5")
     soft, hard = (np.array(tr["z"]) for tr in fig["data"] if tr["type"] == "heatmap")
     batch = torch.tensor([DEFAULT_X] * 4, dtype=torch.float64)
     expected = F.gumbel_softmax(batch, temperature=0.5, generator=torch.Generator().manual_seed(5)).numpy()
@@ -119,9 +119,9 @@ def test_extreme_temperatures_give_one_hot_or_flat_samples(tau, low, high):
     assert low <= soft.max(axis=1).mean() <= high
     curve = by_title(at, "How close to one-hot")
     mean_max = np.array(trace(curve, "mean maxᵢ yᵢ")["y"])
-    assert mean_max[0] > 0.97 and mean_max[-1] < 0.36  # τ = 0.01 ... 100
-    assert np.all(np.diff(mean_max) <= 1e-12)  # the same noise at every τ: monotone
-    star = trace(curve, f"chosen τ = {float(tau):g}")
+    assert mean_max[0] > 0.97 and mean_max[-1] < 0.36  # T = 0.01 ... 100
+    assert np.all(np.diff(mean_max) <= 1e-12)  # the same noise at every T: monotone
+    star = trace(curve, f"chosen T = {float(tau):g}")
     assert star["x"] == [float(tau)]
 
 
@@ -183,7 +183,7 @@ def test_widgets_change_the_figures_and_the_url():
     assert dict(at.query_params) == {"perturb_samples": "50", "perturb_tau": "0.05", "perturb_draws": "2"}
     freq = np.array(trace(by_title(at, "Share of argmax"), "frequency of argmax(x + g)")["y"])
     np.testing.assert_array_equal(freq, nested(DEFAULT_X, "gumbel", 50, 0)[-1])
-    assert by_title(at, "2 Gumbel-softmax samples at τ = 0.05")
+    assert by_title(at, "2 Gumbel-softmax samples at T = 0.05")
     again = run_app(PAGE, **dict(at.query_params))  # the URL restores the view
     assert [f.proto.spec for f in again.get("plotly_chart")] == [f.proto.spec for f in at.get("plotly_chart")]
 
@@ -214,18 +214,18 @@ def test_chinese_interface():
     at = run_app(PAGE)
     at.selectbox(key="lang").set_value("zh").run()
     assert_ok(at)
-    assert at.title[0].value == "扰动最大与 Gumbel"
-    assert [s.value for s in at.subheader][:3] == ["Gumbel-max：用 argmax 从 softmax 中采样", "扰动最大：换用其他噪声",
+    assert at.title[0].value == "Perturb-max 与 Gumbel"
+    assert [s.value for s in at.subheader][:3] == ["Gumbel-max：用 argmax 从 softmax 中采样", "Perturb-max：换用其他噪声",
                                                "Gumbel-softmax：可微的软样本"]
     titles = [fig["layout"]["title"]["text"] for fig in figures(at)]
     assert any("argmax(x + g) 的频率" in title for title in titles)
-    names = {tr["name"] for tr in by_title(at, "扰动最大的 p")["data"]}
+    names = {tr["name"] for tr in by_title(at, "Perturb-max 的 p")["data"]}
     assert "正态：数值积分" in names
 
 
 def test_a_temperature_off_the_grid_snaps_to_the_nearest_choice():
     at = run_app(PAGE, perturb_tau="0.3")
     assert_ok(at)
-    assert any("using the nearest, τ = 0.2" in c.value for c in at.caption)
-    assert by_title(at, "5 Gumbel-softmax samples at τ = 0.2")
+    assert any("using the nearest, T = 0.2" in c.value for c in at.caption)
+    assert by_title(at, "5 Gumbel-softmax samples at T = 0.2")
     assert at.select_slider(key="perturb_tau").value == 0.2

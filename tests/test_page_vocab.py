@@ -222,3 +222,23 @@ def test_chinese():
     assert ZH["vocab.hs"] in [s.value for s in at.subheader]
     axes = {f["layout"].get("xaxis", {}).get("title", {}).get("text") for f in figures(at)}
     assert ZH["vocab.fig_m"] in axes and ZH["vocab.fig_n"] in axes
+
+
+def test_training_nce_learns_minus_log_z_and_sampled_softmax_learns():
+    """The training section: NCE's learned c approaches -log Z of the offset logits (recomputed here),
+    and both the full and the sampled softmax lower the KL divergence to the data."""
+    at = run_app(PAGE, vocab_n=200, vocab_train_steps=200, vocab_train_offset=2.5)
+    assert any("Not trained yet" in c.value for c in at.caption)
+    at.button(key="vocab_train").click().run()
+    assert_ok(at)
+    x = logits(200, 1.0, 1.0, 0) + 2.5
+    minus_log_z = -float(torch.logsumexp(x, 0))
+    nce = figure(at, "NCE learns c = −log Z")
+    c = np.asarray(trace(nce, "learned c")["y"])
+    assert c[0] == 0.0 and abs(c[-1] - minus_log_z) < 0.15 < abs(c[0] - minus_log_z)
+    kl = figure(at, "Learning the scores")
+    p = torch.softmax(x, 0)
+    uniform_kl = float((p * (p.log() + math.log(200))).sum())  # theta = 0 at the start
+    for name in (EN["vocab.method_full"], "sampled softmax, m = 64"):
+        curve = np.asarray(trace(kl, name)["y"])
+        assert curve[-1] < 0.2 * uniform_kl

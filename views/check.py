@@ -10,7 +10,7 @@ import streamlit as st
 
 from explorer import compute, figures, state, ui
 from explorer.colors import mapping_color
-from explorer.i18n import mapping_label, param_label, t
+from explorer.i18n import localize, mapping_label, param_help, param_label, t
 from probcore.check import MAX_FILE_BYTES, MAX_ROWS, summary
 from probcore.registry import MAPPINGS
 
@@ -81,15 +81,15 @@ for col, p in zip(cols, spec.params):
 
     def render(key, p=p, col=col):
         if p.kind == "choice":
-            return col.selectbox(param_label(p.name), p.choices, key=key, help=p.help, on_change=to_custom,
+            return col.selectbox(param_label(p.name), p.choices, key=key, help=param_help(p.name), on_change=to_custom,
                                  persist_state="session")
         if p.kind == "bool":
-            return col.toggle(param_label(p.name), key=key, help=p.help, on_change=to_custom, persist_state="session")
+            return col.toggle(param_label(p.name), key=key, help=param_help(p.name), on_change=to_custom, persist_state="session")
         if p.kind == "int":
-            return col.number_input(param_label(p.name), value=None, step=int(p.step or 1), key=key, help=p.help,
+            return col.number_input(param_label(p.name), value=None, step=int(p.step or 1), key=key, help=param_help(p.name),
                                     on_change=to_custom, persist_state="session")
         return col.number_input(param_label(p.name), value=None, step=float(p.step or 0.1), format="%g", key=key,
-                                help=p.help, on_change=to_custom, persist_state="session")
+                                help=param_help(p.name), on_change=to_custom, persist_state="session")
 
     value = state.page_option(option, render)
     if value is not None:
@@ -170,7 +170,7 @@ if verdicts:
         t("check.col_max_err"): [v.max_abs_error for v in verdicts],
         t("check.col_differing"): [shown_indices(v) for v in verdicts],
         t("check.col_cause"): [t(f"check.cause_{v.cause or ('none' if v.ok else 'unexplained')}") for v in verdicts],
-        t("check.col_detail"): [v.likely_cause or "" for v in verdicts],
+        t("check.col_detail"): [localize(v.likely_cause or "") for v in verdicts],
     })
     st.dataframe(table, hide_index=True, column_config={
         t("check.col_max_err"): st.column_config.NumberColumn(format="%.3g")})

@@ -78,6 +78,8 @@ ui.show_figure(figures.line_chart(margins, curves, t("loss.margin_axis"), t("fig
                                   legend_title=t("fig.loss")),
                "loss_binary", table=lambda: pd.DataFrame({"t": margins, **{c.label: c.y for c in curves}}))
 st.caption(t("loss.binary_note"))
+if "taylor_softmax" in binary:
+    st.caption(t("loss.taylor_binary", **compute.taylor_binary_turn(margins, binary["taylor_softmax"])))
 
 st.subheader(t("loss.classic"))
 probs01 = np.linspace(0, 1, 201)

@@ -125,9 +125,9 @@ else:
 # ---------------------------------------------------------------- (c) Gumbel-softmax
 st.subheader(t("perturb.gumbel_softmax"))
 st.markdown(t("perturb.gumbel_softmax_text"))
-st.latex(r"y = \operatorname{softmax}\!\Big(\frac{x + g}{\tau}\Big),\qquad "
+st.latex(r"y = \operatorname{softmax}\!\Big(\frac{x + g}{T}\Big),\qquad "
          r"y^{\text{hard}} = \operatorname{onehot}(\arg\max_i y_i) + y - \operatorname{sg}(y),\qquad "
-         r"y \xrightarrow[\tau \to 0]{} \operatorname{onehot}\big(\arg\max_i\,(x_i + g_i)\big)")
+         r"y \xrightarrow[T \to 0]{} \operatorname{onehot}\big(\arg\max_i\,(x_i + g_i)\big)")
 TAU_LOW, TAU_HIGH = compute.TAU_CHOICES[0], compute.TAU_CHOICES[-1]
 
 

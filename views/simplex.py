@@ -32,7 +32,7 @@ def sharpened() -> str:
     rows = ui.per_mapping(ctl, lambda name: compute.probabilities(name, tuple(3.0 * v for v in xs), ctl.kw(name),
                                                                   ctl.target, ctl.seed), quiet=True)
     return t("q_simplex.a", rows="; ".join(
-        f"{labels[name]}: max p {points[name].max():.3f} → {p.max():.3f}, "
+        f"{labels[name]}: max p {points[name].max():.3f} (x{points[name].argmax()}) → {p.max():.3f} (x{p.argmax()}), "
         f"{compute.support_size(points[name])} → {compute.support_size(p)}" for name, p in rows.items() if name in points))
 
 
@@ -59,7 +59,9 @@ with left:
     paths = ui.per_mapping(ctl, lambda name: compute.temperature_sweep(name, xs, ctl.kw(name), ctl.target, ctl.seed))
     ui.show_figure(figures.simplex_paths(paths, compute.TEMPERATURES, "T", labels, axes, t("simplex.temperature_path")),
                    "simplex_temperature_path")
-    st.caption(t("simplex.temperature_note"))
+    ends = "; ".join(f"{labels[name]}: ({ui.vector(path[0])[1:-1]}) → ({ui.vector(path[-1])[1:-1]})"
+                     for name, path in paths.items())
+    st.caption(t("simplex.temperature_note", low=compute.TEMPERATURES[0], high=compute.TEMPERATURES[-1], ends=ends))
 with right:
     alpha_maps = [name for name in compute.alpha_names() if name in ctl.mappings]
     alpha_paths = ui.per_mapping(ctl, lambda name: compute.alpha_sweep(name, xs, ctl.kw(name), ctl.target, ctl.seed),

@@ -1,17 +1,19 @@
 """Large vocabularies: softmax over n classes without paying O(n) per example. Hierarchical
 softmax on a Huffman tree (probabilities sum to 1, expected path length against the entropy
 bound), importance sampling of log Z and of its gradient (bias and variance against the number of
-samples m, uniform against unigram proposal), NCE against k noise samples, and the cost of each
+samples m, uniform against unigram proposal), NCE against k noise samples, training with NCE (a
+learned log Z: self-normalisation) and with sampled softmax, and the cost of each
 against n, measured on this machine on request."""
 import numpy as np
 import pandas as pd
 import streamlit as st
 
-from explorer import compute, figures, state, ui
+from explorer import compute, figures, state, theory, ui
 from explorer.i18n import t
 from probcore.vocab import COST_METHODS
 
 N_MAX = 100_000
+TRAIN_N_MAX = 20_000  # the training section's cost grows with n (Adam on n scores)
 
 
 ui.header("page.vocab", "vocab.intro", uses_mappings=False)
@@ -62,13 +64,14 @@ with right:
     ui.show_figure(figures.vocab_bound(bounds["n"], bounds["entropy_bits"], bounds["expected_length"], bounds["log2_n"],
                                        bounds["max_length"], t("vocab.bound_title", s=s)), "vocab_bound",
                    table=lambda: pd.DataFrame(bounds))
-st.caption(t("vocab.hs_note"))
+uniform = compute.huffman_uniform(n)
+st.caption(t("vocab.hs_note", n=n, length=f"{uniform['expected_length']:.3f}", log2n=f"{uniform['log2_n']:.3f}"))
 
 # ---------------------------------------------------------------- importance sampling
 st.subheader(t("vocab.is"))
 st.markdown(t("vocab.is_explain", repeats=compute.VOCAB_REPEATS))
-st.latex(r"\hat Z = \frac1m \sum_{r=1}^m \frac{e^{x_{s_r}}}{q_{s_r}},\ s_r \sim q;\qquad"
-         r"\mathbb{E}[\hat Z] = Z,\quad \mathrm{Var}[\hat Z / Z] = \frac{\chi^2(p\,\|\,q)}{m};\qquad"
+st.latex(r"\hat Z = \frac1m \sum_{r=1}^m \frac{e^{x_{s_r}}}{q_{s_r}},\ s_r \sim q;\qquad "
+         r"\mathbb{E}[\hat Z] = Z,\quad \mathrm{Var}[\hat Z / Z] = \frac{\chi^2(p\,\|\,q)}{m};\qquad "
          r"\widehat{\nabla_x \log Z} = \sum_r \frac{w_r}{\sum_{r'} w_{r'}}\, e_{s_r}")
 est = compute.vocab_importance(n, s, sigma, seed)
 ms = np.array(compute.VOCAB_MS, dtype=float)
@@ -109,6 +112,54 @@ ui.show_figure(figures.vocab_nce(ks, nce, t("vocab.nce_title", t=nce["target"], 
                "vocab_nce", table=lambda: pd.DataFrame({"k": ks, **{key: nce[key] for key in (
                    "loss_mean", "loss_sd", "loss_exact", "loss_limit", "grad_err_draw", "grad_err_exact")}}))
 st.caption(t("vocab.nce_note"))
+
+# ---------------------------------------------------------------- training with NCE and sampled softmax
+st.subheader(t("vocab.train"))
+st.markdown(t("vocab.train_explain", batch=theory.TRAIN_BATCH))
+st.latex(r"\text{NCE: } \min_c\ L_{\mathrm{NCE}}(x + c)\ \Rightarrow\ c \to -\log Z;\qquad "
+         r"\text{sampled softmax: } L = -\log \frac{e^{\theta_t - \log q_t}}{e^{\theta_t - \log q_t} + "
+         r"\sum_{r=1}^{m} e^{\theta_{s_r} - \log q_{s_r}}}")
+c1, c2, c3, c4 = st.columns(4)
+train_k = int(state.page_option(state.Option("vocab_train_k", "int", 16, low=1, high=256), lambda key: c1.number_input(
+    t("vocab.train_k"), min_value=1, max_value=256, step=1, key=key, persist_state="session")))
+train_m = int(state.page_option(state.Option("vocab_train_m", "int", 64, low=1, high=1024), lambda key: c2.number_input(
+    t("vocab.train_m"), min_value=1, max_value=1024, step=1, key=key, persist_state="session")))
+train_steps = int(state.page_slider("vocab_train_steps", t("vocab.train_steps"), 150, 20, 400, 10))
+offset = float(state.page_slider("vocab_train_offset", t("vocab.train_offset"), 3.0, -5.0, 5.0, 0.5))
+settings = (n, s, sigma, seed, train_k, train_m, train_steps, offset)
+if n > TRAIN_N_MAX:
+    st.info(t("vocab.train_too_big", n=n, limit=TRAIN_N_MAX))
+elif st.button(t("vocab.train_button"), key="vocab_train", icon=":material/model_training:"):
+    with st.spinner(t("vocab.train_running")):
+        st.session_state["_vocab_training"] = (settings, theory.nce_self_normalisation(
+            n, s, sigma, seed, train_k, train_steps, offset), theory.sampled_softmax_training(
+            n, s, sigma, seed, train_m, train_steps))
+trained = st.session_state.get("_vocab_training")
+if trained is None or n > TRAIN_N_MAX:
+    st.caption(t("vocab.train_first"))
+else:
+    ran, nce_run, sampled_run = trained
+    if ran != settings:
+        st.caption(t("vocab.train_stale"))
+    steps_axis = np.arange(len(nce_run["c"]))
+    left, right = st.columns(2)
+    with left:
+        ui.show_figure(figures.line_chart(steps_axis, [
+            figures.Curve(t("vocab.train_c"), nce_run["c"], figures.VOCAB_COLORS["unigram"]),
+            figures.Curve(t("vocab.train_minus_log_z", value=nce_run["minus_log_z"]),
+                          np.full(len(steps_axis), nce_run["minus_log_z"]), figures.VOCAB_COLORS["exact"], "dash")],
+            t("vocab.train_step_axis"), "c", t("vocab.train_nce_title", k=ran[4])), "vocab_train_nce",
+            table=lambda: pd.DataFrame({"step": steps_axis, "c": nce_run["c"]}))
+    kl_axis = np.arange(1, len(sampled_run["full"]) + 1)
+    with right:
+        ui.show_figure(figures.line_chart(kl_axis, [
+            figures.Curve(t("vocab.method_full"), sampled_run["full"], figures.VOCAB_COLORS["full"]),
+            figures.Curve(t("vocab.train_sampled", m=ran[5]), sampled_run["sampled"], figures.VOCAB_COLORS["sampled"])],
+            t("vocab.train_step_axis"), t("vocab.train_kl_axis"), t("vocab.train_kl_title"), log_y=True),
+            "vocab_train_sampled", table=lambda: pd.DataFrame({"step": kl_axis, **sampled_run}))
+    st.caption(t("vocab.train_note", c=f"{nce_run['c'][-1]:.4f}", minus_log_z=f"{nce_run['minus_log_z']:.4f}",
+                 log_z=f"{nce_run['log_z']:.4f}", full=f"{sampled_run['full'][-1]:.4f}",
+                 sampled=f"{sampled_run['sampled'][-1]:.4f}", steps=ran[6]))
 
 # ---------------------------------------------------------------- cost against n
 st.subheader(t("vocab.cost"))
