@@ -289,9 +289,9 @@ def _lesson_bar(lesson: lessons.Lesson, k: int) -> None:
         c_next.button(t("lesson.next"), on_click=move, args=(1,), key="lesson_next", type="primary",
                       disabled=k == len(lesson.steps) - 1, shortcut="PageDown", icon=":material/arrow_forward:",
                       width="stretch")
-        c_jump.selectbox(t("lesson.jump"), range(len(lesson.steps)), index=k, key=f"lesson_jump_{lesson.id}_{k}",
-                         format_func=lambda i: f"{i + 1}. {t('page.' + lesson.steps[i].page)}",
-                         label_visibility="collapsed", on_change=_jump, args=(f"lesson_jump_{lesson.id}_{k}",))
+        labels = [f"{i + 1}. {t('page.' + s.page)}" for i, s in enumerate(lesson.steps)]
+        c_jump.selectbox(t("lesson.jump"), labels, index=k, key=f"lesson_jump_{lesson.id}_{k}_{language()}",
+                         label_visibility="collapsed", on_change=_jump, args=(f"lesson_jump_{lesson.id}_{k}_{language()}",))
         c_back.button(t("lesson.back"), on_click=back_to_view, key="lesson_back", icon=":material/restart_alt:",
                       help=t("lesson.back_help"), width="stretch")
         c_leave.button("", on_click=leave, key="lesson_leave", icon=":material/close:", help=t("lesson.leave"))
@@ -314,4 +314,5 @@ def _text(step: lessons.Step, field: str, lang: str) -> str:
 
 
 def _jump(key: str) -> None:
-    move(to=st.session_state[key])
+    """The jump list's choice "K. Page" -> step K."""
+    move(to=int(st.session_state[key].split(".")[0]) - 1)

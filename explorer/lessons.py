@@ -35,7 +35,7 @@ ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
 VIEWER_KEYS = ("lang", "present")  # the viewer's own choices: a step never sets them
 PLAYER_KEYS = ("lesson", "step", "room")  # the player's own query parameters
 TEXT_FIELDS = ("text", "question", "answer")
-MARKUP = re.compile(r"<\s*[A-Za-z/!?]|\]\s*\(|javascript:|data:text", re.IGNORECASE)
+MARKUP = re.compile(r"<[A-Za-z/!?]|\]\s*\(|javascript:|data:text", re.IGNORECASE)
 PLACEHOLDER = re.compile(r"\{\{(.*?)\}\}", re.DOTALL)
 PLACEHOLDER_BODY = re.compile(r"\s*([a-z_0-9]+)((?::[A-Za-z0-9_.+-]+)*)\s*(?:\|\s*(\.\d{1,2}[fge%]))?\s*")
 
@@ -227,6 +227,13 @@ def _attention(s: StepState, name: str) -> np.ndarray:
     return compute.attention_weights(name, rows, compute.items(kw))[0]
 
 
+def _gumbel_max(s: StepState) -> tuple[int, np.ndarray]:
+    """(N, Gumbel-max frequencies at N) as the perturb page draws them (N capped for large n)."""
+    n_max = min(int(s["perturb_samples"]), compute.sample_cap(len(s.logits)))
+    ns, freqs = compute.perturbmax_nested(tuple(map(float, s.logits)), "gumbel", n_max, int(s["seed"]))
+    return int(ns[-1]), freqs[-1]
+
+
 def _gap_bound(s: StepState, n: str, k: int | None = None) -> float:
     from explorer.training import logit_gap_bound
     if not re.fullmatch(r"\d{1,7}", n) or int(n) < 2:
@@ -282,8 +289,14 @@ COMPUTATIONS: dict[str, Computation] = {
     "margin_loss": Computation(lambda s: _margin(s)["loss"], "", "AM-softmax loss with margin"),
     "margin_loss0": Computation(lambda s: _margin(s)["loss0"], "", "the same without margin"),
     "attn": Computation(_entry(_attention), "mapping:j", "attention weight of key j (first query)"),
+    "attn_max": Computation(lambda s, name: float(_attention(s, name).max()), "mapping",
+                            "largest attention weight (first query)"),
     "attn_support": Computation(lambda s, name: int(np.count_nonzero(_attention(s, name))), "mapping",
                                 "keys with a nonzero weight (first query)"),
+    "mc_freq": Computation(lambda s, i: float(_gumbel_max(s)[1][_index(i, len(s.logits))]), "i",
+                           "share of argmax(x + g) over N = perturb_samples Gumbel draws (perturb page)"),
+    "clt": Computation(lambda s: float(compute.clt_total_variation(s.probabilities("softmax"), [_gumbel_max(s)[0]])[0]),
+                       "", "central-limit expectation of the total variation at that N"),
     "gap_bound": Computation(lambda s, n: _gap_bound(s, n), "n",
                              "smallest logit gap at cross-entropy oc_eps over n classes"),
     "gap_bound_topk": Computation(lambda s, n: _gap_bound(s, n, int(s["oc_k"])), "n",
@@ -297,7 +310,7 @@ COMPUTATIONS: dict[str, Computation] = {
                                                          int(s["vocab_seed"]))["entropy"], "",
                               "entropy of the Zipf frequencies (bits)"),
     "log2n": Computation(lambda s: math.log2(int(s["vocab_n"])), "", "log2 of the vocabulary size"),
-    "check_rows": Computation(_check_rows, "ok|mismatch", "rows of the check example with that verdict"),
+    "check_rows": Computation(_check_rows, "verdict", "rows of the check example with the verdict ok (or mismatch)"),
 }
 
 
@@ -355,7 +368,7 @@ def _line_of(text: str, position: int) -> int:
 
 
 def _step_lines(text: str) -> list[int]:
-    return [_line_of(text, m.start()) for m in re.finditer(r"^\s*\[\[\s*step\s*\]\]", text, re.MULTILINE)]
+    return [_line_of(text, m.start()) for m in re.finditer(r"^[ \t]*\[\[[ \t]*step[ \t]*\]\]", text, re.MULTILINE)]
 
 
 def decode(data: bytes) -> str:
