@@ -161,6 +161,7 @@ def start_room(lesson: lessons.Lesson) -> str | None:
         return str(err)
     ss["_room"], ss["_room_secret"], ss["_room_follow"], ss["_room_version"] = code, secret, True, 0
     show_step(lesson, step)
+    ss["_lesson_go"] = False  # stay on the Lessons page, which shows the code to the class
     return None
 
 
@@ -198,6 +199,8 @@ def _from_url(page) -> None:
     query = st.query_params
     if ss.get("room"):
         ss["_room_error"] = join(ss["room"], query.get(TEACHER_PARAM, ""))
+        if ss.get("_room"):
+            st.rerun()
         return
     lesson_id = ss.get("lesson")
     if not lesson_id:
