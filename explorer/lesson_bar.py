@@ -283,10 +283,10 @@ def _lesson_bar(lesson: lessons.Lesson, k: int) -> None:
     lang = language()
     step = lesson.steps[k]
     with st.container(border=True, key="lesson_bar"):
-        c_title, c_prev, c_next, c_jump, c_back, c_leave = st.columns([5, 1.3, 1.3, 2.2, 2.2, 0.6],
-                                                                      vertical_alignment="center")
+        c_title, c_count = st.columns([4, 1], vertical_alignment="bottom")
         c_title.markdown(f"**{state.plain(lesson.title_in(lang))}** · {t('lesson.counter', k=k + 1, n=len(lesson.steps))}")
-        c_title.progress((k + 1) / len(lesson.steps))
+        c_count.progress((k + 1) / len(lesson.steps))
+        c_prev, c_next, c_jump, c_back, c_leave = st.columns([2, 2, 2.4, 2.6, 0.6], vertical_alignment="center")
         c_prev.button(t("lesson.prev"), on_click=move, args=(-1,), key="lesson_prev", disabled=k == 0,
                       shortcut="PageUp", icon=":material/arrow_back:", width="stretch")
         c_next.button(t("lesson.next"), on_click=move, args=(1,), key="lesson_next", type="primary",
@@ -294,7 +294,7 @@ def _lesson_bar(lesson: lessons.Lesson, k: int) -> None:
                       width="stretch")
         labels = [f"{i + 1}. {t('page.' + s.page)}" for i, s in enumerate(lesson.steps)]
         c_jump.selectbox(t("lesson.jump"), labels, index=k, key=f"lesson_jump_{lesson.id}_{k}_{language()}",
-                         label_visibility="collapsed", on_change=_jump, args=(f"lesson_jump_{lesson.id}_{k}_{language()}",))
+                         label_visibility="collapsed", on_change=_jump, args=(f"lesson_jump_{lesson.id}_{k}_{language()}", k))
         c_back.button(t("lesson.back"), on_click=back_to_view, key="lesson_back", icon=":material/restart_alt:",
                       help=t("lesson.back_help"), width="stretch")
         c_leave.button("", on_click=leave, key="lesson_leave", icon=":material/close:", help=t("lesson.leave"))
@@ -316,6 +316,8 @@ def _text(step: lessons.Step, field: str, lang: str) -> str:
     return step.texts[field].get(lang) or step.texts[field]["en"]
 
 
-def _jump(key: str) -> None:
-    """The jump list's choice "K. Page" -> step K."""
-    move(to=int(st.session_state[key].split(".")[0]) - 1)
+def _jump(key: str, drawn_at: int) -> None:
+    """The jump list's choice "K. Page" -> step K. A list drawn at another step than the current one
+    is stale (Streamlit may report it changed on the run after a room moved the student): ignored."""
+    if st.session_state.get("_lesson_step") == drawn_at:
+        move(to=int(st.session_state[key].split(".")[0]) - 1)
