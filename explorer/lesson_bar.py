@@ -191,7 +191,7 @@ def _follow() -> None:
 
 # ---------------------------------------------------------------- the bar ----
 
-def _from_url(page) -> None:
+def _from_url() -> None:
     """Once per session: open the room or lesson a link names (?room=CODE[&teacher=SECRET],
     ?lesson=ID&step=K). A link with other view parameters too keeps that view (a reload)."""
     ss = st.session_state
@@ -249,7 +249,7 @@ def bar(page) -> None:
     for option in (LESSON, STEP, ROOM):
         state.page_option(option, lambda key: ss[key])
     if "_lesson_url_read" not in ss:
-        _from_url(page)
+        _from_url()
     lesson, k = ss.get("_lesson"), ss.get("_lesson_step", 0)
     ss["lesson"] = lesson.id if lesson is not None and lesson.id in _shipped_ids() else ""
     ss["step"] = k + 1 if lesson is not None else 0

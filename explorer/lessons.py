@@ -320,8 +320,7 @@ def _arity(name: str) -> int:
 
 
 def format_value(value: Any, fmt: str | None) -> str:
-    """An int as is; a float with ``fmt`` (default 3 significant digits); minus as U+2212 is not used
-    (LaTeX and Markdown both read '-')."""
+    """An int as is; a float with ``fmt`` (default 3 significant digits)."""
     if isinstance(value, (bool, np.bool_)):
         return str(bool(value)).lower()
     if isinstance(value, (int, np.integer)) and fmt is None:
@@ -487,10 +486,13 @@ def shipped() -> dict[str, Lesson]:
 # ---------------------------------------------------------------- writing a file ----
 
 def _toml_string(s: str) -> str:
-    """A TOML string: a multi-line literal string where it can be one (LaTeX stays readable), else basic."""
-    if "'''" not in s and not re.search(r"[\x00-\x08\x0b-\x1f\x7f]", s) and not s.endswith("'"):
-        return "'''\n" + s + "'''" if "\n" in s else ("'" + s + "'" if "'" not in s and "\n" not in s else "'''" + s + "'''")
-    return json.dumps(s, ensure_ascii=False)
+    """A TOML string: a literal string where it can be one (LaTeX backslashes stay as written), else
+    a basic string with escapes."""
+    if re.search(r"[\x00-\x08\x0b-\x1f\x7f]", s) or "'''" in s or s.endswith("'"):
+        return json.dumps(s, ensure_ascii=False).replace("\x7f", "\\u007f")
+    if "\n" in s:
+        return "'''\n" + s + "'''"  # the newline after the opening quotes is not part of the string
+    return "'" + s + "'" if "'" not in s else "'''" + s + "'''"
 
 
 def dump(title: dict[str, str], steps: list[Step]) -> str:

@@ -346,3 +346,11 @@ def test_placeholders_are_looked_up_never_evaluated():
 def test_a_lesson_id_is_a_plain_name():
     with pytest.raises(lessons.LessonError, match="lesson id"):
         lessons.parse((HEAD + GOOD_STEP).encode(), "../etc/passwd")
+
+
+@pytest.mark.parametrize("text", ["plain", "it's", "two\nlines", "ends in '", "a'''b", "tab\tand \x7f", r"\frac{1}{2}",
+                                  "\nleading newline", "中文“引号”"])
+def test_writer_keeps_any_text(text):
+    step = lessons.Step("compare", {"logits": "1, 0"}, {"text": {"en": text, "zh": "中"}})
+    again = lessons.parse(lessons.dump({"en": "T", "zh": "题"}, [step]), "w")
+    assert again.steps[0].texts["text"]["en"] == text
