@@ -354,3 +354,50 @@ def test_writer_keeps_any_text(text):
     step = lessons.Step("compare", {"logits": "1, 0"}, {"text": {"en": text, "zh": "中"}})
     again = lessons.parse(lessons.dump({"en": "T", "zh": "题"}, [step]), "w")
     assert again.steps[0].texts["text"]["en"] == text
+
+
+# ---------------------------------------------------------------- the Lessons page ----
+
+def _lesson_page(monkeypatch, tmp_path) -> AppTest:
+    monkeypatch.setenv("PROBCORE_ROOMS_URL", f"sqlite:///{tmp_path / 'rooms.sqlite3'}")
+    from explorer import lesson_bar
+    lesson_bar.store.clear()  # the store of this test's URL
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.run()
+    at.switch_page("views/lesson.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_writing_a_lesson_from_the_pages(monkeypatch, tmp_path):
+    """Start a lesson, add the compare page's current view as a step, and the draft is a valid lesson
+    whose step holds that view's parameters."""
+    at = _lesson_page(monkeypatch, tmp_path)
+    at.button(key="author_new").click().run()
+    at.switch_page("views/compare.py").run()
+    at.text_input(key="logits").set_value("3, 1, 0").run()
+    at.button(key="author_add_view").click().run()
+    assert not at.exception
+    draft = at.session_state["_draft"]
+    assert [(s["page"], s["params"]) for s in draft["steps"]] == [("compare", {"logits": "3, 1, 0"})]
+    at.switch_page("views/lesson.py").run()
+    at.text_input(key="author_title_en").set_value("Mine").run()
+    at.text_input(key="author_title_zh").set_value("我的").run()
+    assert not at.exception
+    assert any("valid lesson of 1 steps" in s.value for s in at.success)
+    lesson = at.session_state["_draft_lesson"]
+    assert lesson.steps[0].params == {"logits": "3, 1, 0"} and lesson.title["zh"] == "我的"
+
+
+def test_starting_and_joining_rooms_on_the_page(monkeypatch, tmp_path):
+    """A room started on the page shows its code; a wrong code typed by a student is a message."""
+    at = _lesson_page(monkeypatch, tmp_path)
+    at.button(key="room_start").click().run()
+    assert not at.exception
+    code = at.session_state["_room"]
+    assert re.fullmatch(r"[A-Z2-9]{6}", code) and at.session_state["_room_secret"]
+    assert any(code in m.value for m in at.markdown)
+    student = _lesson_page(monkeypatch, tmp_path)
+    student.text_input(key="room_code_input").set_value("ZZZZZZ")
+    next(b for b in student.button if b.label == "Join the room").click().run()
+    assert any("No room with the code" in e.value for e in student.error)
