@@ -8,9 +8,10 @@ import os
 import re
 from pathlib import Path
 
-from bench.browser import IDLE, VIEWPORT, serve
+from bench.browser import IDLE, ROOT, VIEWPORT, serve
 from explorer import rooms
 
+ARTIFACTS = ROOT / "artifacts"  # a screenshot of a page whose button could not be clicked
 BAR = ".st-key-lesson_bar"
 TIMEOUT_MS = 60_000
 
@@ -46,7 +47,12 @@ def click(page, key: str) -> None:
     """Click the button with this key once the page has finished rerunning (a button with a help
     tooltip is drawn twice inside its element: the first one is the visible one)."""
     idle(page)
-    page.locator(f".st-key-{key} button").first.click()
+    try:
+        page.locator(f".st-key-{key} button").first.click()
+    except Exception:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"lesson-click-{key}-failed.png"), full_page=True)
+        raise
 
 
 def counter(k: int, n: int) -> str:
