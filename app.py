@@ -11,7 +11,7 @@ import time
 
 import streamlit as st
 
-from explorer import state, ui
+from explorer import lesson_bar, state, ui
 from explorer.i18n import t
 
 started = time.time()
@@ -40,9 +40,12 @@ PAGES = {
     ],
     t("nav.tools"): [
         st.Page("views/check.py", title=t("page.check"), icon=":material/fact_check:", url_path="check"),
+        st.Page("views/lesson.py", title=t("page.lesson"), icon=":material/school:", url_path="lesson"),
     ],
 }
-st.navigation(PAGES, position="top").run()
+page = st.navigation(PAGES, position="top")
+lesson_bar.bar(page)  # lessons (issue 12): the lesson / room bar above the page
+page.run()
 state.sync_url()
 
 
