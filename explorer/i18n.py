@@ -582,6 +582,12 @@ EN = {
     "q_sweeps.c2": "at T = 1",
     "q_sweeps.a": "sparsemax(x / T) is one-hot as soon as the gap (x₍₁₎ − x₍₂₎) / T reaches 1, i.e. for T ≤ {gap} here; in the sweep grid the largest one-hot T is {seen}. Softmax at that T still gives the top class only {softmax}: it is one-hot only in the limit.",
     "q_sweeps.tied": "The two largest logits are tied, so no temperature makes sparsemax one-hot (both keep p = 1/2 in the limit): pick another preset to see the threshold.",
+    # page controls (issue 10)
+    "ctl.logits": "Logits",
+    "ctl.params_of": "Parameters of",
+    "ctl.no_mappings": "No mapping selected: pick some under Mappings above.",
+    "ctl.no_loss": "—: probcore has no loss function for {mappings} (the registry names none), so no loss value or gradient is shown.",
+    "param.order": "Taylor order (even)",
 }
 
 ZH = {
@@ -625,7 +631,7 @@ ZH = {
     "sb.used_by": "用于",
     "param.temperature": "温度 τ",
     "param.beta": "逆温度 β",
-    "param.order": "阶数 k",
+    "param.order": "泰勒阶数（偶数）",
     "param.k": "top k",
     "param.top_p": "top p",
     "param.noise": "噪声",
@@ -1140,6 +1146,11 @@ ZH = {
     "q_sweeps.c2": "在 T = 1",
     "q_sweeps.a": "只要差值 (x₍₁₎ − x₍₂₎) / T 达到 1，sparsemax(x / T) 就是 one-hot，这里即 T ≤ {gap}；扫描网格中最大的 one-hot 温度为 {seen}。同一温度下 softmax 给最大类别的概率只有 {softmax}：它只在极限下才是 one-hot。",
     "q_sweeps.tied": "最大的两个 logit 相等，所以任何温度都不会让 sparsemax 变成 one-hot（极限下两者各为 1/2）：换一个预设来观察阈值。",
+    # page controls (issue 10)
+    "ctl.logits": "Logits",
+    "ctl.params_of": "参数所属映射",
+    "ctl.no_mappings": "未选择映射：请在上方“映射”中选择。",
+    "ctl.no_loss": "—：probcore 没有为 {mappings} 定义损失函数（注册表中未指定），因此不显示损失值与梯度。",
 }
 
 STRINGS = {"en": EN, "zh": ZH}

@@ -14,7 +14,7 @@ from probcore.vocab import COST_METHODS
 N_MAX = 100_000
 
 
-ui.header("page.vocab", "vocab.intro", uses_mappings=False)
+ui.header("page.vocab", "vocab.intro")
 st.markdown(t("vocab.explain"))
 
 c1, c2, c3, c4 = st.columns(4)
