@@ -14,7 +14,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from _plotly_utils.utils import convert_to_base64
+from _plotly_utils.utils import to_typed_array_spec
 
 from explorer.colors import mapping_color, with_alpha
 from explorer.i18n import t
@@ -25,18 +25,35 @@ DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
 _SYMBOLS = ("circle", "square", "diamond", "triangle-up", "pentagon", "hexagon", "star", "cross", "triangle-down")
 
 
+def _typed_arrays(obj):
+    """Numpy arrays in a figure spec as plotly.js typed arrays (as go.Figure.to_dict sends them),
+    without plotly's check of every other value."""
+    if isinstance(obj, np.ndarray):
+        return to_typed_array_spec(obj)
+    if isinstance(obj, dict):
+        return {k: _typed_arrays(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_typed_arrays(v) for v in obj]
+    return obj
+
+
 class Spec(go.Figure):
-    """A figure given as Plotly's JSON form (plain dicts and numpy arrays): st.plotly_chart sends it
-    as it is, with no go.Figure built and validated on every step (the validation cost ~9 ms of
-    a Compare step). ``go.Figure(spec.to_dict())`` gives the validated figure when one is needed."""
+    """A figure given as Plotly's JSON form (plain dicts and numpy arrays). st.plotly_chart takes
+    any go.Figure by its ``to_dict()``, so a Spec goes out as it is: no go.Figure is built and
+    validated on the step (that cost ~9 ms of a Compare step). Nothing but ``to_dict`` (and
+    ``to_json``, which calls it) is used: ``go.Figure(spec.to_dict())`` gives the validated figure
+    where one is needed (:func:`for_projector`)."""
+
+    def __new__(cls, spec: dict):
+        fig = super().__new__(cls)  # go.Figure.__init__ is skipped on purpose (it is the cost)
+        fig._spec = spec
+        return fig
 
     def __init__(self, spec: dict):
-        super().__init__()
-        self._spec = spec
+        pass
 
     def to_dict(self) -> dict:
-        convert_to_base64(self._spec)  # numpy arrays as typed arrays, as go.Figure.to_dict sends them
-        return self._spec
+        return _typed_arrays(self._spec)
 
 
 class Curve(NamedTuple):

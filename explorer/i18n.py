@@ -588,6 +588,8 @@ EN = {
     "ctl.no_mappings": "No mapping selected: pick some under Mappings above.",
     "ctl.no_loss": "—: probcore has no loss function for {mappings} (the registry names none), so no loss value or gradient is shown.",
     "param.order": "Taylor order (even)",
+    "ctl.heatmaps_of": "Heat maps of",
+    "ctl.planes_of": "Loss planes of",
 }
 
 ZH = {
@@ -1150,6 +1152,8 @@ ZH = {
     "ctl.logits": "Logits",
     "ctl.params_of": "参数所属映射",
     "ctl.no_mappings": "未选择映射：请在上方“映射”中选择。",
+    "ctl.heatmaps_of": "绘制热图的映射",
+    "ctl.planes_of": "绘制损失平面的映射",
     "ctl.no_loss": "—：probcore 没有为 {mappings} 定义损失函数（注册表中未指定），因此不显示损失值与梯度。",
 }
 

@@ -1,17 +1,48 @@
-"""Sidebar controls shared by every page, their URL state, and the parsing of user input.
+"""The explorer's controls, their URL state, and the parsing of user input.
 
 Every control is an :class:`Option` whose key is both its ``st.session_state`` key and its query
 parameter. The URL is read when a session starts (``_load_url``; a page's own controls take
 their value from that same first URL when the page first draws them, :func:`page_option`): each
 value is parsed and checked here, never handed to a widget unchecked, and a bad one gives an
-inline message and leaves the default. After each run :func:`sync_url` writes the non-default values back, so the
-address reproduces the view. The mapping parameters are not listed here: one control per
-distinct parameter name of ``probcore.registry.MAPPINGS``.
+inline message and leaves the default. After each run (of the app, or of a fragment alone)
+:func:`sync_url` writes the non-default values back, so the address reproduces the view.
 
-:func:`sidebar` draws the controls and returns :class:`Controls`, the checked values every page
-reads with :func:`current`: logits, the selected mappings and each one's keyword arguments
-(checked by the registry and by a real call; a bad value falls back to the last valid one, else
-the default, with a message naming the mapping).
+Where they are drawn: :func:`sidebar` (every page) holds language, presentation mode and reset;
+a page that uses the logits calls :func:`controls` first in the fragment that draws what they
+change (preset, n, seed, the logits text, one slider per logit, the target class), and a page
+that draws the mappings calls :func:`mapping_controls` above it (the mappings shown, then the
+parameters of one mapping at a time). :func:`controls` returns :class:`Controls`, the checked
+values: logits, the selected mappings and each one's keyword arguments (checked by the registry
+and by a real call; a bad value falls back to the last valid one, else the default, with a
+message naming the mapping). A widget has a key of its own (``w_`` + key, :func:`_bind`); the
+value stays under the option key for every page.
+
+URL query parameters (the same names as before issue 10; links made then still open the same
+view, except that α-entmax's default α is now EXPLORER_DEFAULTS["alpha"]). A value equal to its
+default is left out of the URL; a path selects the page (/, /simplex, /jacobian, /loss, /sweeps,
+/perturb, /margin, /overconfidence, /vocab, /attention, /check).
+
+- Session-wide: ``lang`` (en | zh), ``present`` (0 | 1).
+- Logits (Compare, Simplex, Jacobian, Loss landscape, Sweeps, Perturb-max): ``logits`` (numbers
+  separated by commas or spaces, 2 to 1000 of them, |x| <= 1e4; written only with the custom
+  preset), ``preset`` (custom | uniform | one_dominant | two_tied | long_tail | random), ``n``
+  (classes of a preset, 2..1000; written only with a preset), ``seed`` (0..2^31-1), ``target``
+  (class of the losses, 0..n-1).
+- Mappings (the core pages): ``show`` (comma-separated names of ``probcore.registry.MAPPINGS``),
+  and one parameter per distinct registry parameter name, shared by the mappings that have it:
+  ``temperature``, ``beta``, ``order``, ``k``, ``top_p``, ``alpha``, ``noise``, ``hard``,
+  ``margin``, ``scale`` (checked by the registry: its ranges, not hard-coded here; ``none`` or
+  empty = not given, where None is allowed).
+- A page's own controls (:func:`page_option`), named after the page: Compare ``log``,
+  ``formula``; Simplex ``radius``; Loss landscape ``plane``; Perturb-max ``perturb_samples``,
+  ``perturb_noises``, ``perturb_tau``, ``perturb_draws``; Margin softmax ``margin_classes``,
+  ``margin_m``, ``margin_s``, ``margin_angle``, ``margin_target``; Why sparse ``oc_eps``, ``oc_k``,
+  ``oc_steps``, ``oc_classes``, ``oc_train_k``, ``oc_seed``; Large vocabularies ``vocab_n``,
+  ``vocab_s``, ``vocab_sigma``, ``vocab_seed``; Attention ``attention_L``, ``attention_d``,
+  ``attention_queries``, ``attention_seed``, ``attention_scale``, ``attention_alpha``,
+  ``attention_k``, ``attention_query``; Check my numbers ``check_example``, ``check_mapping``,
+  ``check_atol``, ``check_rtol``, ``check_<parameter>``, ``check_target``, ``check_source``,
+  ``check_row``.
 """
 from __future__ import annotations
 
@@ -436,6 +467,7 @@ def sidebar() -> None:
     for key, option in OPTIONS.items():
         ss.setdefault(key, option.default)
     ss["_page_options"] = {}
+    ss["_notes"] = set()  # ui.per_mapping's notes, once per run (of the app, or of a fragment: ui.fragment)
     sb = st.sidebar
     sb.selectbox(t("sb.lang"), LANGS, key="lang", format_func=lambda code: t(f"lang.{code}"))
     sb.toggle(t("sb.present"), key="present", help=t("sb.present_help"))
@@ -525,7 +557,6 @@ def controls(mappings: bool = True) -> Controls:
     """Draw the logit controls where the page calls this (first thing in the fragment that draws
     what they change), the messages about bad input below them, and return the checked values
     (with ``mappings``: of the mappings chosen in :func:`mapping_controls`, and the target class)."""
-    st.session_state["_notes"] = set()  # ui.per_mapping's notes, once per run of the fragment
     ctl, messages = checked(mappings, update=True)
     with st.expander(t("ctl.logits"), expanded=True, icon=":material/linear_scale:"):
         _logit_controls(ctl.logits, target=mappings)

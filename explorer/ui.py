@@ -17,6 +17,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from explorer import figures, state
 from explorer.i18n import mapping_label, t
+from probcore.registry import MAPPINGS
 
 PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"scale": 2}}
 
@@ -58,9 +59,12 @@ def fragment(draw: Callable[[], None]) -> Callable[[], None]:
     @functools.wraps(draw)
     def run() -> None:
         started = time.time()
-        draw()
         ctx = get_script_run_ctx()
-        if ctx is not None and ctx.fragment_ids_this_run:  # this fragment alone
+        alone = ctx is not None and bool(ctx.fragment_ids_this_run)  # this fragment, not the whole app
+        if alone:
+            st.session_state["_notes"] = set()
+        draw()
+        if alone:
             state.sync_url()
             log_run(started)
     return st.fragment(run)
@@ -100,11 +104,24 @@ def per_mapping(controls: state.Controls, fn: Callable[[str], Any], names=None, 
             out[name] = fn(name)
         except ValueError as err:
             note = state.plain(t("msg.mapping_skipped", mapping=mapping_label(name), error=str(err)))
-            shown = st.session_state.setdefault("_notes", set())  # once per run (emptied by state.controls)
+            shown = st.session_state.setdefault("_notes", set())  # once per run (state.sidebar, fragment)
             if note not in shown:
                 shown.add(note)
                 st.caption(note) if quiet else st.warning(note)
     return out
+
+
+FIGURES_SHOWN = ("softmax", "sparsemax")  # of the mappings with one figure each, drawn until others are picked
+
+
+def pick_figures(key: str, label: str, names: list[str]) -> list[str]:
+    """Which of ``names`` get a figure of their own (URL parameter ``key``; FIGURES_SHOWN at
+    first): a step redraws only those, and the page stays short."""
+    def render(k: str):
+        st.session_state[k] = [name for name in st.session_state[k] if name in names]
+        return st.pills(label, names, selection_mode="multi", key=k, format_func=mapping_label, persist_state="session")
+    chosen = state.page_option(state.Option(key, "multi", FIGURES_SHOWN, tuple(MAPPINGS)), render)
+    return [name for name in names if name in chosen]
 
 
 def vector(v: np.ndarray, limit: int = 8) -> str:

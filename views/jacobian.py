@@ -55,8 +55,10 @@ def live() -> None:
         if len(index) < ctl.n:
             st.caption(t("ui.top_view", top=len(index), n=ctl.n))
         block = np.ix_(index, index)
+        drawn = ui.pick_figures("heatmaps", t("ctl.heatmaps_of"), list(jacobians))
         columns = st.columns(2 if len(index) <= 12 else 1)
-        for k, (name, (analytic, auto)) in enumerate(jacobians.items()):
+        for k, name in enumerate(drawn):
+            analytic, auto = jacobians[name]
             with columns[k % len(columns)]:
                 ui.show_figure(figures.jacobian_pair(analytic[block], None if auto is None else auto[block], index,
                                                      labels[name]),

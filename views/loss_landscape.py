@@ -51,9 +51,10 @@ def live() -> None:
         st.info(t("loss.none"))
         return
     radius = state.page_slider("plane", t("loss.radius"), 4.0, 1.0, 20.0, 0.5)
+    drawn = ui.pick_figures("planes", t("ctl.planes_of"), with_loss)
     m = 49
     grid = compute.plane_grid(radius, m)
-    surfaces = ui.per_mapping(ctl, lambda name: compute.loss_surface(name, ctl.kw(name), target, radius, m), with_loss)
+    surfaces = ui.per_mapping(ctl, lambda name: compute.loss_surface(name, ctl.kw(name), target, radius, m), drawn)
     columns = st.columns(2)
     for k, (name, (loss, du, dv)) in enumerate(surfaces.items()):
         with columns[k % 2]:
