@@ -1,12 +1,12 @@
 """probcore explorer: ``streamlit run app.py``.
 
-The sidebar controls (explorer.state) are shared by every page and live in the URL. A page is one
-module under views/ plus one line in PAGES. (Not pages/: Streamlit 1.67 routes a first request
+The sidebar holds what is session-wide (language, presentation mode, reset); each page draws its
+own controls next to what they change (explorer.state.controls / mapping_controls), in a fragment
+where a step should redraw only that part (explorer.ui.fragment). Every control lives in the URL.
+A page is one module under views/ plus one line in PAGES. (Not pages/: Streamlit 1.67 routes a first request
 for /<name> straight to pages/<name>.py when that folder exists, bypassing this script.)
 """
 import gc
-import os
-import sys
 import time
 
 import streamlit as st
@@ -58,5 +58,4 @@ def freeze_imported_objects() -> None:
 
 
 freeze_imported_objects()
-if os.environ.get("PROBCORE_RUN_LOG"):  # bench/bench_explorer.py: when each script run started and ended
-    print(f"RUN {started:.4f} {time.time():.4f}", file=sys.stderr, flush=True)
+ui.log_run(started)

@@ -1,16 +1,18 @@
-"""Explorer responsiveness in a real browser (Playwright + Debian's Chromium), side by side with
-a one-slider, one-chart Streamlit app run the same way (the floor of this machine) and with the
-explorer's sidebar alone beside one chart. Both freeze their imported objects as app.py does
-(``gc.freeze``), so Streamlit's collection after every run costs them nothing either.
+"""Explorer responsiveness in a real browser (Playwright + Debian's Chromium), every page side by
+side with a one-slider, one-chart Streamlit app run the same way (the floor of this machine). The
+floor app freezes its imported objects as app.py does (``gc.freeze``), so Streamlit's collection
+after every run costs it nothing either.
 
-    python bench/bench_explorer.py [--steps 30]
+    python bench/bench_explorer.py [--steps 20] [--sessions 3]
 
-Measures: server start to health; the home page's first render (the first session after start,
-and new sessions after it); the time from a step of the x2 logit slider on the Compare page to
-the chart showing new data with the script idle (p50 / p95 / max), with the default mappings and
-with all of them, split into key press -> script start, the script, and script end -> chart drawn
-(the server logs its runs when PROBCORE_RUN_LOG=1); and, outside the browser, where a rerun's script time goes (cProfile under
-``streamlit.testing``). Writes bench/results/explorer.md and .json. A benchmark, not a test.
+Measures, in one run: server start to health; the home page's first render (the first session
+after the server starts, and new sessions after it) and each page's first render in a new
+session; the main interaction of each of the eleven pages (a logit or parameter step: key press
+-> every chart that changes drawn, the script idle, nothing stale; p50 / p95), split into key press
+-> script start, the script (the run the server logs with PROBCORE_RUN_LOG=1: a fragment's run
+where the step reruns only a fragment) and script end -> drawn; and, outside the browser, where a
+Compare rerun's script time goes (cProfile under ``streamlit.testing``). Goals are ratios to the
+floor measured in the same run. Writes bench/results/explorer.md and .json. A benchmark, not a test.
 """
 from __future__ import annotations
 
@@ -25,13 +27,13 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from bench.browser import ROOT, VIEWPORT, chromium, percentile, serve, settle, slider_step  # noqa: E402
-from probcore.registry import MAPPINGS  # noqa: E402
+from bench.browser import IDLE, ROOT, VIEWPORT, chromium, percentile, serve, settle  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 FLOOR_APP = '''import gc
@@ -41,34 +43,113 @@ gc.freeze()  # as app.py does
 x = st.sidebar.slider("x2", -10.0, 10.0, -0.5, step=0.05, key="x_2")
 st.plotly_chart(go.Figure(go.Bar(y=[1.2, 0.3, x])))
 '''
-SIDEBAR_APP = f'''import gc
-import sys
-sys.path.insert(0, {str(ROOT)!r})
+TABLE_APP = '''import gc
+import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
-from explorer import state
-gc.freeze()  # as app.py does
-st.plotly_chart(go.Figure(go.Bar(y=state.sidebar().logits)))
+gc.freeze()
+x = st.sidebar.slider("x2", -10.0, 10.0, -0.5, step=0.05, key="x_2")
+st.plotly_chart(go.Figure(go.Bar(y=[1.2, 0.3, x])))
+p = np.exp(np.array([1.2, 0.3, x]) * np.arange(1, 9)[:, None])
+frame = pd.DataFrame({"mapping": [f"mapping {i}" for i in range(8)], "support": 3, "entropy": p[:, 0] / p.sum(1),
+                      "max p": p.max(1) / p.sum(1), "sum": 1.0, "loss": "cross_entropy", "loss value": x * np.arange(8),
+                      "gradient": [str(np.round(r / r.sum(), 3)) for r in p]})
+cells = [[f"{v:.4f}" if isinstance(v, float) else str(v) for v in row] for row in frame.itertuples(index=False)]
+markdown = "\\n".join("| " + " | ".join(r) + " |" for r in [list(frame.columns), ["---"] * frame.shape[1], *cells])
+ELEMENT
 '''
-SCENARIOS = {
-    "explorer, default mappings": "",
-    "explorer, all mappings": "?show=" + ",".join(MAPPINGS),
+TABLE_ELEMENTS = {  # the Compare table (8 rows) drawn three ways beside the floor's chart
+    "st.dataframe": "st.dataframe(frame, hide_index=True)",
+    "st.table": "st.table(frame.set_index('mapping'))",
+    "markdown": "st.markdown(markdown)",
 }
+CHARTS_DATA = """() => JSON.stringify([...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')]
+    .map(p => (p._fullData || []).map(t => ['x', 'y', 'z', 'a', 'b', 'c'].map(k => t[k] ? Array.from(t[k]).slice(0, 60)
+        .map(e => (Array.isArray(e) || ArrayBuffer.isView(e)) ? Array.from(e).slice(0, 60) : e) : null))))"""
+NOTHING_STALE = "() => !document.querySelector('[data-stale=\"true\"]')"
+
+
+class Interaction(NamedTuple):
+    """A page's main interaction: the widget (key) and how it steps ("slider": arrow keys on its
+    thumb; "number": its +/- buttons), the page's path with any query that sets it up, the goal
+    group (core: p50 <= 1.5x floor, p95 <= 2x; topic: 2x / 3x)."""
+
+    path: str
+    key: str
+    kind: str
+    group: str
+
+
+PAGES = {
+    "compare": Interaction("", "x_2", "slider", "core"),
+    "simplex": Interaction("simplex", "x_2", "slider", "core"),
+    "jacobian": Interaction("jacobian", "x_2", "slider", "core"),
+    "loss": Interaction("loss", "x_2", "slider", "core"),
+    "sweeps": Interaction("sweeps", "x_2", "slider", "core"),
+    "perturb": Interaction("perturb", "x_2", "slider", "topic"),
+    "margin": Interaction("margin", "margin_m", "slider", "topic"),
+    "overconfidence": Interaction("overconfidence", "oc_k", "number", "topic"),
+    "vocab": Interaction("vocab", "vocab_s", "slider", "topic"),
+    "attention": Interaction("attention", "attention_scale", "slider", "topic"),
+    "check": Interaction("check?check_row=0", "check_row", "number", "topic"),
+}
+GOALS = {"core": (1.5, 2.0), "topic": (2.0, 3.0)}  # p50, p95 as multiples of the floor's
+
+
+def open_page(browser, url: str):
+    context = browser.new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    page.set_default_timeout(120_000)
+    start = time.perf_counter()
+    page.goto(url)
+    settle(page)
+    return page, time.perf_counter() - start
 
 
 def first_renders(browser, url: str, sessions: int) -> list[float]:
     """Seconds from opening the page in a new browser session to every chart drawn."""
     times = []
     for _ in range(sessions):
-        context = browser.new_context(viewport=VIEWPORT)
-        page = context.new_page()
-        page.set_default_timeout(120_000)
-        start = time.perf_counter()
-        page.goto(url)
-        settle(page)
-        times.append(time.perf_counter() - start)
-        context.close()
+        page, seconds = open_page(browser, url)
+        times.append(seconds)
+        page.context.close()
     return times
+
+
+def step(page, action: Interaction, forward: bool) -> float:
+    """One step of the page's interaction; seconds until a chart shows new data, the script is
+    idle and nothing on the page is stale."""
+    before = page.evaluate(CHARTS_DATA)
+    if action.kind == "slider":
+        target = page.locator(f".st-key-{action.key} input[type='range']")
+        start = time.perf_counter()
+        target.press("ArrowRight" if forward else "ArrowLeft")
+    else:
+        target = page.locator(f".st-key-{action.key} button[data-testid='stNumberInputStep{'Up' if forward else 'Down'}']")
+        start = time.perf_counter()
+        target.click()
+    page.wait_for_function(f"b => ({CHARTS_DATA})() !== b", arg=before, polling="raf")
+    page.wait_for_selector(IDLE, state="attached")
+    page.wait_for_function(NOTHING_STALE, polling="raf")
+    return time.perf_counter() - start
+
+
+def steps(browser, url: str, action: Interaction, count: int) -> tuple[float, list[float], list[tuple[float, float]]]:
+    """The page's first render, then ``count`` steps alternating forward / back (one cache-warming
+    step first, dropped). Returns the first render, the step times and (press time, step time)."""
+    page, first = open_page(browser, url)
+    if action.kind == "slider":
+        page.locator(f".st-key-{action.key} input[type='range']").focus()
+    totals, presses = [], []
+    for i in range(count + 1):
+        pressed = time.time()
+        total = step(page, action, i % 2 == 0)
+        if i:
+            totals.append(total)
+            presses.append((pressed, total))
+    page.context.close()
+    return first, totals, presses
 
 
 def script_runs(log: Path) -> list[tuple[float, float]]:
@@ -90,120 +171,130 @@ def split(presses: list[tuple[float, float]], runs: list[tuple[float, float]]) -
     return {"press_to_script_s": med[0], "script_s": med[1], "script_end_to_drawn_s": med[2]}
 
 
-def slider_steps(browser, url: str, steps: int) -> tuple[list[float], list[tuple[float, float]]]:
-    """Slider step -> re-rendered chart, alternating right/left; the first (cache-warming) step
-    dropped. Returns the step times and (wall-clock press time, step time) pairs."""
-    context = browser.new_context(viewport=VIEWPORT)
-    page = context.new_page()
-    page.set_default_timeout(120_000)
-    page.goto(url)
-    settle(page)
-    page.locator(".st-key-x_2 input[type='range']").focus()
-    totals, presses = [], []
-    for i in range(steps + 1):
-        pressed = time.time()
-        total = slider_step(page, "ArrowRight" if i % 2 == 0 else "ArrowLeft")
-        if i:
-            totals.append(total)
-            presses.append((pressed, total))
-    context.close()
-    return totals, presses
-
-
 def summary(times: list[float], parts: dict | None = None) -> dict:
     return {"n": len(times), "p50_s": round(statistics.median(times), 3),
             "p95_s": round(percentile(sorted(times), 0.95), 3), "max_s": round(max(times), 3), **(parts or {})}
 
 
-def script_profile(steps: int) -> tuple[dict, str]:
-    """Script time of a Compare rerun after a logit change (AppTest, no browser) and its profile."""
+def script_profile(count: int) -> str:
+    """Where a Compare rerun's script time goes after a logit change (AppTest runs the whole
+    script, not only the fragment a browser step reruns): cProfile, cumulative."""
+    from streamlit.runtime.scriptrunner.script_runner import ScriptRunner
     from streamlit.testing.v1 import AppTest
 
-    from streamlit.runtime.scriptrunner.script_runner import ScriptRunner
-
-    profiler, profiling, times = cProfile.Profile(), [False], []
+    profiler, profiling = cProfile.Profile(), [False]
     run_script = ScriptRunner._run_script
 
-    def timed(self, rerun_data):  # the script runs in its own thread: profile it there
+    def profiled(self, rerun_data):  # the script runs in its own thread: profile it there
         if not profiling[0]:
             return run_script(self, rerun_data)
-        start = time.perf_counter()
         profiler.enable()
         try:
             return run_script(self, rerun_data)
         finally:
             profiler.disable()
-            times.append(time.perf_counter() - start)
 
-    ScriptRunner._run_script = timed
+    ScriptRunner._run_script = profiled
     try:
         at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
         at.run()
-        for i in range(steps + 1):
+        for i in range(count + 1):
             at.slider(key="x_2").set_value(-0.5 + 0.05 * (i % 2))
             profiling[0] = i > 0
             at.run()
     finally:
         ScriptRunner._run_script = run_script
     out = io.StringIO()
-    pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(25)
-    return summary(times), out.getvalue()
+    pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(30)
+    return out.getvalue()
+
+
+def table(report: dict) -> list[str]:
+    floor = report["floor"]["step"]
+    lines = [
+        "| page | step p50 (s) | p95 (s) | p50 / floor | p95 / floor | goal p50 / p95 | met | press -> script | "
+        "script | script end -> drawn | first render (s) | first render / floor |",
+        "|---|---:|---:|---:|---:|---:|:-:|---:|---:|---:|---:|---:|",
+        f"| floor app (one slider, one chart) | {floor['p50_s']:.3f} | {floor['p95_s']:.3f} | 1.00 | 1.00 | | | — | — | — | "
+        f"{report['floor']['first_render']['p50_s']:.2f} | 1.00 |",
+    ]
+    floor_render = report["floor"]["first_render"]["p50_s"]
+    for name, action in PAGES.items():
+        r = report["pages"][name]
+        s = r["step"]
+        g50, g95 = GOALS[action.group]
+        r50, r95 = s["p50_s"] / floor["p50_s"], s["p95_s"] / floor["p95_s"]
+        met = "yes" if r50 <= g50 and r95 <= g95 else "**no**"
+        parts = " | ".join(f"{s[k]:.3f}" if k in s else "—" for k in ("press_to_script_s", "script_s", "script_end_to_drawn_s"))
+        lines.append(f"| {name} ({action.key}) | {s['p50_s']:.3f} | {s['p95_s']:.3f} | {r50:.2f} | {r95:.2f} | "
+                     f"{g50:g} / {g95:g} | {met} | {parts} | {r['first_render_s']:.2f} | {r['first_render_s'] / floor_render:.2f} |")
+    return lines
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--steps", type=int, default=30, help="slider steps per scenario (default 30)")
+    parser.add_argument("--steps", type=int, default=20, help="steps per page (default 20)")
     parser.add_argument("--sessions", type=int, default=3, help="new sessions for the warm first render")
+    parser.add_argument("--pages", nargs="*", default=list(PAGES), help="pages to time (default: all)")
     args = parser.parse_args()
     RESULTS.mkdir(parents=True, exist_ok=True)
-    report: dict = {"steps": args.steps}
+    report: dict = {"steps": args.steps, "load_before": os.getloadavg()}
     with tempfile.TemporaryDirectory() as tmp, chromium(sync_playwright) as browser:
         floor_script = Path(tmp) / "floor_app.py"
         floor_script.write_text(FLOOR_APP)
-        start = time.perf_counter()
         with serve(Path(tmp) / "floor.log", script=floor_script) as url:
-            report["floor_server_start_s"] = round(time.perf_counter() - start, 3)
-            report["floor first render"] = summary(first_renders(browser, url, 1 + args.sessions))
-            report["floor: one slider, one chart"] = summary(slider_steps(browser, url, args.steps)[0])
-        sidebar_script = Path(tmp) / "sidebar_app.py"
-        sidebar_script.write_text(SIDEBAR_APP)
-        with serve(Path(tmp) / "sidebar.log", script=sidebar_script) as url:
-            report["explorer's sidebar and one chart"] = summary(slider_steps(browser, url, args.steps)[0])
-        start = time.perf_counter()
+            renders = first_renders(browser, url, 1 + args.sessions)
+            first, totals, _ = steps(browser, url, Interaction("", "x_2", "slider", ""), args.steps)
+            report["floor"] = {"first_render_cold_s": round(renders[0], 3), "first_render": summary(renders[1:]),
+                               "step": summary(totals)}
+        report["table elements"] = {}
+        for name, element in TABLE_ELEMENTS.items():
+            script = Path(tmp) / f"table_{name.replace('.', '_')}.py"
+            script.write_text(TABLE_APP.replace("ELEMENT", element))
+            with serve(Path(tmp) / f"{script.stem}.log", script=script) as url:
+                report["table elements"][name] = summary(steps(browser, url, Interaction("", "x_2", "slider", ""),
+                                                               args.steps)[1])
         os.environ["PROBCORE_RUN_LOG"] = "1"
         log = RESULTS / "explorer-server.log"
+        start = time.perf_counter()
         with serve(log) as url:
             report["server_start_s"] = round(time.perf_counter() - start, 3)
             cold, *warm = first_renders(browser, url, 1 + args.sessions)
-            report["first_render_cold_s"] = round(cold, 3)
-            report["first_render_warm"] = summary(warm)
-            for name, query in SCENARIOS.items():
-                times, presses = slider_steps(browser, url + "/" + query, args.steps)
-                report[name] = summary(times, split(presses, script_runs(log)))
-    report["script alone (AppTest, no browser)"], profile = script_profile(min(args.steps, 10))
+            report["home_first_render"] = {"cold_s": round(cold, 3), **summary(warm)}
+            report["pages"] = {}
+            for name in args.pages:
+                action = PAGES[name]
+                first, totals, presses = steps(browser, f"{url}/{action.path}", action, args.steps)
+                report["pages"][name] = {"first_render_s": round(first, 3),
+                                         "step": summary(totals, split(presses, script_runs(log)))}
+                print(name, report["pages"][name], flush=True)
+    report["load_after"] = os.getloadavg()
+    profile = script_profile(min(args.steps, 10))
     (RESULTS / "explorer.json").write_text(json.dumps(report, indent=1))
 
-    rows = [name for name in report if isinstance(report[name], dict) and "p50_s" in report[name] and "render" not in name]
+    floor_render = report["floor"]["first_render"]["p50_s"]
+    home = report["home_first_render"]
     lines = [
         "# Explorer responsiveness (bench/bench_explorer.py)", "",
-        f"Slider step on the Compare page -> chart re-drawn and script idle, {args.steps} steps each, "
-        "Playwright + Debian Chromium, same run. Goal: p50 <= 0.25 s, p95 <= 0.40 s; first render <= 3 s.", "",
-        "| scenario | p50 (s) | p95 (s) | max (s) | p50 / floor | press -> script | script | script end -> drawn |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
-    ]
-    floor = report["floor: one slider, one chart"]["p50_s"]
-    for name in rows:
-        r = report[name]
-        parts = " | ".join(f"{r[k]:.3f}" if k in r else "—" for k in ("press_to_script_s", "script_s", "script_end_to_drawn_s"))
-        lines.append(f"| {name} | {r['p50_s']:.3f} | {r['p95_s']:.3f} | {r['max_s']:.3f} | {r['p50_s'] / floor:.2f} | {parts} |")
-    lines += [
-        "", "| first render of the home page | seconds |", "|---|---:|",
-        f"| explorer, first session after the server is up (cold: imports, caches) | {report['first_render_cold_s']:.2f} |",
-        f"| explorer, later sessions (median) | {report['first_render_warm']['p50_s']:.2f} |",
-        f"| floor app, sessions (median) | {report['floor first render']['p50_s']:.2f} |",
-        f"| explorer server start -> health | {report['server_start_s']:.2f} |",
-        "", "Where a rerun's script time goes (cProfile, cumulative, Compare page after a logit change):", "",
-        "```", "\n".join(profile.strip().splitlines()[:45]), "```", "",
+        f"Each page's main interaction (a logit or parameter step) -> every chart it changes drawn, the script idle and "
+        f"nothing stale; {args.steps} steps per page, Playwright + Debian Chromium, all in one run beside the floor app "
+        f"(one slider, one chart). Load average before / after: {' '.join(f'{v:.2f}' for v in report['load_before'])} / "
+        f"{' '.join(f'{v:.2f}' for v in report['load_after'])} (2 cores, shared). Goals: step p50 <= 1.5x floor "
+        "(core pages) / 2x (topic pages), p95 <= 2x / 3x; home first render <= 1.25x floor (new session), "
+        "<= 2x (first session after the server starts); script time of a Compare step <= 25 ms.", "",
+        *(table(report) if len(report["pages"]) == len(PAGES) else []), "",
+        "| first render of the home page | seconds | / floor |", "|---|---:|---:|",
+        f"| explorer, new session (median of {args.sessions}) | {home['p50_s']:.2f} | {home['p50_s'] / floor_render:.2f} |",
+        f"| explorer, first session after the server starts | {home['cold_s']:.2f} | {home['cold_s'] / floor_render:.2f} |",
+        f"| floor app, new session (median) | {floor_render:.2f} | 1.00 |",
+        f"| explorer server start -> health | {report['server_start_s']:.2f} | |",
+        "", "The floor app plus the Compare table (8 rows) drawn as each element, stepped the same way:", "",
+        "| element | step p50 (s) | p95 (s) | p50 / floor |", "|---|---:|---:|---:|",
+        *(f"| {name} | {r['p50_s']:.3f} | {r['p95_s']:.3f} | {r['p50_s'] / report['floor']['step']['p50_s']:.2f} |"
+          for name, r in report["table elements"].items()),
+        "", "Where a Compare rerun's script time goes (cProfile, cumulative; AppTest reruns the whole script, "
+        "a browser step only the fragment):", "",
+        "```", "\n".join(profile.strip().splitlines()[:50]), "```", "",
     ]
     (RESULTS / "explorer.md").write_text("\n".join(lines))
     print("\n".join(lines))

@@ -14,6 +14,8 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from _plotly_utils.utils import to_typed_array_spec
+
 from explorer.colors import mapping_color, with_alpha
 from explorer.i18n import t
 
@@ -21,6 +23,37 @@ ZERO_SYMBOL = "x-thin-open"
 ZERO_COLOR = "#8C8C8C"
 DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
 _SYMBOLS = ("circle", "square", "diamond", "triangle-up", "pentagon", "hexagon", "star", "cross", "triangle-down")
+
+
+def _typed_arrays(obj):
+    """Numpy arrays in a figure spec as plotly.js typed arrays (as go.Figure.to_dict sends them),
+    without plotly's check of every other value."""
+    if isinstance(obj, np.ndarray):
+        return to_typed_array_spec(obj)
+    if isinstance(obj, dict):
+        return {k: _typed_arrays(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_typed_arrays(v) for v in obj]
+    return obj
+
+
+class Spec(go.Figure):
+    """A figure given as Plotly's JSON form (plain dicts and numpy arrays). st.plotly_chart takes
+    any go.Figure by its ``to_dict()``, so a Spec goes out as it is: no go.Figure is built and
+    validated on the step (that cost ~9 ms of a Compare step). Nothing but ``to_dict`` (and
+    ``to_json``, which calls it) is used: ``go.Figure(spec.to_dict())`` gives the validated figure
+    where one is needed (:func:`for_projector`)."""
+
+    def __new__(cls, spec: dict):
+        fig = super().__new__(cls)  # go.Figure.__init__ is skipped on purpose (it is the cost)
+        fig._spec = spec
+        return fig
+
+    def __init__(self, spec: dict):
+        pass
+
+    def to_dict(self) -> dict:
+        return _typed_arrays(self._spec)
 
 
 class Curve(NamedTuple):
@@ -70,7 +103,10 @@ PROJECTOR_MARKER = 1.8  # marker size factor
 
 
 def for_projector(fig: go.Figure) -> go.Figure:
-    """Presentation mode: large fonts, thick lines and big markers on any figure (in place)."""
+    """Presentation mode: large fonts, thick lines and big markers on any figure (in place; a
+    :class:`Spec` becomes a validated figure first)."""
+    if isinstance(fig, Spec):
+        fig = go.Figure(fig.to_dict())
     fig.update_layout(font=dict(size=PROJECTOR_FONT), title_font_size=PROJECTOR_FONT + 4,
                       legend_font_size=PROJECTOR_FONT, legend_title_font_size=PROJECTOR_FONT,
                       hoverlabel_font_size=PROJECTOR_FONT,
@@ -149,7 +185,7 @@ def probability_bars(index: np.ndarray, logits: np.ndarray, probs: dict[str, np.
     layout["margin"] = _margin_for_legend([t("fig.mapping"), *(d["name"] for d in data if d.get("showlegend", True))])
     layout["xaxis"].update(_class_ticks(index, logits))
     layout["yaxis"].update(yaxis)
-    return go.Figure(data=data, layout=dict(layout, title=title))
+    return Spec(dict(data=data, layout=dict(layout, title=title)))
 
 
 def _ternary_layout(axis_titles: tuple[str, str, str]) -> dict:
@@ -161,20 +197,26 @@ def _ternary_layout(axis_titles: tuple[str, str, str]) -> dict:
     )
 
 
+def _ternary_spec(data: list[dict], axis_titles: tuple[str, str, str], title: str) -> Spec:
+    """A ternary figure as a plain spec: legend in rows under the plot (as :func:`_below`)."""
+    layout = _layout(None, None, t("fig.mapping"), height=560)
+    layout["legend"].update(orientation="h", yanchor="top", y=-0.08, xanchor="left", x=0)
+    layout.update(margin=dict(l=70, r=70, t=60, b=10), ternary=_ternary_layout(axis_titles), title=dict(text=title))
+    return Spec(dict(data=data, layout=layout))
+
+
 def simplex_points(points: dict[str, np.ndarray], labels: dict[str, str],
-                   axis_titles: tuple[str, str, str]) -> go.Figure:
+                   axis_titles: tuple[str, str, str]) -> Spec:
     """Each mapping's p in the probability simplex (a ternary plot); points on an edge or a
-    vertex stay visible (cliponaxis=False). Marker sizes decrease so coinciding points all show."""
-    fig = go.Figure()
-    for k, (name, p) in enumerate(points.items()):
-        fig.add_scatterternary(
-            a=[p[0]], b=[p[1]], c=[p[2]], mode="markers", name=labels[name], cliponaxis=False,
-            marker=dict(size=max(8, 22 - 2 * k), color=mapping_color(name), symbol=_SYMBOLS[k % len(_SYMBOLS)],
-                        line=dict(width=1, color="rgba(128,128,128,0.8)")),
-            hovertemplate="p = (%{a:.4f}, %{b:.4f}, %{c:.4f})<extra>%{fullData.name}</extra>",
-        )
-    fig.update_layout(ternary=_ternary_layout(axis_titles), title=t("fig.simplex_points"))
-    return _below(_finish(fig, None, None, t("fig.mapping"), height=560))
+    vertex stay visible (cliponaxis=False). Marker sizes decrease so coinciding points all show.
+    A plain spec: it is redrawn on every logit step."""
+    data = [dict(type="scatterternary", a=[p[0]], b=[p[1]], c=[p[2]], mode="markers", name=labels[name],
+                 cliponaxis=False,
+                 marker=dict(size=max(8, 22 - 2 * k), color=mapping_color(name), symbol=_SYMBOLS[k % len(_SYMBOLS)],
+                             line=dict(width=1, color="rgba(128,128,128,0.8)")),
+                 hovertemplate="p = (%{a:.4f}, %{b:.4f}, %{c:.4f})<extra>%{fullData.name}</extra>")
+            for k, (name, p) in enumerate(points.items())]
+    return _ternary_spec(data, axis_titles, t("fig.simplex_points"))
 
 
 def simplex_images(clouds: dict[str, np.ndarray], labels: dict[str, str],
@@ -203,20 +245,19 @@ def simplex_images(clouds: dict[str, np.ndarray], labels: dict[str, str],
 
 
 def simplex_paths(paths: dict[str, np.ndarray], values: np.ndarray, value_name: str,
-                  labels: dict[str, str], axis_titles: tuple[str, str, str], title: str) -> go.Figure:
-    """Each mapping's p as a parameter (temperature, alpha) runs over ``values``: a path in the simplex."""
-    fig = go.Figure()
+                  labels: dict[str, str], axis_titles: tuple[str, str, str], title: str) -> Spec:
+    """Each mapping's p as a parameter (temperature, alpha) runs over ``values``: a path in the
+    simplex (a plain spec: redrawn on every logit step)."""
+    data = []
     for k, (name, path) in enumerate(paths.items()):
         color = mapping_color(name)
-        fig.add_scatterternary(
-            a=path[:, 0], b=path[:, 1], c=path[:, 2], mode="lines+markers", name=labels[name], cliponaxis=False,
-            line=dict(color=color, width=2), marker=dict(size=4, color=color, symbol=_SYMBOLS[k % len(_SYMBOLS)]),
-            customdata=values,
+        data.append(dict(
+            type="scatterternary", a=path[:, 0], b=path[:, 1], c=path[:, 2], mode="lines+markers", name=labels[name],
+            cliponaxis=False, line=dict(color=color, width=2),
+            marker=dict(size=4, color=color, symbol=_SYMBOLS[k % len(_SYMBOLS)]), customdata=values,
             hovertemplate=f"{value_name} = %{{customdata:.3g}}<br>p = (%{{a:.3f}}, %{{b:.3f}}, %{{c:.3f}})"
-                          "<extra>%{fullData.name}</extra>",
-        )
-    fig.update_layout(ternary=_ternary_layout(axis_titles), title=title)
-    return _below(_finish(fig, None, None, t("fig.mapping"), height=560))
+                          "<extra>%{fullData.name}</extra>"))
+    return _ternary_spec(data, axis_titles, title)
 
 
 def _plane(points: np.ndarray) -> np.ndarray:
@@ -226,34 +267,35 @@ def _plane(points: np.ndarray) -> np.ndarray:
 
 
 def projection_plane(x: np.ndarray, points: dict[str, np.ndarray], projection: str,
-                     labels: dict[str, str]) -> go.Figure:
+                     labels: dict[str, str]) -> Spec:
     """The plane sum = 1 seen from above: the simplex triangle, the logits moved onto the plane
     (x - (sum x - 1)/3, same mapping outputs by shift invariance) and each mapping's p, with the
-    Euclidean projection (mapping ``projection``, sparsemax) joined to the logits by a dashed segment."""
-    fig = go.Figure()
+    Euclidean projection (mapping ``projection``, sparsemax) joined to the logits by a dashed segment.
+    A plain spec: it is redrawn on every logit step."""
     tri = _plane(np.vstack([np.eye(3), np.eye(3)[:1]]))
-    fig.add_scatter(x=tri[:, 0], y=tri[:, 1], mode="lines", name=t("fig.simplex_edge"),
-                    line=dict(color="rgba(128,128,128,0.9)", width=1.5), hoverinfo="skip")
-    for i, (u, v) in enumerate(tri[:3]):
-        fig.add_annotation(x=u, y=v, text=f"e{i}", showarrow=False, yshift=12 if v > 0 else -12)
+    data = [dict(type="scatter", x=tri[:, 0], y=tri[:, 1], mode="lines", name=t("fig.simplex_edge"),
+                 line=dict(color="rgba(128,128,128,0.9)", width=1.5), hoverinfo="skip")]
     moved = _plane(x - (x.sum() - 1) / 3)[0]
     if projection in points:
         target = _plane(points[projection])[0]
-        fig.add_scatter(x=[moved[0], target[0]], y=[moved[1], target[1]], mode="lines",
-                        name=t("fig.euclidean_projection"),
-                        line=dict(color=mapping_color(projection), dash="dash", width=2), hoverinfo="skip")
-    fig.add_scatter(x=[moved[0]], y=[moved[1]], mode="markers", name=t("fig.logits_on_plane"),
-                    marker=dict(symbol="star", size=16, color=ZERO_COLOR), cliponaxis=False,
-                    hovertemplate="x - (Σx - 1)/3<extra></extra>")
+        data.append(dict(type="scatter", x=[moved[0], target[0]], y=[moved[1], target[1]], mode="lines",
+                         name=t("fig.euclidean_projection"),
+                         line=dict(color=mapping_color(projection), dash="dash", width=2), hoverinfo="skip"))
+    data.append(dict(type="scatter", x=[moved[0]], y=[moved[1]], mode="markers", name=t("fig.logits_on_plane"),
+                     marker=dict(symbol="star", size=16, color=ZERO_COLOR), cliponaxis=False,
+                     hovertemplate="x - (Σx - 1)/3<extra></extra>"))
     for k, (name, p) in enumerate(points.items()):
         u, v = _plane(p)[0]
-        fig.add_scatter(x=[u], y=[v], mode="markers", name=labels[name], cliponaxis=False,
-                        marker=dict(size=max(8, 18 - 2 * k), color=mapping_color(name), symbol=_SYMBOLS[k % len(_SYMBOLS)]),
-                        customdata=[p], hovertemplate="p = (%{customdata[0]:.3f}, %{customdata[1]:.3f}, "
-                                                      "%{customdata[2]:.3f})<extra>%{fullData.name}</extra>")
-    fig.update_yaxes(scaleanchor="x", scaleratio=1)
-    fig.update_layout(title=t("fig.projection_title"))
-    return _finish(fig, t("fig.plane_u"), t("fig.plane_v"), t("fig.legend"), height=480)
+        data.append(dict(type="scatter", x=[u], y=[v], mode="markers", name=labels[name], cliponaxis=False,
+                         marker=dict(size=max(8, 18 - 2 * k), color=mapping_color(name),
+                                     symbol=_SYMBOLS[k % len(_SYMBOLS)]),
+                         customdata=[list(p)], hovertemplate="p = (%{customdata[0]:.3f}, %{customdata[1]:.3f}, "
+                                                             "%{customdata[2]:.3f})<extra>%{fullData.name}</extra>"))
+    layout = _layout(t("fig.plane_u"), t("fig.plane_v"), t("fig.legend"), height=480)
+    layout["yaxis"].update(scaleanchor="x", scaleratio=1)
+    layout.update(title=dict(text=t("fig.projection_title")), annotations=[
+        dict(x=u, y=v, text=f"e{i}", showarrow=False, yshift=12 if v > 0 else -12) for i, (u, v) in enumerate(tri[:3])])
+    return Spec(dict(data=data, layout=layout))
 
 
 def jacobian_pair(analytic: np.ndarray, autograd: np.ndarray | None, index: np.ndarray, title: str) -> go.Figure:
@@ -351,26 +393,23 @@ def panels(x: list[np.ndarray], panel_curves: list[list[Curve]], x_titles: list[
 
 
 def animated_bars(index: np.ndarray, logits: np.ndarray, frames: list[dict[str, np.ndarray]], values: np.ndarray,
-                  value_name: str, labels: dict[str, str], start: int = 0, title: str | None = None) -> go.Figure:
+                  value_name: str, labels: dict[str, str], start: int = 0, title: str | None = None) -> Spec:
     """Grouped bars of p per mapping, one Plotly frame per parameter value; the play button and
-    the slider animate in the browser (no script rerun)."""
+    the slider animate in the browser (no script rerun). A plain spec: it is rebuilt on every
+    logit step, and frames carry only the new bar heights."""
     names = list(frames[0])
     offsets, w = _group_offsets(len(names))
     pos = np.arange(len(index), dtype=float)
-
-    def bars(frame):  # the first frame in full
-        return [go.Bar(x=pos + off, y=frame[name], width=w, name=labels[name], marker_color=mapping_color(name),
-                       customdata=index, hovertemplate="class %{customdata}<br>p = %{y:.4g}<extra>%{fullData.name}</extra>")
-                for name, off in zip(names, offsets)]
-
+    data = [dict(type="bar", x=pos + off, y=frames[start][name], width=w, name=labels[name],
+                 marker=dict(color=mapping_color(name)), customdata=index,
+                 hovertemplate="class %{customdata}<br>p = %{y:.4g}<extra>%{fullData.name}</extra>")
+            for name, off in zip(names, offsets)]
     fmt = [f"{v:.3g}" for v in values]
-    # Frames carry only the new bar heights (plain dicts: fast to build and to validate).
-    fig = go.Figure(data=bars(frames[start]), frames=[
-        dict(name=s, traces=list(range(len(names))), data=[dict(type="bar", y=f[name]) for name in names])
-        for f, s in zip(frames, fmt)])
     play = dict(frame=dict(duration=120, redraw=True), transition=dict(duration=0), fromcurrent=True, mode="immediate")
-    fig.update_layout(
-        title=title,
+    layout = _layout(t("fig.class_axis"), t("fig.probability"), t("fig.mapping"), height=500)
+    layout["xaxis"].update(_class_ticks(index, logits))
+    layout["yaxis"].update(range=[0, 1])
+    layout.update(
         updatemenus=[dict(type="buttons", direction="left", x=0, y=-0.32, xanchor="left", yanchor="top", showactive=False,
                           buttons=[dict(label="▶ " + t("fig.play"), method="animate", args=[None, play]),
                                    dict(label="■ " + t("fig.pause"), method="animate",
@@ -378,12 +417,12 @@ def animated_bars(index: np.ndarray, logits: np.ndarray, frames: list[dict[str, 
         sliders=[dict(active=start, x=0.2, len=0.8, y=-0.25, yanchor="top", currentvalue=dict(prefix=f"{value_name} = "),
                       steps=[dict(method="animate", label=s, args=[[s], dict(mode="immediate", frame=dict(duration=0, redraw=True),
                                                                               transition=dict(duration=0))])
-                             for s in fmt])],
-        height=470, margin=dict(l=10, r=10, t=50, b=130),
-    )
-    fig.update_xaxes(**_class_ticks(index, logits))
-    fig.update_yaxes(range=[0, 1])
-    return _finish(fig, t("fig.class_axis"), t("fig.probability"), t("fig.mapping"), height=500)
+                             for s in fmt])])
+    if title is not None:
+        layout["title"] = dict(text=title)
+    return Spec(dict(data=data, layout=layout, frames=[
+        dict(name=s, traces=list(range(len(names))), data=[dict(type="bar", y=f[name]) for name in names])
+        for f, s in zip(frames, fmt)]))
 
 
 def faded(color: str, k: int, m: int) -> str:

@@ -813,6 +813,14 @@ EN = {
     "author.download": "Download the lesson file",
     "author.play": "Play it",
     "author.discard": "Discard",
+    # page controls (issue 10)
+    "ctl.logits": "Logits",
+    "ctl.params_of": "Parameters of",
+    "ctl.no_mappings": "No mapping selected: pick some under Mappings above.",
+    "ctl.no_loss": "—: probcore has no loss function for {mappings} (the registry names none), so no loss value or gradient is shown.",
+    "param.order": "Taylor order (even)",
+    "ctl.heatmaps_of": "Heat maps of",
+    "ctl.planes_of": "Loss planes of",
 }
 
 ZH = {
@@ -856,7 +864,7 @@ ZH = {
     "sb.used_by": "用于：{mappings}",
     "param.temperature": "温度 T",
     "param.beta": "逆温度 β",
-    "param.order": "阶数 k",
+    "param.order": "泰勒阶数（偶数）",
     "param.k": "top k",
     "param.top_p": "top p",
     "param.noise": "噪声",
@@ -1689,6 +1697,13 @@ ZH = {
     "author.download": "下载课程文件",
     "author.play": "播放",
     "author.discard": "放弃",
+    # page controls (issue 10)
+    "ctl.logits": "Logits",
+    "ctl.params_of": "参数所属映射",
+    "ctl.no_mappings": "未选择映射：请在上方“映射”中选择。",
+    "ctl.heatmaps_of": "绘制热图的映射",
+    "ctl.planes_of": "绘制损失平面的映射",
+    "ctl.no_loss": "—：probcore 没有为 {mappings} 定义损失函数（注册表中未指定），因此不显示损失值与梯度。",
 }
 
 STRINGS = {"en": EN, "zh": ZH}

@@ -1,17 +1,48 @@
-"""Sidebar controls shared by every page, their URL state, and the parsing of user input.
+"""The explorer's controls, their URL state, and the parsing of user input.
 
 Every control is an :class:`Option` whose key is both its ``st.session_state`` key and its query
 parameter. The URL is read when a session starts (``_load_url``; a page's own controls take
 their value from that same first URL when the page first draws them, :func:`page_option`): each
 value is parsed and checked here, never handed to a widget unchecked, and a bad one gives an
-inline message and leaves the default. After each run :func:`sync_url` writes the non-default values back, so the
-address reproduces the view. The mapping parameters are not listed here: one control per
-distinct parameter name of ``probcore.registry.MAPPINGS``.
+inline message and leaves the default. After each run (of the app, or of a fragment alone)
+:func:`sync_url` writes the non-default values back, so the address reproduces the view.
 
-:func:`sidebar` draws the controls and returns :class:`Controls`, the checked values every page
-reads with :func:`current`: logits, the selected mappings and each one's keyword arguments
-(checked by the registry and by a real call; a bad value falls back to the last valid one, else
-the default, with a message naming the mapping).
+Where they are drawn: :func:`sidebar` (every page) holds language, presentation mode and reset;
+a page that uses the logits calls :func:`controls` first in the fragment that draws what they
+change (preset, n, seed, the logits text, one slider per logit, the target class), and a page
+that draws the mappings calls :func:`mapping_controls` above it (the mappings shown, then the
+parameters of one mapping at a time). :func:`controls` returns :class:`Controls`, the checked
+values: logits, the selected mappings and each one's keyword arguments (checked by the registry
+and by a real call; a bad value falls back to the last valid one, else the default, with a
+message naming the mapping). A widget has a key of its own (``w_`` + key, :func:`_bind`); the
+value stays under the option key for every page.
+
+URL query parameters (the same names as before issue 10; links made then still open the same
+view, except that α-entmax's default α is now EXPLORER_DEFAULTS["alpha"]). A value equal to its
+default is left out of the URL; a path selects the page (/, /simplex, /jacobian, /loss, /sweeps,
+/perturb, /margin, /overconfidence, /vocab, /attention, /check).
+
+- Session-wide: ``lang`` (en | zh), ``present`` (0 | 1).
+- Logits (Compare, Simplex, Jacobian, Loss landscape, Sweeps, Perturb-max): ``logits`` (numbers
+  separated by commas or spaces, 2 to 1000 of them, |x| <= 1e4; written only with the custom
+  preset), ``preset`` (custom | uniform | one_dominant | two_tied | long_tail | random), ``n``
+  (classes of a preset, 2..1000; written only with a preset), ``seed`` (0..2^31-1), ``target``
+  (class of the losses, 0..n-1).
+- Mappings (the core pages): ``show`` (comma-separated names of ``probcore.registry.MAPPINGS``),
+  and one parameter per distinct registry parameter name, shared by the mappings that have it:
+  ``temperature``, ``beta``, ``order``, ``k``, ``top_p``, ``alpha``, ``noise``, ``hard``,
+  ``margin``, ``scale`` (checked by the registry: its ranges, not hard-coded here; ``none`` or
+  empty = not given, where None is allowed).
+- A page's own controls (:func:`page_option`), named after the page: Compare ``log``,
+  ``formula``; Simplex ``radius``; Loss landscape ``plane``; Perturb-max ``perturb_samples``,
+  ``perturb_noises``, ``perturb_tau``, ``perturb_draws``; Margin softmax ``margin_classes``,
+  ``margin_m``, ``margin_s``, ``margin_angle``, ``margin_target``; Why sparse ``oc_eps``, ``oc_k``,
+  ``oc_steps``, ``oc_classes``, ``oc_train_k``, ``oc_seed``; Large vocabularies ``vocab_n``,
+  ``vocab_s``, ``vocab_sigma``, ``vocab_seed``; Attention ``attention_L``, ``attention_d``,
+  ``attention_queries``, ``attention_seed``, ``attention_scale``, ``attention_alpha``,
+  ``attention_k``, ``attention_query``; Check my numbers ``check_example``, ``check_mapping``,
+  ``check_atol``, ``check_rtol``, ``check_<parameter>``, ``check_target``, ``check_source``,
+  ``check_row``.
 """
 from __future__ import annotations
 
@@ -29,6 +60,7 @@ from probcore.registry import MAPPINGS
 
 N_MIN, N_MAX = 2, 1000
 SLIDER_MAX_N = 12  # per-logit sliders up to this n
+SLIDER_STEP = 0.05
 TOP_VIEW = 50  # charts show the top 50 classes beyond this n
 LOGIT_LIMIT = 1e4
 SEED_MAX = 2**31 - 1
@@ -49,12 +81,19 @@ class Option(NamedTuple):
     high: float | None = None
 
 
+EXPLORER_DEFAULTS = {"alpha": 1.25}  # α-entmax beside 1.5-entmax: its default draws something new
+
+
 def _param_options() -> dict[str, Option]:
-    """One option per distinct registry parameter name (first definition wins)."""
+    """One option per distinct registry parameter name (first definition wins), with the
+    explorer's own defaults (EXPLORER_DEFAULTS, checked by the registry at import)."""
     options: dict[str, Option] = {}
     for mapping in MAPPINGS.values():
         for p in mapping.params:
-            default = float(p.default) if p.kind == "float" and p.default is not None else p.default
+            default = EXPLORER_DEFAULTS.get(p.name, p.default)
+            if p.name in EXPLORER_DEFAULTS:
+                mapping.validate(**{p.name: default})
+            default = float(default) if p.kind == "float" and default is not None else default
             options.setdefault(p.name, Option(p.name, p.kind, default, tuple(p.choices)))
     return options
 
@@ -285,18 +324,13 @@ class Controls:
 
 
 def default_kwargs(name: str) -> dict:
-    """The registry defaults of a mapping's parameters."""
-    return {p.name: p.default for p in MAPPINGS[name].params}
+    """The explorer's defaults of a mapping's parameters (the registry's, but EXPLORER_DEFAULTS)."""
+    return {p.name: PARAM_OPTIONS[p.name].default for p in MAPPINGS[name].params}
 
 
 def default_kw(name: str) -> tuple:
-    """The registry defaults as the sorted items compute's functions take."""
+    """The explorer's defaults as the sorted items compute's functions take."""
     return compute.items(default_kwargs(name))
-
-
-def current() -> Controls:
-    """The controls of this run (set by :func:`sidebar` before the page runs)."""
-    return st.session_state["_controls"]
 
 
 def _on_text() -> None:
@@ -311,9 +345,20 @@ def _on_n() -> None:
         ss["logits"] = format_logits(np.concatenate([x, np.zeros(max(0, ss["n"] - len(x)))])[: ss["n"]])
 
 
-def _on_slider(i: int) -> None:
+def slider_position(value: float, bound: float) -> float:
+    """Where a logit slider over [-bound, bound] with step SLIDER_STEP shows ``value``: the nearest
+    point of its grid. The browser's slider can only hold grid points and may report that point
+    back on any rerun, so the widget is given this point and the exact logit stays in the text."""
+    return round(-bound + round((value + bound) / SLIDER_STEP) * SLIDER_STEP, 10)
+
+
+def _on_slider(i: int, bound: float) -> None:
+    """The user moved logit slider i: x_i takes its value, unless the value is just where the
+    slider already showed x_i (a grid point near an exact value typed or linked), which is no move."""
     ss = st.session_state
     x = np.array(ss["_last_x"], dtype=float)
+    if ss[f"x_{i}"] == slider_position(x[i], bound):
+        return
     x[i] = ss[f"x_{i}"]
     ss["logits"] = format_logits(x)
     ss["preset"] = "custom"
@@ -325,19 +370,23 @@ def set_logits(x: np.ndarray) -> None:
     st.session_state["preset"] = "custom"
 
 
-def _logits(messages: list[str]) -> np.ndarray:
+def _logits(messages: list[str], update: bool) -> np.ndarray:
+    """The logits the controls give (a preset's, else the text's, else the last valid ones);
+    with ``update`` (before the logit widgets are drawn) the text and n follow them."""
     ss = st.session_state
     if ss["preset"] != "custom":
         x = preset_logits(ss["preset"], int(ss["n"]), int(ss["seed"]))
-        ss["logits"] = format_logits(x)
+        if update:
+            ss["logits"] = format_logits(x)
     else:
         try:
             x = parse_logits(ss["logits"])
         except ValueError as err:
             messages.append(t("msg.logits", error=str(err)))
             x = ss.get("_last_x", parse_logits(DEFAULT_LOGITS))
-    ss["_last_x"] = x
-    ss["n"] = len(x)
+    if update:
+        ss["_last_x"] = x
+        ss["n"] = len(x)
     return x
 
 
@@ -375,85 +424,144 @@ def _checked_kwargs(name: str, x: np.ndarray, target: int, seed: int,
     return None
 
 
-def _param_widget(container, option: Option) -> None:
+
+
+def _bind(key: str, then: Callable[[], None] | None = None) -> dict:
+    """Widget arguments that show the session value ``key`` and write a change back to it (then
+    call ``then``). The widget has a key of its own (``w_`` + key), set from the value before
+    each draw: the value outlives the pages that do not draw the widget, with no widget state
+    to carry over."""
+    ss = st.session_state
+    ss["w_" + key] = ss[key]
+
+    def changed() -> None:
+        ss[key] = ss["w_" + key]
+        if then is not None:
+            then()
+    return dict(key="w_" + key, on_change=changed)
+
+
+def _param_widget(option: Option) -> None:
     """The control of one registry parameter; number fields can be emptied (= not given)."""
     params = [(mapping_label(m.name), p) for m in MAPPINGS.values() for p in m.params if p.name == option.key]
     first = params[0][1]
     help_text = f"{param_help(option.key)}\n\n{t('sb.used_by', mappings=', '.join(label for label, _ in params))}"
     label = param_label(option.key)
     if option.kind == "choice":
-        container.selectbox(label, option.choices, key=option.key, help=help_text)
+        st.selectbox(label, option.choices, help=help_text, **_bind(option.key))
     elif option.kind == "bool":
-        container.toggle(label, key=option.key, help=help_text)
+        st.toggle(label, help=help_text, **_bind(option.key))
     elif option.kind == "int":
-        container.number_input(label, key=option.key, value=None, step=int(first.step or 1), help=help_text)
+        st.number_input(label, value=None, step=int(first.step or 1), help=help_text, **_bind(option.key))
     else:
-        container.number_input(label, key=option.key, value=None, step=float(first.step or 0.1), format="%g", help=help_text)
+        st.number_input(label, value=None, step=float(first.step or 0.1), format="%g", help=help_text,
+                        **_bind(option.key))
 
 
-def sidebar() -> Controls:
-    """Draw the session-level controls in the sidebar and return the checked values; messages
-    about bad input go to the main area (``show_messages``)."""
+def sidebar() -> None:
+    """The session-wide controls (language, presentation mode, reset) in the sidebar; on a
+    session's first run, every option of the URL is read (:func:`_load_url`)."""
     ss = st.session_state
     if "_url_notes" not in ss:
         _load_url(OPTIONS)
     for key, option in OPTIONS.items():
         ss.setdefault(key, option.default)
     ss["_page_options"] = {}
-    ss["_notes"] = set()
-    messages: list[str] = list(ss["_url_notes"])
-    ss["_url_notes"] = []  # shown once, on the run that read the URL
+    ss["_notes"] = set()  # ui.per_mapping's notes, once per run (of the app, or of a fragment: ui.fragment)
+    sb = st.sidebar
+    sb.selectbox(t("sb.lang"), LANGS, key="lang", format_func=lambda code: t(f"lang.{code}"))
+    sb.toggle(t("sb.present"), key="present", help=t("sb.present_help"))
+    sb.button(t("sb.reset"), on_click=_reset, width="stretch")
 
-    x = _logits(messages)
+
+def show_url_notes() -> None:
+    """Inline messages about the query parameters the session opened with, once."""
+    for message in st.session_state.get("_url_notes", []):
+        st.error(plain(message), icon="⚠️")
+    st.session_state["_url_notes"] = []
+
+
+def _logit_controls(x: np.ndarray, target: bool) -> None:
+    """Preset, n, seed, the logits as text (and the target class of the losses), then one slider
+    per logit (n <= SLIDER_MAX_N). A slider holds the grid point nearest its logit
+    (:func:`slider_position`); its label carries the exact value."""
+    ss = st.session_state
+    n = len(x)
+    c1, c2, c3, c4, *c5 = st.columns([3, 2, 2, 6, 2] if target else [3, 2, 2, 8], vertical_alignment="bottom")
+    c1.selectbox(t("sb.preset"), PRESETS, format_func=lambda p: t(f"preset.{p}"), **_bind("preset"))
+    c2.number_input(t("sb.n"), min_value=N_MIN, max_value=N_MAX, step=1, **_bind("n", _on_n))
+    c3.number_input(t("sb.seed"), min_value=0, max_value=SEED_MAX, step=1, help=t("sb.seed_help"), **_bind("seed"))
+    c4.text_input(t("sb.logits_text"), help=t("sb.logits_help"), **_bind("logits", _on_text))
+    if target:
+        c5[0].number_input(t("sb.target"), min_value=0, max_value=n - 1, step=1, help=t("sb.target_help"),
+                           **_bind("target"))
+    if n > SLIDER_MAX_N:
+        st.caption(t("sb.no_sliders", n=n, top=SLIDER_MAX_N))
+        return
+    bound = float(max(10.0, np.ceil(np.abs(x).max())))
+    columns = st.columns(min(n, SLIDER_MAX_N // 2))
+    for i in range(n):
+        ss[f"x_{i}"] = slider_position(float(x[i]), bound)
+        columns[i % len(columns)].slider(f"x{i} = {x[i]:.6g}", -bound, bound, step=SLIDER_STEP, key=f"x_{i}",
+                                         on_change=_on_slider, args=(i, bound))
+
+
+def mapping_controls() -> None:
+    """The mappings shown and the parameters of one of them at a time (the others keep their
+    values, in the session and in the URL). Drawn once per page run, outside the fragment of the
+    logits: a change here reruns the page, a logit step does not redraw these."""
+    ss = st.session_state
+    with st.expander(t("sb.mappings"), expanded=True, icon=":material/tune:"):
+        st.multiselect(t("sb.show"), tuple(MAPPINGS), format_func=mapping_label, **_bind("show"))
+        tunable = [name for name in ss["show"] if MAPPINGS[name].params]
+        if ss.get("params_of") not in tunable:
+            ss["params_of"] = None
+        picked = st.pills(t("ctl.params_of"), tunable, format_func=mapping_label, **_bind("params_of"))
+        if picked is not None:
+            params = MAPPINGS[picked].params
+            for column, p in zip(st.columns(max(len(params), 3)), params):
+                with column:
+                    _param_widget(PARAM_OPTIONS[p.name])
+
+
+def checked(mappings: bool = True, update: bool = False) -> tuple[Controls, list[str]]:
+    """The checked values of the controls (nothing drawn) and the messages about bad input; with
+    ``update`` (only before the logit widgets are drawn) the controls take the values used."""
+    ss = st.session_state
+    messages: list[str] = []
+    x = _logits(messages, update)
     n = len(x)
     target = int(ss["target"])
     if not 0 <= target < n:
         messages.append(t("msg.target", target=target, n=n))
-        target = ss["target"] = 0
+        target = 0
+        if update:
+            ss["target"] = 0
     seed = int(ss["seed"])
-    errors: dict[str, list[str]] = {}
     kwargs, probs = {}, {}
-    for name in ss["show"]:
-        checked = _checked_kwargs(name, x, target, seed, errors)
-        if checked is None:
-            messages.append(t("msg.mapping_dropped", mapping=mapping_label(name)))
-        else:
-            kwargs[name], probs[name] = checked
-    messages += [t("msg.param", error=err, mappings=", ".join(names)) for err, names in errors.items()]
-    ss["_messages"] = messages
-
-    sb = st.sidebar
-    sb.selectbox(t("sb.lang"), LANGS, key="lang", format_func=lambda code: t(f"lang.{code}"))
-    sb.toggle(t("sb.present"), key="present", help=t("sb.present_help"))
-    sb.subheader(t("sb.logits"))
-    sb.selectbox(t("sb.preset"), PRESETS, key="preset", format_func=lambda p: t(f"preset.{p}"))
-    c1, c2 = sb.columns(2)
-    c1.number_input(t("sb.n"), key="n", min_value=N_MIN, max_value=N_MAX, step=1, on_change=_on_n)
-    c2.number_input(t("sb.seed"), key="seed", min_value=0, max_value=SEED_MAX, step=1, help=t("sb.seed_help"))
-    sb.text_input(t("sb.logits_text"), key="logits", on_change=_on_text, help=t("sb.logits_help"))
-    if n <= SLIDER_MAX_N:
-        bound = float(max(10.0, np.ceil(np.abs(x).max())))
-        with sb.expander(t("sb.sliders"), expanded=True):
-            for i in range(n):
-                ss[f"x_{i}"] = float(x[i])
-                st.slider(f"x{i}", -bound, bound, step=0.05, key=f"x_{i}", on_change=_on_slider, args=(i,))
-    else:
-        sb.caption(t("sb.no_sliders", n=n, top=SLIDER_MAX_N))
-    sb.subheader(t("sb.mappings"))
-    sb.multiselect(t("sb.show"), tuple(MAPPINGS), key="show", format_func=mapping_label)
-    sb.number_input(t("sb.target"), key="target", min_value=0, max_value=n - 1, step=1, help=t("sb.target_help"))
-    sb.subheader(t("sb.params"))
-    for option in PARAM_OPTIONS.values():
-        _param_widget(sb, option)
-    sb.button(t("sb.reset"), on_click=_reset, width="stretch")
-
-    controls = Controls(logits=x, mappings=tuple(n_ for n_ in MAPPINGS if n_ in kwargs), kwargs=kwargs,
-                        probs={n_: probs[n_] for n_ in MAPPINGS if n_ in probs}, target=target, seed=seed)
-    ss["_controls"] = controls
-    return controls
+    if mappings:
+        errors: dict[str, list[str]] = {}
+        for name in ss["show"]:
+            result = _checked_kwargs(name, x, target, seed, errors)
+            if result is None:
+                messages.append(t("msg.mapping_dropped", mapping=mapping_label(name)))
+            else:
+                kwargs[name], probs[name] = result
+        messages += [t("msg.param", error=err, mappings=", ".join(names)) for err, names in errors.items()]
+    chosen = tuple(name for name in MAPPINGS if name in kwargs)
+    return Controls(logits=x, mappings=chosen, kwargs=kwargs, probs={name: probs[name] for name in chosen},
+                    target=target, seed=seed), messages
 
 
-def show_messages() -> None:
-    """Inline messages about bad input of this run (escaped: user text never renders as Markdown)."""
-    for message in st.session_state.get("_messages", []):
+def controls(mappings: bool = True) -> Controls:
+    """Draw the logit controls where the page calls this (first thing in the fragment that draws
+    what they change), the messages about bad input below them, and return the checked values
+    (with ``mappings``: of the mappings chosen in :func:`mapping_controls`, and the target class)."""
+    ctl, messages = checked(mappings, update=True)
+    with st.expander(t("ctl.logits"), expanded=True, icon=":material/linear_scale:"):
+        _logit_controls(ctl.logits, target=mappings)
+    for message in messages:
         st.error(plain(message), icon="⚠️")
+    if mappings and not ctl.mappings:
+        st.info(t("ctl.no_mappings"))
+    return ctl

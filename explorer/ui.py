@@ -2,16 +2,22 @@
 header, per-mapping calls with inline warnings, small tables, a predict-then-reveal question."""
 from __future__ import annotations
 
+import functools
 import io
+import os
+import sys
+import time
 from typing import Any, Callable
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from explorer import figures, state
 from explorer.i18n import mapping_label, t
+from probcore.registry import MAPPINGS
 
 PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"scale": 2}}
 
@@ -39,6 +45,31 @@ def show_figure(fig: go.Figure, key: str, table: Callable[[], pd.DataFrame] | No
                            file_name=f"{key}.json", mime="application/json", key=f"{key}_json", on_click="ignore")
 
 
+def log_run(started: float) -> None:
+    """When PROBCORE_RUN_LOG is set (bench/bench_explorer.py): one line with the wall-clock start
+    and end of this script run, to split a step into press -> script -> drawn."""
+    if os.environ.get("PROBCORE_RUN_LOG"):
+        print(f"RUN {started:.4f} {time.time():.4f}", file=sys.stderr, flush=True)
+
+
+def fragment(draw: Callable[[], None]) -> Callable[[], None]:
+    """``st.fragment`` around a part of a page: a widget inside it reruns only ``draw``. After a
+    run of the fragment alone the URL is written (app.py does it after a full run) and the run
+    is logged (:func:`log_run`)."""
+    @functools.wraps(draw)
+    def run() -> None:
+        started = time.time()
+        ctx = get_script_run_ctx()
+        alone = ctx is not None and bool(ctx.fragment_ids_this_run)  # this fragment, not the whole app
+        if alone:
+            st.session_state["_notes"] = set()
+        draw()
+        if alone:
+            state.sync_url()
+            log_run(started)
+    return st.fragment(run)
+
+
 PROJECTOR_CSS = """<style>
 .stMainBlockContainer { font-size: 1.4rem; }
 .stMainBlockContainer p, .stMainBlockContainer li, .stMainBlockContainer label,
@@ -55,16 +86,12 @@ def projector_style() -> None:
         st.html(PROJECTOR_CSS)
 
 
-def header(title_key: str, intro_key: str, uses_mappings: bool = True) -> state.Controls:
-    """Page title, its one-line introduction, the input messages; returns the controls. A page
-    that draws the sidebar's mappings asks for some when none is selected."""
+def header(title_key: str, intro_key: str) -> None:
+    """Page title, its one-line introduction and the messages about the URL the session opened
+    with (the page's own controls come with the part of the page they change: state.controls)."""
     st.title(t(title_key))
     st.caption(t(intro_key))
-    state.show_messages()
-    controls = state.current()
-    if uses_mappings and not controls.mappings:
-        st.info(t("ui.no_mappings"))
-    return controls
+    state.show_url_notes()
 
 
 def per_mapping(controls: state.Controls, fn: Callable[[str], Any], names=None, quiet: bool = False) -> dict[str, Any]:
@@ -77,11 +104,24 @@ def per_mapping(controls: state.Controls, fn: Callable[[str], Any], names=None, 
             out[name] = fn(name)
         except ValueError as err:
             note = state.plain(t("msg.mapping_skipped", mapping=mapping_label(name), error=str(err)))
-            shown = st.session_state.setdefault("_notes", set())  # once per run (emptied by state.sidebar)
+            shown = st.session_state.setdefault("_notes", set())  # once per run (state.sidebar, fragment)
             if note not in shown:
                 shown.add(note)
                 st.caption(note) if quiet else st.warning(note)
     return out
+
+
+FIGURES_SHOWN = ("softmax", "sparsemax")  # of the mappings with one figure each, drawn until others are picked
+
+
+def pick_figures(key: str, label: str, names: list[str]) -> list[str]:
+    """Which of ``names`` get a figure of their own (URL parameter ``key``; FIGURES_SHOWN at
+    first): a step redraws only those, and the page stays short."""
+    def render(k: str):
+        st.session_state[k] = [name for name in st.session_state[k] if name in names]
+        return st.pills(label, names, selection_mode="multi", key=k, format_func=mapping_label, persist_state="session")
+    chosen = state.page_option(state.Option(key, "multi", FIGURES_SHOWN, tuple(MAPPINGS)), render)
+    return [name for name in names if name in chosen]
 
 
 def vector(v: np.ndarray, limit: int = 8) -> str:

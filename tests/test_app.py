@@ -60,6 +60,12 @@ def label(name: str) -> str:
     return MAPPINGS[name].label
 
 
+def params_of(at: AppTest, name: str) -> None:
+    """Open the parameters of mapping ``name`` (one mapping's parameters are drawn at a time)."""
+    [pills] = [g for g in at.get("button_group") if g.key == "w_params_of"]
+    pills.set_value(name).run()
+
+
 def assert_ok(at: AppTest, errors: bool = False) -> None:
     """No traceback; inline errors only where expected; at least one chart."""
     assert not at.exception, [e.value for e in at.exception]
@@ -157,7 +163,7 @@ def test_slider_updates_chart_and_url():
     before = trace(figures(at)[0], label("sparsemax"), type="bar")["y"]
     at.slider(key="x_2").set_value(2.0).run()
     assert_ok(at)
-    assert at.text_input(key="logits").value == "1.2, 0.3, 2"
+    assert at.text_input(key="w_logits").value == "1.2, 0.3, 2"
     assert at.query_params["logits"] == "1.2, 0.3, 2"
     after = trace(figures(at)[0], label("sparsemax"), type="bar")["y"]
     assert after != before and after[2] > 0.5
@@ -165,37 +171,40 @@ def test_slider_updates_chart_and_url():
 
 def test_typed_bad_values_keep_the_last_valid_ones():
     at = run_app()
-    at.text_input(key="logits").input("2, 1, 0, -1").run()
-    at.text_input(key="logits").input("2, one, 0").run()
+    at.text_input(key="w_logits").input("2, 1, 0, -1").run()
+    at.text_input(key="w_logits").input("2, one, 0").run()
     assert_ok(at, errors=True)
     assert "one" in at.error[0].value
     assert len(trace(figures(at)[0], label("softmax"), type="bar")["y"]) == 4  # last valid logits
-    at.number_input(key="alpha").set_value(0.5).run()
+    params_of(at, "entmax")
+    at.number_input(key="w_alpha").set_value(0.5).run()
     assert any("alpha" in e.value for e in at.error)
 
 
 def test_url_round_trip_restores_the_view():
     at = run_app()
-    at.selectbox(key="preset").set_value("random").run()
-    at.number_input(key="n").set_value(7).run()
-    at.number_input(key="seed").set_value(11).run()
-    at.number_input(key="alpha").set_value(2.5).run()
-    at.multiselect(key="show").set_value(["softmax", "entmax"]).run()
+    at.selectbox(key="w_preset").set_value("random").run()
+    at.number_input(key="w_n").set_value(7).run()
+    at.number_input(key="w_seed").set_value(11).run()
+    params_of(at, "entmax")
+    at.number_input(key="w_alpha").set_value(2.5).run()
+    at.multiselect(key="w_show").set_value(["softmax", "entmax"]).run()
     at.toggle(key="log").set_value(True).run()
     params = dict(at.query_params)
     assert params == {"preset": "random", "n": "7", "seed": "11", "alpha": "2.5", "show": "softmax,entmax", "log": "1"}
     again = run_app(**params)
     assert_ok(again)
     assert again.get("plotly_chart")[0].proto.spec == at.get("plotly_chart")[0].proto.spec
-    assert again.number_input(key="alpha").value == 2.5 and again.toggle(key="log").value
+    params_of(again, "entmax")
+    assert again.number_input(key="w_alpha").value == 2.5 and again.toggle(key="log").value
 
 
 def test_reset_restores_defaults_and_clears_the_url():
     at = run_app(alpha="3", logits="1, 2, 3, 4")
     at.button[-1].click().run()
     assert_ok(at)
-    assert at.number_input(key="alpha").value == 1.5
-    assert at.text_input(key="logits").value == "1.2, 0.3, -0.5"
+    assert at.session_state["alpha"] == 1.25
+    assert at.text_input(key="w_logits").value == "1.2, 0.3, -0.5"
     assert not at.query_params
 
 
@@ -227,6 +236,7 @@ def test_simplex_points_are_not_clipped_and_images_differ():
 def test_jacobian_analytic_matches_autograd_and_the_l1_identity():
     at = run_app(PAGES[2])
     assert_ok(at)
+    assert len(figures(at)) == 2  # heat maps of softmax and sparsemax until others are picked
     table = at.dataframe[0].value.set_index("mapping")
     assert (table["max |analytic − autograd|"] < 1e-8).all()
     np.testing.assert_allclose(table.loc[label("softmax"), "½ ‖J‖₁"], table.loc[label("softmax"), "1 − Σ p²"])
@@ -241,7 +251,12 @@ def test_binary_slice_sparsemax_is_modified_huber_and_ce_is_logistic():
     np.testing.assert_allclose(trace(binary, label("softmax"))["y"], trace(binary, "logistic log(1 + e⁻ᵗ)")["y"],
                                atol=1e-12)
     planes = [fig for fig in figs if fig["data"][0]["type"] == "contour"]
-    assert len(planes) == sum(MAPPINGS[n].loss is not None for n in MAPPINGS if not MAPPINGS[n].stochastic)
+    assert len(planes) == 2  # softmax and sparsemax until others are picked
+    with_loss = [n for n in MAPPINGS if MAPPINGS[n].loss is not None and not MAPPINGS[n].stochastic]
+    at = run_app(PAGES[3], planes=",".join(with_loss))
+    planes = [fig for fig in figures(at) if fig["data"][0]["type"] == "contour"]
+    assert len(planes) == len(with_loss)
+    assert at.query_params["planes"] == ",".join(with_loss)
 
 
 def test_sweeps_animate_with_plotly_frames():
@@ -344,3 +359,48 @@ def test_url_numbers_are_checked_against_their_range():
     assert parse_option(OPTIONS["seed"], [str(2**31 - 1)]) == 2**31 - 1  # the largest seed the sidebar takes
     with pytest.raises(ValueError, match="seed"):
         parse_option(OPTIONS["seed"], [str(2**31)])
+
+
+def test_a_linked_logit_is_never_snapped_to_the_slider_grid():
+    """Issue 10: opened from ?logits=1.2,0.3,-0.72,-0.83, the per-logit sliders can only show grid points
+    (step 0.05: -0.70, -0.85), and a browser reports the point it shows with every rerun (five busy
+    sessions did, each stepping only x0). Only the slider the user moves may change its logit."""
+    at = run_app(logits="1.2,0.3,-0.72,-0.83")
+    for step in range(1, 4):
+        at.slider(key="x_2").set_value(-0.7)  # what the browser shows and sends back, untouched
+        at.slider(key="x_3").set_value(-0.85)
+        at.slider(key="x_0").set_value(round(1.2 + 0.05 * step, 2)).run()
+        assert_ok(at)
+        assert at.session_state["logits"] == f"{1.2 + 0.05 * step:.6g}, 0.3, -0.72, -0.83"
+    assert at.query_params["logits"] == "1.35, 0.3, -0.72, -0.83"
+    at.slider(key="x_2").set_value(-0.65).run()  # moved by the user: taken
+    assert at.session_state["logits"] == "1.35, 0.3, -0.65, -0.83"
+
+
+def test_pages_show_only_the_controls_they_use():
+    """Logit controls only where a page uses the logits, mapping controls only where it draws them."""
+    uses = {page: (page in CORE_PAGES + ("views/perturb.py",), page in CORE_PAGES) for page in PAGES}
+    for page, (logits, mappings) in uses.items():
+        at = run_app(page)
+        keys = {el.key for kind in ("text_input", "multiselect", "slider") for el in at.get(kind)}
+        assert ("w_logits" in keys) == logits, page
+        assert ("w_show" in keys) == mappings, page
+        assert not at.sidebar.get("text_input") and not at.sidebar.get("multiselect")  # the sidebar: language etc.
+
+
+def test_parameter_names_and_defaults_that_cannot_be_confused():
+    from explorer.i18n import param_label
+    from explorer.state import PARAM_OPTIONS
+    assert "k" not in param_label("order").split() and param_label("k") != param_label("order")
+    assert PARAM_OPTIONS["alpha"].default != 1.5  # α-entmax does not draw 1.5-entmax again
+    at = run_app(show="entmax15,entmax")
+    bars = figures(at)[0]
+    assert trace(bars, label("entmax"), type="bar")["y"] != trace(bars, label("entmax15"), type="bar")["y"]
+
+
+def test_a_mapping_without_a_loss_says_so_instead_of_none():
+    at = run_app(show="softmax,perturbmax")
+    table = at.table[0].value
+    row = table.loc[label("perturbmax")]
+    assert (row == "—").sum() >= 2 and "None" not in table.to_string()
+    assert any("no loss function for Perturb-max" in c.value for c in at.caption)

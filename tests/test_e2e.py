@@ -120,20 +120,21 @@ def test_slider_updates_the_chart_and_the_url(server, page):
     assert_no_exception(page)
     page.wait_for_url("**logits=*")
     assert parse_qs(urlsplit(page.url).query)["logits"] == ["1.2, 0.3, -0.45"], page.url
-    assert page.locator(".st-key-logits input").input_value() == "1.2, 0.3, -0.45"
+    assert page.locator(".st-key-w_logits input").input_value() == "1.2, 0.3, -0.45"
     assert page.evaluate(MARGINS_KEPT)  # the chart's margins already held its legend and ticks: drawn once
 
 
 def test_url_restores_the_view(server, page):
-    page.goto(f"{server}/?logits=2,1,0.5,-1&alpha=1.8&show=softmax,sparsemax&log=1")
+    page.goto(f"{server}/?logits=2,1,0.5,-1&alpha=1.8&show=softmax,entmax&log=1")
     settle(page)
     assert_no_exception(page)
-    sync_api.expect(page.locator(".st-key-logits input")).to_have_value("2,1,0.5,-1")
-    sync_api.expect(page.locator(".st-key-alpha input")).to_have_value("1.8")
+    sync_api.expect(page.locator(".st-key-w_logits input")).to_have_value("2,1,0.5,-1")
+    page.locator(".st-key-w_params_of button").filter(has_text="α-entmax").click()
+    sync_api.expect(page.locator(".st-key-w_alpha input")).to_have_value("1.8")
     page.wait_for_function("""() => {
         const plot = document.querySelector('[data-testid="stPlotlyChart"] .js-plotly-plot');
         const bars = plot.data.filter(t => t.type === 'bar').map(t => t.name).join();
-        return bars === 'Softmax,Sparsemax' && plot.layout.yaxis.type === 'log';
+        return bars === 'Softmax,α-entmax' && plot.layout.yaxis.type === 'log';
     }""")
     screenshot(page, "url_state")
 
@@ -162,3 +163,33 @@ def test_sweeps_play_animates_without_a_rerun(server, page):
     page.wait_for_function(f"b => ({FIRST_CHART_Y})() !== b", arg=before)
     assert page.evaluate("() => window.__reruns") == 0  # the frames play in the browser
     assert_no_exception(page)
+
+
+def test_busy_sessions_keep_the_numbers_they_were_given(server, browser):
+    """Issue 10: five sessions at once, each opened from its own link with logits off the sliders'
+    0.05 grid, each stepping only x0 (keys pressed without waiting, so reruns queue up on a busy
+    server). Every session ends with x0 moved by its steps and every other logit exactly as linked."""
+    links = [[1.2, 0.3, -0.72, -0.83 - 0.01 * s] for s in range(5)]
+    steps = 3
+    pages = []
+    for x in links:
+        context = browser.new_context(viewport=VIEWPORT)
+        p = context.new_page()
+        p.set_default_timeout(TIMEOUT_MS)
+        p.goto(f"{server}/?logits=" + ",".join(f"{v:g}" for v in x))
+        pages.append(p)
+    try:
+        for p in pages:
+            settle(p)
+        for _ in range(steps):
+            for p in pages:
+                p.locator(".st-key-x_0 input[type='range']").press("ArrowRight")
+        for p, x in zip(pages, links):
+            expected = ", ".join(f"{v:g}" for v in [round(x[0] + 0.05 * steps, 2), *x[1:]])
+            p.wait_for_function("e => new URLSearchParams(location.search).get('logits') === e", arg=expected)
+            settle(p)
+            assert_no_exception(p)
+            sync_api.expect(p.locator(".st-key-w_logits input")).to_have_value(expected)
+    finally:
+        for p in pages:
+            p.context.close()

@@ -13,7 +13,7 @@ from probcore.registry import MAPPINGS
 
 ENTRY_LIMIT = 1e3  # |entries| of an edited query or key
 
-ui.header("page.attention", "attention.intro", uses_mappings=False)
+ui.header("page.attention", "attention.intro")
 st.markdown(t("attention.text"))
 st.latex(r"s_j = c\,\frac{q \cdot k_j}{\sqrt{d}},\qquad w = \rho(s) \in \Delta^{L-1},\qquad o = \sum_{j=1}^{L} w_j\, v_j,"
          r"\qquad \rho \in \{\operatorname{softmax},\ \operatorname{sparsemax},\ \alpha\text{-entmax},\ "

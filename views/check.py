@@ -21,7 +21,7 @@ TEXT_KEYS = ("check_logits_text", "check_probs_text")
 DIFFERING_SHOWN = 12
 DEFAULT_EXAMPLE = "softmax_no_max"  # a verdict at once: two rows ok, one overflowing
 
-ui.header("page.check", "check.intro", uses_mappings=False)
+ui.header("page.check", "check.intro")
 st.markdown(t("check.explain"))
 ss = st.session_state
 

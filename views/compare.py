@@ -1,5 +1,6 @@
 """Compare (home): every selected mapping's p side by side, a table of its statistics and of its
-loss for the target class, and its formula and numpy reference on demand."""
+loss for the target class, and its formula and numpy reference on demand. The controls and all
+that they change are one fragment: a step reruns only it."""
 import inspect
 
 import numpy as np
@@ -10,11 +11,25 @@ from explorer import compute, figures, state, ui
 from explorer.i18n import t
 from probcore.registry import MAPPINGS
 
-ctl = ui.header("page.compare", "compare.intro")
-log_y = state.page_option(state.Option("log", "bool", False),
-                          lambda key: st.toggle(t("compare.log_y"), key=key, persist_state="session"))
-probs = ctl.probabilities()
-if probs:
+ui.header("page.compare", "compare.intro")
+state.mapping_controls()
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def reference_source(name: str) -> str:
+    """The numpy reference of a mapping as source text (read once)."""
+    reference = MAPPINGS[name].reference
+    return inspect.getsource(getattr(reference, "func", reference))
+
+
+@ui.fragment
+def live() -> None:
+    ctl = state.controls()
+    log_y = state.page_option(state.Option("log", "bool", False),
+                              lambda key: st.toggle(t("compare.log_y"), key=key, persist_state="session"))
+    probs = ctl.probabilities()
+    if not probs:
+        return
     labels = ctl.labels
     index = compute.view_index(ctl.logits, probs, state.TOP_VIEW)
     if len(index) < ctl.n:
@@ -22,7 +37,6 @@ if probs:
     fig = figures.probability_bars(index, ctl.logits[index], {k: p[index] for k, p in probs.items()}, labels, log_y)
     ui.show_figure(fig, "compare_bars", table=lambda: pd.DataFrame(
         {"class": np.arange(ctl.n), "logit": ctl.logits, **{labels[k]: p for k, p in probs.items()}}))
-
 
     def shifted() -> str:
         """Which mappings change when every logit grows by 10 (computed, not claimed)."""
@@ -34,26 +48,25 @@ if probs:
     ui.predict("q_compare", 3, 0, shifted, (t("q_compare.do"), lambda: state.set_logits(ctl.logits + 10.0)))
 
     st.subheader(t("compare.table"))
-    rows = []
+    rows, no_loss = [], []
     for name, p in probs.items():
         loss = compute.loss_and_grad(name, ctl.x, ctl.kw(name), ctl.target)
+        if loss is None:
+            no_loss.append(labels[name])
         rows.append({
             t("col.mapping"): labels[name],
-            t("col.support"): compute.support_size(p),
-            t("col.entropy"): float(compute.entropy(p)),
-            t("col.max_p"): float(p.max()),
-            t("col.sum"): float(p.sum()),
+            t("col.support"): str(compute.support_size(p)),
+            t("col.entropy"): f"{compute.entropy(p):.4f}",
+            t("col.max_p"): f"{p.max():.4f}",
+            t("col.sum"): f"{p.sum():.6f}",
             t("col.loss_fn"): MAPPINGS[name].loss or "—",
-            t("col.loss"): loss[0] if loss else None,
+            t("col.loss"): f"{loss[0]:.4f}" if loss else "—",
             t("col.grad"): ui.vector(loss[1]) if loss else "—",
         })
-    st.dataframe(pd.DataFrame(rows), hide_index=True, column_config={
-        t("col.entropy"): st.column_config.NumberColumn(format="%.4f"),
-        t("col.max_p"): st.column_config.NumberColumn(format="%.4f"),
-        t("col.sum"): st.column_config.NumberColumn(format="%.6f"),
-        t("col.loss"): st.column_config.NumberColumn(format="%.4f"),
-    })
+    st.table(pd.DataFrame(rows).set_index(t("col.mapping")))
     st.caption(t("compare.table_note", target=ctl.target))
+    if no_loss:
+        st.caption(t("ctl.no_loss", mappings=", ".join(no_loss)))
 
     st.subheader(t("compare.formulas"))
 
@@ -64,8 +77,10 @@ if probs:
                         persist_state="session")
 
     shown = state.page_option(state.Option("formula", "choice", None, tuple(MAPPINGS)), pick)
-    if shown in ctl.mappings:  # drawn on demand only: a slider step does not re-render code blocks
-        mapping = MAPPINGS[shown]
-        st.latex(mapping.latex)
+    if shown in ctl.mappings:  # drawn on demand only: a step does not re-render code blocks
+        st.latex(MAPPINGS[shown].latex)
         st.caption(t("compare.reference"))
-        st.code(inspect.getsource(getattr(mapping.reference, "func", mapping.reference)), language="python")
+        st.code(reference_source(shown), language="python")
+
+
+live()

@@ -10,59 +10,67 @@ from explorer.colors import EXTRA_COLORS, mapping_color
 from explorer.i18n import t
 from probcore.registry import MAPPINGS
 
-ctl = ui.header("page.loss", "loss.intro")
-labels = ctl.labels
-with_loss = [name for name in ctl.mappings if compute.has_loss(name, ctl.kw(name))]
-target = ctl.target if ctl.target < 3 else 0
-if ctl.target >= 3:
-    st.warning(t("loss.target3", target=ctl.target))
-point = (ctl.logits[0] - ctl.logits[2], ctl.logits[1] - ctl.logits[2]) if ctl.n == 3 else None
-
-others = np.delete(ctl.logits, ctl.target)
+ui.header("page.loss", "loss.intro")
+state.mapping_controls()
 
 
-def zero_loss() -> str:
-    """Sparsemax and softmax losses at the current logits beside the target's margin (computed)."""
-    values = {name: compute.loss_and_grad(name, ctl.x, state.default_kw(name), ctl.target)[0]
-              for name in ("sparsemax", "softmax")}
-    return t("q_loss.a", margin=f"{ctl.logits[ctl.target] - others.max():.4g}", sparsemax=f"{values['sparsemax']:.4g}",
-             softmax=f"{values['softmax']:.4g}")
+def losses_of(ctl: state.Controls) -> list[str]:
+    """The selected mappings that have a loss (with their current parameters)."""
+    return [name for name in ctl.mappings if compute.has_loss(name, ctl.kw(name))]
 
 
-def margin_one() -> None:
-    x = ctl.logits.copy()
-    x[ctl.target] = others.max() + 1.0
-    state.set_logits(x)
+@ui.fragment
+def live() -> None:
+    """Everything that depends on the logits: the question and the planes with the current point."""
+    ctl = state.controls()
+    labels = ctl.labels
+    with_loss = losses_of(ctl)
+    target = ctl.target if ctl.target < 3 else 0
+    if ctl.target >= 3:
+        st.warning(t("loss.target3", target=ctl.target))
+    point = (ctl.logits[0] - ctl.logits[2], ctl.logits[1] - ctl.logits[2]) if ctl.n == 3 else None
 
+    others = np.delete(ctl.logits, ctl.target)
 
-ui.predict("q_loss", 3, 1, zero_loss, (t("q_loss.do"), margin_one))
+    def zero_loss() -> str:
+        """Sparsemax and softmax losses at the current logits beside the target's margin (computed)."""
+        values = {name: compute.loss_and_grad(name, ctl.x, state.default_kw(name), ctl.target)[0]
+                  for name in ("sparsemax", "softmax")}
+        return t("q_loss.a", margin=f"{ctl.logits[ctl.target] - others.max():.4g}",
+                 sparsemax=f"{values['sparsemax']:.4g}", softmax=f"{values['softmax']:.4g}")
 
+    def margin_one() -> None:
+        x = ctl.logits.copy()
+        x[ctl.target] = others.max() + 1.0
+        state.set_logits(x)
 
-@st.fragment
-def plane() -> None:
-    """Contour maps over the plane; their radius reruns only this fragment."""
+    ui.predict("q_loss", 3, 1, zero_loss, (t("q_loss.do"), margin_one))
+
+    st.subheader(t("loss.plane"))
+    if not with_loss:
+        st.info(t("loss.none"))
+        return
     radius = state.page_slider("plane", t("loss.radius"), 4.0, 1.0, 20.0, 0.5)
+    drawn = ui.pick_figures("planes", t("ctl.planes_of"), with_loss)
     m = 49
     grid = compute.plane_grid(radius, m)
-    surfaces = ui.per_mapping(ctl, lambda name: compute.loss_surface(name, ctl.kw(name), target, radius, m), with_loss)
+    surfaces = ui.per_mapping(ctl, lambda name: compute.loss_surface(name, ctl.kw(name), target, radius, m), drawn)
     columns = st.columns(2)
     for k, (name, (loss, du, dv)) in enumerate(surfaces.items()):
         with columns[k % 2]:
             title = t("loss.plane_title", mapping=labels[name], target=target)
             ui.show_figure(figures.loss_landscape(grid, grid, loss, du, dv, point, title, mapping_color(name)),
                            f"loss_plane_{name}", table=lambda g=grid, l=loss: ui.grid_frame(g, l))
-    state.sync_url()
-
-
-st.subheader(t("loss.plane"))
-if with_loss:
-    plane()
     st.caption(t("loss.plane_note"))
     sliced = [labels[name] for name in with_loss if not MAPPINGS[name].shift_invariant]
     if sliced:
         st.caption(t("loss.not_invariant", mappings=", ".join(sliced)))
-else:
-    st.info(t("loss.none"))
+
+
+live()
+ctl, _ = state.checked()  # the binary slice depends on the mappings, not on the logits
+labels = ctl.labels
+with_loss = losses_of(ctl)
 
 st.subheader(t("loss.binary"))
 margins = np.linspace(-3, 3, 241)

@@ -11,7 +11,7 @@ from explorer.i18n import t
 MAX_CLASSES = len(figures.CLASS_COLORS)
 
 
-ui.header("page.margin", "margin.intro", uses_mappings=False)
+ui.header("page.margin", "margin.intro")
 st.markdown(t("margin.explain"))
 st.latex(r"L = -\log \frac{e^{s(\cos\theta_t - m)}}{e^{s(\cos\theta_t - m)} + \sum_{j \ne t} e^{s\cos\theta_j}},"
          r"\qquad \cos\theta_j = \frac{\langle x, w_j\rangle}{\lVert x\rVert\,\lVert w_j\rVert}")

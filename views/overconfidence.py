@@ -18,7 +18,7 @@ TIE = 0.01  # accuracy differences below this (1 point) count as "about equal"
 SHORT = {"cross_entropy": "CE", "sparse_softmax": "top-k", "sparsemax": "sparsemax", "entmax": "entmax"}
 
 
-ui.header("page.overconfidence", "overconfidence.intro", uses_mappings=False)
+ui.header("page.overconfidence", "overconfidence.intro")
 
 # ---- (a) the bound
 st.subheader(t("overconfidence.bound"))
@@ -27,25 +27,33 @@ st.latex(r"\varepsilon = \log\sum_j e^{s_j} - s_t \ \ge\ \log\bigl(1 + (n-1)\,e^
          r"\ \Longrightarrow\ s_{\max} - s_{\min} \ \ge\ \log(n-1) - \log(e^{\varepsilon} - 1)")
 st.latex(r"\text{top-}k:\quad \varepsilon = \log\sum_{j \in \text{top-}k} e^{s_j} - s_t"
          r"\ \Longrightarrow\ s_{\max} - s_{(k)} \ \ge\ \log(k-1) - \log(e^{\varepsilon} - 1)")
-c1, c2 = st.columns(2)
-with c1:
-    eps = state.page_option(state.Option("oc_eps", "float", 0.1, low=1e-4, high=5.0), lambda key: st.number_input(
-        t("overconfidence.eps"), min_value=1e-4, max_value=5.0, step=0.01, format="%g", key=key, persist_state="session",
-        help=t("overconfidence.eps_help")))
-with c2:
-    k_bound = state.page_option(state.Option("oc_k", "int", 10, low=2, high=10**6), lambda key: st.number_input(
-        t("overconfidence.k"), min_value=2, max_value=10**6, step=1, key=key, persist_state="session"))
-eps, k_bound = float(eps), int(k_bound)
-n, ce_bound, topk_bound = compute.oc_bounds(eps, k_bound)
-curves = [figures.Curve(t("overconfidence.ce_curve"), ce_bound, mapping_color("softmax")),
-          figures.Curve(t("overconfidence.topk_curve", k=k_bound), topk_bound, mapping_color("sparse_softmax"), "dash")]
-ui.show_figure(figures.line_chart(n.astype(float), curves, t("overconfidence.n_axis"), t("overconfidence.gap_axis"),
-                                  t("overconfidence.bound_title", eps=f"{eps:g}"), log_x=True,
-                                  legend_title=t("overconfidence.loss_legend")),
-               "oc_bound", table=lambda: pd.DataFrame({"n": n, "cross_entropy_bound": ce_bound,
-                                                       f"top_{k_bound}_bound": topk_bound}))
-st.caption(t("overconfidence.bound_note", n=f"{n[-1]:,}", ce=f"{ce_bound[-1]:.2f}", k=k_bound, topk=f"{topk_bound[-1]:.2f}",
-             p=f"{np.exp(-eps):.4f}"))
+
+
+@ui.fragment
+def bound() -> None:
+    """The bound against n: its controls rerun only this fragment (not the training results below)."""
+    c1, c2 = st.columns(2)
+    with c1:
+        eps = state.page_option(state.Option("oc_eps", "float", 0.1, low=1e-4, high=5.0), lambda key: st.number_input(
+            t("overconfidence.eps"), min_value=1e-4, max_value=5.0, step=0.01, format="%g", key=key, persist_state="session",
+            help=t("overconfidence.eps_help")))
+    with c2:
+        k_bound = state.page_option(state.Option("oc_k", "int", 10, low=2, high=10**6), lambda key: st.number_input(
+            t("overconfidence.k"), min_value=2, max_value=10**6, step=1, key=key, persist_state="session"))
+    eps, k_bound = float(eps), int(k_bound)
+    n, ce_bound, topk_bound = compute.oc_bounds(eps, k_bound)
+    curves = [figures.Curve(t("overconfidence.ce_curve"), ce_bound, mapping_color("softmax")),
+              figures.Curve(t("overconfidence.topk_curve", k=k_bound), topk_bound, mapping_color("sparse_softmax"), "dash")]
+    ui.show_figure(figures.line_chart(n.astype(float), curves, t("overconfidence.n_axis"), t("overconfidence.gap_axis"),
+                                      t("overconfidence.bound_title", eps=f"{eps:g}"), log_x=True,
+                                      legend_title=t("overconfidence.loss_legend")),
+                   "oc_bound", table=lambda: pd.DataFrame({"n": n, "cross_entropy_bound": ce_bound,
+                                                           f"top_{k_bound}_bound": topk_bound}))
+    st.caption(t("overconfidence.bound_note", n=f"{n[-1]:,}", ce=f"{ce_bound[-1]:.2f}", k=k_bound, topk=f"{topk_bound[-1]:.2f}",
+                 p=f"{np.exp(-eps):.4f}"))
+
+
+bound()
 
 # ---- (b) the training demo
 st.subheader(t("overconfidence.train"))

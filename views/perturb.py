@@ -11,7 +11,8 @@ from probcore._validate import NOISES
 
 UNIFORM_QUAD_MAX_N = 300  # the uniform-noise quadrature is O(m^2) for the m logits above max - 1: ~0.3 s at m = 300
 
-ctl = ui.header("page.perturb", "perturb.intro")
+ui.header("page.perturb", "perturb.intro")
+ctl = state.controls(mappings=False)
 x, n, seed = ctl.logits, ctl.n, ctl.seed
 softmax_p = compute.probabilities("softmax", ctl.x, compute.items({}))
 

@@ -16,7 +16,7 @@ N_MAX = 100_000
 TRAIN_N_MAX = 20_000  # the training section's cost grows with n (Adam on n scores)
 
 
-ui.header("page.vocab", "vocab.intro", uses_mappings=False)
+ui.header("page.vocab", "vocab.intro")
 st.markdown(t("vocab.explain"))
 
 c1, c2, c3, c4 = st.columns(4)
