@@ -81,6 +81,19 @@ def _scaled(z, temperature=1.0, beta=None):
     return out.masked_fill(torch.isneginf(z), _NEG_INF) if flips else out
 
 
+def _shifted_scaled(z, temperature=1.0, beta=None):
+    """_scaled(z - m), m the row's entry that is largest after the scaling (its max, or its min
+    where T or beta < 0), taken as a constant: for maps that are shift invariant. The shift
+    comes before the division, so large logits keep their digits at any T (z / T would round
+    each entry by eps |z| first). z itself at T = 1."""
+    if beta is None and check_temperature(temperature) == 1:
+        return z
+    flips = (beta if beta is not None else temperature) < 0
+    fixed = z.detach()
+    m = fixed.masked_fill(torch.isneginf(fixed), math.inf).amin(-1, keepdim=True) if flips else fixed.amax(-1, keepdim=True)
+    return _scaled(z - m.masked_fill(~torch.isfinite(m), 0), temperature, beta)
+
+
 def _dead_rows(z):
     """Rows (keepdim) whose entries are all -inf."""
     return torch.isneginf(z).all(-1, keepdim=True)
@@ -118,7 +131,7 @@ def softmax(x, dim=-1, temperature=1.0, beta=None):
     beta < 0 = softmin, beta = 0 uniform). Give either temperature or beta, not both."""
     check_temperature_or_beta(temperature, beta)
     z, back = _lastdim(x, dim)
-    return back(_softmax(_scaled(z, temperature, beta)))
+    return back(_softmax(_shifted_scaled(z, temperature, beta)))
 
 
 def smooth_max(x, dim=-1, temperature=1.0):
@@ -165,7 +178,7 @@ def sparse_softmax(x, k=None, dim=-1, top_p=None, temperature=1.0):
     the smallest prefix of the sorted softmax whose mass is >= top_p)."""
     check_k_or_top_p(k, top_p)
     z, back = _lastdim(x, dim)
-    z = _scaled(z, temperature)
+    z = _shifted_scaled(z, temperature)
     keep = torch.zeros_like(z, dtype=torch.bool)
     if k is not None:
         keep.scatter_(-1, z.topk(check_k(k, z.shape[-1]), -1).indices, True)
@@ -176,9 +189,10 @@ def sparse_softmax(x, k=None, dim=-1, top_p=None, temperature=1.0):
     return back(_nan_rows(z, _softmax(z.masked_fill(~keep, _NEG_INF))))
 
 
-def am_softmax(x, target, margin=0.35, scale=1.0, dim=-1, temperature=1.0):
+def am_softmax(x, target, margin=0.35, scale=30.0, dim=-1, temperature=1.0):
     """Additive-margin softmax: p = softmax(scale * (x - margin * onehot(target)) / T), x cosines;
-    target: integer class indices, shape of x without ``dim``."""
+    target: integer class indices, shape of x without ``dim``. scale 30 and margin 0.35 by default,
+    as am_softmax_loss and the paper (Wang et al. 2018)."""
     z, back = _lastdim(x, dim)
     margin, scale = check_nonnegative("margin", margin), check_positive("scale", scale)
     target = _check_target(target, z)
@@ -213,19 +227,22 @@ def _entmax_float(z, alpha, n_iter=None):
     (its tolerance).
 
     Everything is computed on z' = (alpha - 1) z shifted by its row max (threshold_candidates),
-    so large logits keep the digits of p. Sparse path, when the threshold screened the rows down
+    so large logits keep the digits of p; for a general alpha z is shifted by its max before the
+    scaling (z' = (alpha - 1)(z - max z)), so the product rounds small numbers only. Sparse path, when the threshold screened the rows down
     to candidates: p = 0 except at the candidates, whose p and s = p^(2 - alpha) are computed
     alone and scattered; sparse = True, saved = (index, s at the candidates, tau). Whole rows: p
     as the threshold's last pass made it (small inputs, sorted outright: from tau); saved =
     (z, shift, tau, total), from which the backward rebuilds s chunk by chunk (total: None where
-    not needed; softmax: saved = ()). A row holding NaN gets tau = NaN, so p (and the gradient)
+    not needed; shift: the row max of z itself for a general alpha; softmax: saved = ()). A row holding NaN gets tau = NaN, so p (and the gradient)
     is NaN on the whole row; a fully masked row gets tau = +inf, so p = 0 there."""
     if alpha == 1:
         return _softmax(z), False, ()
-    cand = threshold.threshold_candidates(z, alpha, n_iter)
+    general = alpha not in (1.5, 2)  # (scaled by 1 and 1/2: exact)
+    zmax = _finite_max(z) if general else None
+    cand = threshold.threshold_candidates(z - zmax if general else z, alpha, n_iter)
     if cand.values is not None:
         return (*_entmax_sparse(z, alpha, cand),)
-    tau, shift = cand.tau, cand.shift
+    tau, shift = cand.tau, zmax if general else cand.shift
     if cand.p is None:  # small inputs, sorted outright (alpha 2 and 1.5 only): p from tau
         d = cand.shifted.view(z.shape).sub_(tau).clamp_(min=0)
         return (d if alpha == 2 else d.mul_(d)), False, (z, shift, tau, None)
@@ -234,6 +251,12 @@ def _entmax_float(z, alpha, n_iter=None):
         return p, False, (z, shift, tau, None)
     total = _nonzero(cand.mass.view(tau.shape))  # sum p, from the pass that wrote p
     return p.div_(total), False, (z, shift, tau, total)
+
+
+def _finite_max(z):
+    """Row max (keepdim, a constant), 0 where it is not finite (masked rows stay -inf, NaN rows NaN)."""
+    zmax = z.detach().amax(-1, keepdim=True)
+    return zmax.masked_fill(~torch.isfinite(zmax), 0)
 
 
 def _entmax_sparse(z, alpha, cand):
@@ -276,20 +299,20 @@ def _power(d, q):
 def _entmax_weights(alpha, p, z, shift, tau, total):
     """weights(rows, out) -> s = p^(2 - alpha) on those rows (a slice of the flattened rows), written into out, rebuilt
     from the forward's p, z, shift, tau and total by cheap elementwise ops (no root or power of
-    the zeros off the support: those are slow), with d = relu((alpha - 1) z - shift - tau) as
-    the forward had it: sparsemax s = sign(p); entmax-1.5 s = d; general alpha
-    s = d^(q - 1) total^(alpha - 2) = (p / d) total^(alpha - 1), q = 1 / (alpha - 1), with d
+    the zeros off the support: those are slow), with d as the forward had it,
+    relu(z / 2 - shift - tau) (entmax-1.5) or relu((alpha - 1)(z - shift) - tau) (general alpha):
+    sparsemax s = sign(p); entmax-1.5 s = d; general alpha s = d^(q - 1) total^(alpha - 2) = (p / d) total^(alpha - 1), q = 1 / (alpha - 1), with d
     clamped to the smallest normal (p = 0 wherever d = 0, so s = 0 there)."""
     n = p.shape[-1]
     p = p.reshape(-1, n)
     if alpha == 2:
         return lambda rows, out: torch.sign(p[rows], out=out)  # p >= 0 (NaN rows: see _chunked_vjp)
     z, shift, tau = z.reshape(-1, n), shift.reshape(-1, 1), tau.reshape(-1, 1)
+    if alpha == 1.5:
+        return lambda rows, out: torch.mul(z[rows], 0.5, out=out).sub_(shift[rows]).sub_(tau[rows]).clamp_(min=0)
 
     def d(rows, out, low):
-        return torch.mul(z[rows], alpha - 1, out=out).sub_(shift[rows]).sub_(tau[rows]).clamp_(min=low)
-    if alpha == 1.5:
-        return lambda rows, out: d(rows, out, 0)
+        return torch.sub(z[rows], shift[rows], out=out).mul_(alpha - 1).sub_(tau[rows]).clamp_(min=low)
     scale = total.reshape(-1, 1).pow(alpha - 1)
     tiny = torch.finfo(p.dtype).tiny
 
@@ -332,18 +355,74 @@ def _sparse_vjp(g, index, s, tau, shape):
     return out.reshape(shape)
 
 
+_SMOOTH_BELOW = 1.25  # alpha below this (and != 1): _entmax_smooth; float32 within 1e-6 of float64 there
+
+
+def _log_exp_alpha(u, b):
+    """log exp_alpha(u) = log1p(b u) / b, b = alpha - 1 != 0: exp_alpha(u) = [1 + b u]_+^(1 / b) tends
+    to e^u as b -> 0 with the digits of softmax (log1p); -inf where 1 + b u <= 0 (off the support)."""
+    w = b * u
+    return torch.where(w > -1, torch.log1p(w.clamp(min=-1)) / b, _NEG_INF)
+
+
+def _entmax_smooth(z, alpha, n_iter=None):
+    """alpha-entmax along the last dim as p_i = exp_alpha(z_i - lam) with sum p = 1, for alpha in
+    (0, 1) or near 1 (a float, or a (..., 1) tensor; alpha != 1). The same map as
+    relu((alpha - 1) z - tau)^(1 / (alpha - 1)) with tau = (alpha - 1) lam - 1, but lam is found in
+    the units of z (relative to the row max, as softmax's log-partition), so p keeps softmax's
+    digits as alpha -> 1, where tau -> -1 would lose eps / (alpha - 1). alpha < 1: every
+    unmasked p_i > 0 (dense).
+
+    lam lies in [0, (1 - n^(1 - alpha)) / (alpha - 1)] (the max alone has mass 1 at 0; n equal
+    entries have mass 1 at the top): safeguarded Newton on log sum p (linear in lam at alpha = 1,
+    so one step from logsumexp is exact there), bisection when a step leaves the bracket, until
+    |log sum p| <= 4 eps or lam stops moving (at most ``n_iter`` steps, default 100); then
+    renormalised. Fully masked row: zeros; a row holding NaN or +inf: NaN."""
+    b = alpha - 1
+    zmax = z.amax(-1, keepdim=True)
+    finite = torch.isfinite(zmax)
+    y = z - zmax.masked_fill(~finite, 0)
+    log_n = (~torch.isneginf(z)).sum(-1, keepdim=True).clamp(min=1).to(z.dtype).log()
+    lo, hi = torch.zeros_like(zmax), -torch.expm1(-b * log_n) / b
+    lam = torch.logsumexp(y.masked_fill(~finite, 0), -1, keepdim=True).clamp(min=0)
+    lam, hi = torch.minimum(lam, hi), hi.expand_as(lam)
+    tol, done = 4 * torch.finfo(z.dtype).eps, ~finite
+    for _ in range(n_iter or 100):
+        logp = _log_exp_alpha(y - lam, b)
+        mass = logp.exp().sum(-1, keepdim=True)
+        slope = (logp * (1 - b)).exp().sum(-1, keepdim=True)  # sum p^(2 - alpha) = -d mass / d lam
+        log_mass = mass.log()
+        above = mass >= 1
+        lo, hi = torch.where(above, lam, lo), torch.where(above, hi, lam)
+        new = lam + log_mass * mass / slope
+        new = torch.where((new >= lo) & (new <= hi), new, (lo + hi) / 2)
+        converged, small_step = log_mass.abs() <= tol, (new - lam).abs() <= tol * (1 + lam.abs())
+        lam = torch.where(done | converged, lam, new)
+        done = done | converged | small_step
+        if bool(done.all()):
+            break
+    p = _log_exp_alpha(y - lam, b).exp()
+    p = p / _nonzero(p.sum(-1, keepdim=True))
+    return p.masked_fill(torch.isneginf(zmax), 0).masked_fill(~finite & ~torch.isneginf(zmax), float("nan"))
+
+
 def _entmax_forward(z, alpha, n_iter):
     """p for a (..., 1) tensor alpha with one alpha per row: the rows at 1, 1.5 and 2 take the
-    exact paths, the others the iterative one (routed by torch.where)."""
+    exact paths, those below _SMOOTH_BELOW _entmax_smooth, the others the threshold's Newton
+    (routed by torch.where)."""
     p, general = torch.zeros_like(z), torch.ones_like(alpha, dtype=torch.bool)
     for value in (1.0, 1.5, 2.0):
         rows = alpha == value
         general &= ~rows
         if rows.any():
             p = torch.where(rows, _entmax_float(z, value)[0], p)
+    smooth = general & (alpha < _SMOOTH_BELOW)
+    if smooth.any():
+        p = torch.where(smooth, _entmax_smooth(z, alpha.masked_fill(~smooth, 0.5), n_iter), p)
+    general &= ~smooth
     if general.any():
         alpha = alpha.masked_fill(~general, 3.0)
-        z = (alpha - 1) * z
+        z = (alpha - 1) * (z - _finite_max(z))  # shifted before scaling, as _entmax_float
         q = (z - threshold.entmax_threshold(z, alpha, n_iter)).clamp(min=0) ** (1 / (alpha - 1))
         p = torch.where(general, q / _nonzero(q.sum(-1, keepdim=True)), p)
     return p
@@ -363,19 +442,36 @@ def _entmax_s(p, alpha):
     return torch.where(support, positive.sqrt() if exact15 else positive ** (2 - alpha), 0.0)
 
 
+_PHI_SERIES = 26  # terms of phi's series, used for |w| < 1/4: 4^-26 < float64's eps
+
+
+def _phi(w, log_p, b):
+    """phi(w) = (w / (1 + w) - log1p(w)) / w^2 with 1 + w = p^b: -1/2 + 2w/3 - 3w^2/4 + ... by its
+    series for |w| < 1/4 (the closed form cancels there), else closed (log1p(w) = b log p)."""
+    series = torch.zeros_like(w)
+    for k in range(_PHI_SERIES + 1, 1, -1):
+        series = series * w + (-1) ** (k + 1) * (k - 1) / k
+    small = w.abs() < 0.25
+    safe = w.masked_fill(small, 1)
+    closed = (safe / (1 + safe) - b * log_p) / (safe * safe)
+    return torch.where(small, series, closed)
+
+
 def _entmax_dalpha(g, p, s, alpha):
-    """<g, dp/dalpha> per row (Peters et al. 2019, as EntmaxBisectFunction):
-    sum_i g_i [(p_i - s~_i) / (a-1)^2 - (p_i log p_i - s~_i sum_j p_j log p_j) / (a-1)], s~ = s / sum s;
-    at alpha = 1 its limit, sum_i g_i p_i (sum_j p_j log^2 p_j - log^2 p_i) / 2."""
+    """<g, dp/dalpha> per row. With p_i = exp_alpha(u_i), u_i = z_i - lam (see _entmax_smooth),
+    b = alpha - 1: dp_i/dalpha = r_i - s~_i sum_j r_j, s~ = s / sum s, where
+    r_i = p_i d log exp_alpha(u_i) / d alpha = p_i u_i^2 phi(b u_i) and u_i = expm1(b log p_i) / b.
+    The same as Peters et al. (2019)'s (p - s~) / b^2 - (p log p - s~ sum p log p) / b, without its
+    cancellation as alpha -> 1 (at alpha = 1: r = -p log^2 p / 2)."""
     support = p > 0
-    logp = torch.where(support, p.masked_fill(~support, 1).log(), 0.0)
+    log_p = torch.where(support, p.masked_fill(~support, 1).log(), 0.0)
+    b = alpha - 1
+    w = torch.expm1(b * log_p)
+    zero = b == 0
+    u = torch.where(zero, log_p, w / torch.where(zero, 1.0, b))
+    r = torch.where(support, p * u * u * _phi(w, log_p, b), 0.0)
     s_tilde = s / _nonzero(s.sum(-1, keepdim=True))
-    one = alpha == 1
-    am1 = torch.where(one, 1.0, alpha - 1)
-    plogp = p * logp
-    general = (p - s_tilde) / am1**2 - (plogp - s_tilde * plogp.sum(-1, keepdim=True)) / am1
-    at_one = 0.5 * p * ((plogp * logp).sum(-1, keepdim=True) - logp**2)
-    return (g * torch.where(one, at_one, general)).sum(-1, keepdim=True)
+    return (g * (r - s_tilde * r.sum(-1, keepdim=True))).sum(-1, keepdim=True)
 
 
 class _Entmax(torch.autograd.Function):
@@ -398,8 +494,13 @@ class _Entmax(torch.autograd.Function):
             p = _entmax_forward(z, alpha, n_iter)
             ctx.save_for_backward(p, alpha)
             return p
-        p, ctx.sparse, saved = _entmax_float(z, alpha, n_iter)
         ctx.alpha = alpha
+        if alpha < _SMOOTH_BELOW and alpha not in (1, 1.5, 2):  # dense backward from p alone
+            ctx.sparse = False
+            p = _entmax_smooth(z, alpha, n_iter)
+            ctx.save_for_backward(p, None)
+            return p
+        p, ctx.sparse, saved = _entmax_float(z, alpha, n_iter)
         ctx.save_for_backward(p, None, *saved)
         return p
 
@@ -408,7 +509,7 @@ class _Entmax(torch.autograd.Function):
         p, alpha, *saved = ctx.saved_tensors
         alpha = ctx.alpha if alpha is None else alpha
         dz = dalpha = None
-        if isinstance(alpha, torch.Tensor) or torch.is_grad_enabled():
+        if isinstance(alpha, torch.Tensor) or torch.is_grad_enabled() or not saved:
             s = _entmax_s(p, alpha)
             if ctx.needs_input_grad[0]:
                 dz = _gram_vjp(g, s)
@@ -426,25 +527,27 @@ def sparsemax(x, dim=-1, temperature=1.0):
     """p = relu(z - tau), z = x / T, tau such that sum p = 1 (Euclidean projection onto the
     simplex). Jacobian on the support S: I - 11^T / |S| (over T)."""
     z, back = _lastdim(x, dim)
-    return back(_Entmax.apply(_scaled(z, temperature), 2.0, None))
+    return back(_Entmax.apply(_shifted_scaled(z, temperature), 2.0, None))
 
 
 def entmax15(x, dim=-1, temperature=1.0):
     """1.5-entmax: p = relu(z / 2 - tau)^2, z = x / T, sum p = 1 (exact: closed-form tau on the
     screened support)."""
     z, back = _lastdim(x, dim)
-    return back(_Entmax.apply(_scaled(z, temperature), 1.5, None))
+    return back(_Entmax.apply(_shifted_scaled(z, temperature), 1.5, None))
 
 
 def entmax(x, alpha=1.5, dim=-1, temperature=1.0, n_iter=None):
     """alpha-entmax: p = relu((alpha - 1) z - tau)^(1 / (alpha - 1)), z = x / T, sum p = 1.
 
-    alpha >= 1: a float, or a tensor broadcastable to x with size 1 along ``dim`` (one alpha
+    alpha > 0: a float, or a tensor broadcastable to x with size 1 along ``dim`` (one alpha
     per row), differentiable in x and alpha. alpha = 1 is exactly softmax, 2 exactly sparsemax,
-    1.5 exactly entmax15 (per row too); other values solve for tau iteratively (``n_iter``: at
-    most that many iterations; default: to the dtype's resolution) and are renormalised to sum 1."""
+    1.5 exactly entmax15 (per row too); alpha < 1 is dense (every unmasked p_i > 0). Other values
+    solve for the threshold iteratively (``n_iter``: at most that many iterations; default: to the
+    dtype's resolution) and are renormalised to sum 1; below alpha = 1.25 in the units of x
+    (_entmax_smooth), so p tends to softmax smoothly as alpha -> 1."""
     z, back = _lastdim(x, dim)
-    z = _scaled(z, temperature)
+    z = _shifted_scaled(z, temperature)
     if n_iter is not None:
         n_iter = check_positive_int("n_iter", n_iter)
     if not isinstance(alpha, torch.Tensor):
@@ -457,8 +560,8 @@ def _alpha_rows(alpha, x, dim, z):
     """alpha tensor -> (..., 1) aligned with z (dim moved last), after checking it."""
     if not (alpha.dtype.is_floating_point or alpha.dtype in (torch.int32, torch.int64)):
         raise ValueError(f"alpha must be a real number or a real tensor, got dtype {alpha.dtype}")
-    if torch.isnan(alpha).any() or (alpha < 1).any() or torch.isinf(alpha).any():
-        raise ValueError("alpha must be a finite real >= 1 (every entry of the alpha tensor)")
+    if torch.isnan(alpha).any() or (alpha <= 0).any() or torch.isinf(alpha).any():
+        raise ValueError("alpha must be a finite real > 0 (every entry of the alpha tensor)")
     dim = dim % x.dim()
     if alpha.dim() > x.dim():
         raise ValueError(f"alpha must have at most {x.dim()} dimensions (those of x), got {alpha.dim()}")

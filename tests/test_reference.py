@@ -336,7 +336,7 @@ ERRORS = [
     (lambda: R.sparse_softmax(X3, top_p=0.0), message(V.check_top_p, 0.0)),
     (lambda: R.sparse_softmax(X3), "give exactly one of k"),
     (lambda: R.sparse_softmax(X3, k=1, top_p=0.5), "give exactly one of k"),
-    (lambda: R.entmax(X3, alpha=0.5), message(V.check_alpha, 0.5)),
+    (lambda: R.entmax(X3, alpha=0.0), message(V.check_alpha, 0.0)),
     (lambda: R.entmax(X3, n_iter=0), message(V.check_positive_int, "n_iter", 0)),
     (lambda: R.perturbmax(X3, noise="cauchy"), message(V.check_noise, "cauchy")),
     (lambda: R.perturbmax(X3, n_points=1), message(V.check_positive_int, "n_points", 1, 2)),
@@ -348,7 +348,7 @@ ERRORS = [
     (lambda: R.am_softmax(X3, 3), "target must be a class index in [0, 2]"),
     (lambda: R.cross_entropy(X3, -1), "target must be a class index in [0, 2]"),
     (lambda: R.sparse_softmax_loss(X3, 0, k=0), message(V.check_k, 0, 3)),
-    (lambda: R.entmax_loss(X3, 0, alpha=0.9), message(V.check_alpha, 0.9)),
+    (lambda: R.entmax_loss(X3, 0, alpha=-0.9), message(V.check_alpha, -0.9)),
     (lambda: R.smoothed_cross_entropy(X3, 0, eps=0.0), message(V.check_positive, "eps", 0.0)),
     (lambda: R.surrogate_loss(X3, 0, mapping="argmax"), "mapping must be one of"),
     (lambda: R.softmax(np.ones((2, 2))), "x must be a 1-D array"),
@@ -485,7 +485,8 @@ def test_torch_and_reference_sampling_agree_within_sampling_error(noise):
 
 
 LOSS_VALUES = {  # keyword -> values to try
-    "temperature": [0.5, -2.0], "k": [1, 3], "alpha": [1.0, 1.25, 1.5, 2.0, 3.0], "order": [2, 4],
+    "temperature": [0.5, -2.0], "beta": [-1.0, 0.0, 0.7], "k": [1, 3], "alpha": [0.5, 1.0, 1.0001, 1.25, 1.5, 2.0, 3.0],
+    "order": [2, 4],
     "margin": [0.0, 0.3], "scale": [1.0, 30.0], "eps": [1e-3, 0.1],
     "mapping": [m for m in MAPPINGS if not MAPPINGS[m].stochastic],
 }

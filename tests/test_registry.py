@@ -14,7 +14,7 @@ from probcore.registry import MAPPINGS, Mapping, Param, get_mapping
 NAMES = ["softmax", "taylor_softmax", "sparse_softmax", "sparsemax", "entmax15", "entmax", "perturbmax",
          "gumbel_softmax", "am_softmax"]
 # one invalid value per parameter name
-BAD = {"temperature": 0.0, "beta": math.inf, "order": 3, "k": 0, "top_p": 1.5, "alpha": 0.5, "noise": "cauchy",
+BAD = {"temperature": 0.0, "beta": math.inf, "order": 3, "k": 0, "top_p": 1.5, "alpha": 0.0, "noise": "cauchy",
        "margin": -0.1, "scale": 0.0, "hard": "yes"}
 
 
@@ -68,7 +68,7 @@ def param(name, mapping):
 
 @pytest.mark.parametrize("name, mapping, ui", [
     ("temperature", "softmax", (0.05, 5.0, 0.05)),
-    ("alpha", "entmax", (1.0, 4.0, 0.05)),
+    ("alpha", "entmax", (0.1, 4.0, 0.05)),
     ("order", "taylor_softmax", (2, 8, 2)),
     ("k", "sparse_softmax", (1, None, 1)),  # up to n, known with x
     ("top_p", "sparse_softmax", (0.05, 1.0, 0.05)),
