@@ -25,7 +25,9 @@ from statistics import NormalDist
 import numpy as np
 import torch
 
+from probcore import fused as _fused
 from probcore import threshold
+from probcore._trace import traced
 from probcore._validate import (
     check_k_or_top_p,
     check_temperature_or_beta,
@@ -98,9 +100,10 @@ def _nonzero(d):
 
 def _softmax(z):
     """softmax along the last dim; an all -inf row gives zeros (torch gives NaN there). Plain
-    torch.softmax unless such a row exists (one max reduction and a host sync to find out)."""
+    torch.softmax unless such a row exists (one max reduction and a host sync to find out; traced:
+    the masking always, without the sync)."""
     dead = torch.isneginf(z.amax(-1, keepdim=True))
-    if not dead.any():
+    if not traced(z) and not dead.any():
         return torch.softmax(z, -1)
     return torch.softmax(z.masked_fill(dead, 0.0), -1).masked_fill(dead, 0.0)
 
@@ -168,11 +171,11 @@ def sparse_softmax(x, k=None, dim=-1, top_p=None, temperature=1.0):
     z = _scaled(z, temperature)
     keep = torch.zeros_like(z, dtype=torch.bool)
     if k is not None:
-        keep.scatter_(-1, z.topk(check_k(k, z.shape[-1]), -1).indices, True)
+        keep = keep.scatter(-1, z.topk(check_k(k, z.shape[-1]), -1).indices, True)
     else:
         top_p = check_top_p(top_p)
         q, order = _softmax(z.detach()).sort(-1, descending=True)
-        keep.scatter_(-1, order, q.cumsum(-1) - q < top_p)  # mass before each entry < top_p
+        keep = keep.scatter(-1, order, q.cumsum(-1) - q < top_p)  # mass before each entry < top_p
     return back(_nan_rows(z, _softmax(z.masked_fill(~keep, _NEG_INF))))
 
 
@@ -379,85 +382,183 @@ def _entmax_dalpha(g, p, s, alpha):
 
 
 class _Entmax(torch.autograd.Function):
-    """alpha-entmax along the last dim with the closed-form backward
+    """alpha-entmax along the last dim, eager path, with the closed-form backward
     dz = s * (g - <g, s> / sum s), s = p^(2 - alpha) on the support (O(n) per row), and d alpha
     from _entmax_dalpha when alpha is a tensor that needs it.
 
-    A float alpha saves p and what _entmax_float gives for s: on the sparse path s itself at
-    the candidates (the backward then works on them alone, _sparse_vjp), on whole rows z and
-    per-row tensors from which the backward rebuilds s chunk by chunk (_entmax_weights,
-    _chunked_vjp). Either way forward + backward keep two full-size tensors, p and the gradient,
-    as softmax does (the forward's scratch lives in threshold's workspace). When the backward
-    itself is recorded (create_graph, double backward) or alpha is a tensor, s is computed from
-    the saved output by differentiable ops (_entmax_s, _gram_vjp), so the second derivative flows through p."""
+    forward returns (p, (kind, saved)), the second output being what the backward needs besides p,
+    passed to setup_context (not a tensor: autograd leaves it alone). A float alpha saves what
+    _entmax_float gives for s: on the sparse path s itself at the candidates (the backward then
+    works on them alone, _sparse_vjp), on whole rows z and per-row tensors from which the
+    backward rebuilds s chunk by chunk (_entmax_weights, _chunked_vjp); the fused kernel (fused=True)
+    gives s whole and does the backward itself. Either way forward + backward keep two or three
+    full-size tensors, as softmax keeps two. When the backward itself is recorded (create_graph,
+    double backward), is traced (torch.func over the backward, e.g. jacrev) or alpha is a tensor,
+    s is computed from the saved output by differentiable ops (_entmax_s, _gram_vjp), so the
+    second derivative flows through p. Inside torch.func transforms and torch.compile the forward
+    is _EntmaxOps instead (no out= scratch, no host syncs)."""
 
     @staticmethod
-    def forward(ctx, z, alpha, n_iter):
+    def forward(z, alpha, n_iter, fused):
         if isinstance(alpha, torch.Tensor):
-            ctx.alpha, ctx.sparse = None, False
-            p = _entmax_forward(z, alpha, n_iter)
-            ctx.save_for_backward(p, alpha)
-            return p
-        p, ctx.sparse, saved = _entmax_float(z, alpha, n_iter)
-        ctx.alpha = alpha
-        ctx.save_for_backward(p, None, *saved)
-        return p
+            return _entmax_forward(z, alpha, n_iter), ("tensor", ())
+        if fused:
+            p, s, status = _fused.forward(z, alpha)
+            if bool(status.any()):  # rows the kernel left: the eager path, as without fused
+                rows = status.nonzero().squeeze(-1)
+                flat = z.reshape(-1, z.shape[-1])[rows]
+                p.view(-1, z.shape[-1])[rows] = _entmax_float(flat, alpha, n_iter)[0]
+                s.view(-1, z.shape[-1])[rows] = _entmax_s(p.view(-1, z.shape[-1])[rows], alpha)
+            return p, ("fused", (s,))
+        p, sparse, saved = _entmax_float(z, alpha, n_iter)
+        return p, ("sparse" if sparse else "whole", saved)
 
     @staticmethod
-    def backward(ctx, g):
+    def setup_context(ctx, inputs, output):
+        _, alpha, _, _ = inputs
+        p, (ctx.kind, saved) = output
+        tensor = isinstance(alpha, torch.Tensor)
+        ctx.alpha = None if tensor else alpha
+        ctx.save_for_backward(p, alpha if tensor else None, *saved)
+
+    @staticmethod
+    def backward(ctx, g, _):
         p, alpha, *saved = ctx.saved_tensors
         alpha = ctx.alpha if alpha is None else alpha
         dz = dalpha = None
-        if isinstance(alpha, torch.Tensor) or torch.is_grad_enabled():
+        if ctx.kind == "tensor" or torch.is_grad_enabled() or traced(g):
             s = _entmax_s(p, alpha)
             if ctx.needs_input_grad[0]:
                 dz = _gram_vjp(g, s)
             if ctx.needs_input_grad[1]:
                 dalpha = _entmax_dalpha(g, p, s, alpha)
         elif ctx.needs_input_grad[0]:
-            if ctx.sparse:
+            if ctx.kind == "fused":
+                dz = _fused.backward(g, saved[0])
+            elif ctx.kind == "sparse":
                 dz = _sparse_vjp(g, *saved, p.shape)
             else:
                 dz = _chunked_vjp(g, _entmax_weights(alpha, p, *saved), p.shape, saved[2])
+        return dz, dalpha, None, None
+
+
+def _entmax_ops(z, alpha, n_iter):
+    """p of alpha-entmax along the last dim from plain torch operations (no out=, no host sync):
+    the sort-based thresholds for alpha 2 and 1.5, bisection (threshold.entmax_threshold_bisect)
+    otherwise, then renormalised; a tensor alpha routes each row by torch.where (alpha = 1:
+    softmax). The path of torch.func transforms and torch.compile."""
+    if not isinstance(alpha, torch.Tensor):
+        if alpha == 1:
+            return _softmax(z)
+        if alpha == 2:
+            return (z - threshold.sparsemax_threshold_sort(z)).clamp(min=0)
+        if alpha == 1.5:
+            half = z / 2
+            return (half - threshold.entmax15_threshold_sort(half)).clamp(min=0) ** 2
+    one = alpha == 1
+    a = alpha.masked_fill(one, 2.0) if isinstance(alpha, torch.Tensor) else alpha
+    scaled = (a - 1) * z
+    q = (scaled - threshold.entmax_threshold_bisect(scaled, a, n_iter)).clamp(min=0) ** (1 / (a - 1))
+    p = q / _nonzero(q.sum(-1, keepdim=True))
+    return torch.where(one, _softmax(z), p) if isinstance(alpha, torch.Tensor) else p
+
+
+class _EntmaxOps(torch.autograd.Function):
+    """alpha-entmax from plain torch operations (_entmax_ops): vmap batches its forward
+    (generate_vmap_rule), backward and jvp; J = diag(s) - s s^T / sum s is symmetric, so the
+    jvp is the vjp's formula applied to the tangent (plus dp/dalpha times alpha's tangent)."""
+
+    generate_vmap_rule = True
+
+    @staticmethod
+    def forward(z, alpha, n_iter):
+        return _entmax_ops(z, alpha, n_iter)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        _, alpha, _ = inputs
+        tensor = isinstance(alpha, torch.Tensor)
+        ctx.alpha = None if tensor else alpha
+        ctx.save_for_backward(output, alpha if tensor else None)
+        ctx.save_for_forward(output, alpha if tensor else None)
+
+    @staticmethod
+    def backward(ctx, g):
+        p, alpha = ctx.saved_tensors
+        alpha = ctx.alpha if alpha is None else alpha
+        s = _entmax_s(p, alpha)
+        dz = _gram_vjp(g, s) if ctx.needs_input_grad[0] else None
+        dalpha = _entmax_dalpha(g, p, s, alpha) if ctx.needs_input_grad[1] else None
         return dz, dalpha, None
 
+    @staticmethod
+    def jvp(ctx, z_t, alpha_t, _):
+        p, alpha = ctx.saved_tensors
+        alpha = ctx.alpha if alpha is None else alpha
+        s = _entmax_s(p, alpha)
+        dp = _gram_vjp(z_t, s) if z_t is not None else torch.zeros_like(p)
+        if alpha_t is not None:  # dp/dalpha: <e_i, dp/dalpha> for every i at once
+            eye = torch.eye(p.shape[-1], dtype=p.dtype, device=p.device)
+            rate = _entmax_dalpha(eye, p.unsqueeze(-2), s.unsqueeze(-2), alpha.unsqueeze(-2)).squeeze(-1)
+            dp = dp + rate * alpha_t
+        return dp
 
-def sparsemax(x, dim=-1, temperature=1.0):
+
+def _entmax_apply(z, alpha, n_iter=None, fused=False):
+    """p of alpha-entmax on z (dim last): _EntmaxOps when traced, else _Entmax (fused: the kernel
+    where it applies, see probcore.fused)."""
+    if traced(z, alpha):
+        return _EntmaxOps.apply(z, alpha, n_iter)
+    fused = fused and not isinstance(alpha, torch.Tensor) and _fused.applies(z) and _fused.available()
+    return _Entmax.apply(z, alpha, n_iter, fused)[0]
+
+
+def _check_fused(fused):
+    if not isinstance(fused, bool):
+        raise ValueError(f"fused must be True or False, got {fused!r}")
+    return fused
+
+
+def sparsemax(x, dim=-1, temperature=1.0, fused=False):
     """p = relu(z - tau), z = x / T, tau such that sum p = 1 (Euclidean projection onto the
-    simplex). Jacobian on the support S: I - 11^T / |S| (over T)."""
+    simplex). Jacobian on the support S: I - 11^T / |S| (over T). fused=True: threshold, p and
+    backward in one compiled CPU kernel per row (probcore.fused; same results, faster on short
+    rows; eager path with a warning where no C compiler is present)."""
     z, back = _lastdim(x, dim)
-    return back(_Entmax.apply(_scaled(z, temperature), 2.0, None))
+    return back(_entmax_apply(_scaled(z, temperature), 2.0, fused=_check_fused(fused)))
 
 
-def entmax15(x, dim=-1, temperature=1.0):
+def entmax15(x, dim=-1, temperature=1.0, fused=False):
     """1.5-entmax: p = relu(z / 2 - tau)^2, z = x / T, sum p = 1 (exact: closed-form tau on the
-    screened support)."""
+    screened support). fused: as for sparsemax."""
     z, back = _lastdim(x, dim)
-    return back(_Entmax.apply(_scaled(z, temperature), 1.5, None))
+    return back(_entmax_apply(_scaled(z, temperature), 1.5, fused=_check_fused(fused)))
 
 
-def entmax(x, alpha=1.5, dim=-1, temperature=1.0, n_iter=None):
+def entmax(x, alpha=1.5, dim=-1, temperature=1.0, n_iter=None, fused=False):
     """alpha-entmax: p = relu((alpha - 1) z - tau)^(1 / (alpha - 1)), z = x / T, sum p = 1.
 
     alpha >= 1: a float, or a tensor broadcastable to x with size 1 along ``dim`` (one alpha
     per row), differentiable in x and alpha. alpha = 1 is exactly softmax, 2 exactly sparsemax,
     1.5 exactly entmax15 (per row too); other values solve for tau iteratively (``n_iter``: at
-    most that many iterations; default: to the dtype's resolution) and are renormalised to sum 1."""
+    most that many iterations; default: to the dtype's resolution) and are renormalised to sum 1.
+    fused (float alpha, n_iter None): as for sparsemax."""
     z, back = _lastdim(x, dim)
     z = _scaled(z, temperature)
+    fused = _check_fused(fused)
     if n_iter is not None:
         n_iter = check_positive_int("n_iter", n_iter)
     if not isinstance(alpha, torch.Tensor):
         alpha = check_alpha(alpha)
-        return back(_softmax(z) if alpha == 1 else _Entmax.apply(z, alpha, n_iter))
-    return back(_Entmax.apply(z, _alpha_rows(alpha, x, dim, z), n_iter))
+        return back(_softmax(z) if alpha == 1 else _entmax_apply(z, alpha, n_iter, fused and n_iter is None))
+    return back(_entmax_apply(z, _alpha_rows(alpha, x, dim, z), n_iter))
 
 
 def _alpha_rows(alpha, x, dim, z):
     """alpha tensor -> (..., 1) aligned with z (dim moved last), after checking it."""
     if not (alpha.dtype.is_floating_point or alpha.dtype in (torch.int32, torch.int64)):
         raise ValueError(f"alpha must be a real number or a real tensor, got dtype {alpha.dtype}")
-    if torch.isnan(alpha).any() or (alpha < 1).any() or torch.isinf(alpha).any():
+    if not traced(alpha) and (torch.isnan(alpha).any() or (alpha < 1).any() or torch.isinf(alpha).any()):
         raise ValueError("alpha must be a finite real >= 1 (every entry of the alpha tensor)")
     dim = dim % x.dim()
     if alpha.dim() > x.dim():
