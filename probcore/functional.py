@@ -103,7 +103,7 @@ def _softmax(z):
     torch.softmax unless such a row exists (one max reduction and a host sync to find out; traced:
     the masking always, without the sync)."""
     dead = torch.isneginf(z.amax(-1, keepdim=True))
-    if not traced(z) and not dead.any():
+    if not traced() and not dead.any():
         return torch.softmax(z, -1)
     return torch.softmax(z.masked_fill(dead, 0.0), -1).masked_fill(dead, 0.0)
 
@@ -199,7 +199,7 @@ def _check_target(target, z):
     except RuntimeError:
         raise ValueError(
             f"target must have the shape of x without dim, {tuple(shape)}, got {tuple(target.shape)}") from None
-    if ((target < 0) | (target >= n)).any():
+    if not traced() and ((target < 0) | (target >= n)).any():  # (unchecked when traced: no host sync)
         raise ValueError(f"target must hold class indices in [0, {n - 1}]")
     return target
 
@@ -426,7 +426,7 @@ class _Entmax(torch.autograd.Function):
         p, alpha, *saved = ctx.saved_tensors
         alpha = ctx.alpha if alpha is None else alpha
         dz = dalpha = None
-        if ctx.kind == "tensor" or torch.is_grad_enabled() or traced(g):
+        if ctx.kind == "tensor" or torch.is_grad_enabled() or traced():
             s = _entmax_s(p, alpha)
             if ctx.needs_input_grad[0]:
                 dz = _gram_vjp(g, s)
@@ -507,7 +507,7 @@ class _EntmaxOps(torch.autograd.Function):
 def _entmax_apply(z, alpha, n_iter=None, fused=False):
     """p of alpha-entmax on z (dim last): _EntmaxOps when traced, else _Entmax (fused: the kernel
     where it applies, see probcore.fused)."""
-    if traced(z, alpha):
+    if traced():
         return _EntmaxOps.apply(z, alpha, n_iter)
     fused = fused and not isinstance(alpha, torch.Tensor) and _fused.applies(z) and _fused.available()
     return _Entmax.apply(z, alpha, n_iter, fused)[0]
@@ -558,7 +558,7 @@ def _alpha_rows(alpha, x, dim, z):
     """alpha tensor -> (..., 1) aligned with z (dim moved last), after checking it."""
     if not (alpha.dtype.is_floating_point or alpha.dtype in (torch.int32, torch.int64)):
         raise ValueError(f"alpha must be a real number or a real tensor, got dtype {alpha.dtype}")
-    if not traced(alpha) and (torch.isnan(alpha).any() or (alpha < 1).any() or torch.isinf(alpha).any()):
+    if not traced() and (torch.isnan(alpha).any() or (alpha < 1).any() or torch.isinf(alpha).any()):
         raise ValueError("alpha must be a finite real >= 1 (every entry of the alpha tensor)")
     dim = dim % x.dim()
     if alpha.dim() > x.dim():
@@ -609,8 +609,12 @@ def _log_pdf_over_cdf(noise, u):
 
 @functools.lru_cache(maxsize=64)
 def _gauss_legendre01(k):
+    """Gauss-Legendre nodes and weights on [0, 1], k points, as tuples of floats."""
     nodes, weights = np.polynomial.legendre.leggauss(k)
-    return (nodes + 1) / 2, weights / 2
+    return tuple(((nodes + 1) / 2).tolist()), tuple((weights / 2).tolist())
+
+
+_GAUSS_LEGENDRE01 = tuple(_gauss_legendre01(k) for k in range(1, 17))  # k = 1..16, the defaults: constants for torch.compile
 
 
 def _prod_others(f, dim):
@@ -647,6 +651,8 @@ def _perturbmax_uniform(z, n_points):
     any row) enter the quadrature: cost O(m^2 * nodes) per row for m such entries."""
     zmax = z.amax(-1, keepdim=True)
     c = (z - zmax.masked_fill(torch.isneginf(zmax), 0)).masked_fill(torch.isneginf(z), -2.0)  # <= 0
+    if traced():  # every entry enters (no host sync to count them): the same p, at O(n^2) per row
+        return _perturbmax_uniform_live(c, n_points).masked_fill(c.isnan().any(-1, keepdim=True), float("nan"))
     m = int(((c > -1) | c.isnan()).sum(-1).amax()) if c.numel() else 0
     if m == z.shape[-1]:
         return _perturbmax_uniform_live(c, n_points)
@@ -668,7 +674,8 @@ def _perturbmax_uniform_live(c, n_points):
     # entries to [-1, 1] changes nothing (the ends of [-1/2, 1/2] stay ordinary breakpoints)
     b = torch.cat([c - 0.5, c + 0.5], -1).clamp(-1, 1).sort(-1).values
     lo, width = b[..., :-1, None], (b[..., 1:] - b[..., :-1])[..., None]
-    nodes, weights = (torch.as_tensor(a, dtype=c.dtype, device=c.device) for a in _gauss_legendre01(k))
+    rule = _GAUSS_LEGENDRE01[k - 1] if k <= len(_GAUSS_LEGENDRE01) else _gauss_legendre01(k)
+    nodes, weights = (torch.tensor(a, dtype=c.dtype, device=c.device) for a in rule)
     t = (lo + width * nodes).flatten(-2)[..., None, :]  # (..., 1, pieces * k)
     w = (width * weights).flatten(-2)[..., None, :]
     mid = (lo + width / 2).expand(*lo.shape[:-1], k).flatten(-2)[..., None, :]

@@ -35,6 +35,7 @@ from probcore._validate import (
     check_temperature,
 )
 from probcore import functional as F
+from probcore._trace import traced
 from probcore.functional import entmax, taylor_softmax
 from probcore.registry import get_mapping
 from probcore.threshold import sparsemax_threshold
@@ -113,12 +114,13 @@ def _classify(row_loss, x, target, reduction, ignore_index, x_name="x", **params
     target = target.long()
     ignored = target == ignore_index
     bad = ~ignored & ((target < 0) | (target >= n))
-    if bad.any():
+    tracing = traced()  # torch.func / torch.compile: no host syncs (target values unchecked)
+    if not tracing and bad.any():
         raise ValueError(
             f"target must hold class indices in [0, {n}) or ignore_index={ignore_index}, "
             f"got {target[bad][0].item()}"
         )
-    if ignored.any():  # keep whatever sits in ignored rows (e.g. a fully masked row) out of the maths
+    if tracing or ignored.any():  # keep whatever sits in ignored rows (e.g. a fully masked row) out of the maths
         target = target.masked_fill(ignored, 0)
         z = z.masked_fill(ignored.unsqueeze(-1), 0)
     if z.dtype in (torch.float16, torch.bfloat16):
@@ -143,21 +145,35 @@ def _minus_onehot(p: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
 
 class _FenchelYoung(torch.autograd.Function):
     """A Fenchel-Young loss L = <p - e_t, z> + H(p) from ``value(z, t) -> (L, p)``, with the
-    exact gradient dL/dz = p - onehot(t) (no differentiation through the mapping; no double
-    backward)."""
+    exact gradient dL/dz = p - onehot(t) (no differentiation through the mapping: p - onehot is
+    a constant of the backward: no double backward). vmap
+    batches it (value runs the traced paths there), jvp gives <p - onehot(t), dz>."""
+
+    generate_vmap_rule = True
 
     @staticmethod
-    def forward(ctx, z, t, value):
+    def forward(z, t, value):
         zmax = z.amax(-1, keepdim=True)  # L is shift invariant: evaluate it on z - max z
         loss, p = value(z - zmax.masked_fill(torch.isneginf(zmax), 0), t)
-        ctx.save_for_backward(_minus_onehot(p, t))
-        return loss
+        return loss, _minus_onehot(p, t)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        _, p_minus_onehot = output
+        ctx.mark_non_differentiable(p_minus_onehot)
+        ctx.save_for_backward(p_minus_onehot)
+        ctx.save_for_forward(p_minus_onehot)
 
     @staticmethod
     @once_differentiable
-    def backward(ctx, grad):
+    def backward(ctx, grad, _):
         (p_minus_onehot,) = ctx.saved_tensors
         return grad.unsqueeze(-1) * p_minus_onehot, None, None
+
+    @staticmethod
+    def jvp(ctx, z_t, _t, _value):
+        (p_minus_onehot,) = ctx.saved_tensors
+        return (p_minus_onehot * z_t).sum(-1), None
 
 
 def _ce_rows(z, t, temperature=1.0):
@@ -200,7 +216,7 @@ def sparsemax_loss(x, target, reduction="mean", ignore_index=-100):
 
     In the binary case with s = x_t - x_other it is the modified Huber loss:
     0 for s >= 1, -s for s <= -1, (s - 1)^2 / 4 in between."""
-    return _classify(lambda z, t: _FenchelYoung.apply(z, t, _sparsemax_value), x, target, reduction, ignore_index)
+    return _classify(lambda z, t: _FenchelYoung.apply(z, t, _sparsemax_value)[0], x, target, reduction, ignore_index)
 
 
 def _tsallis_entropy(p: torch.Tensor, alpha: float) -> torch.Tensor:
@@ -219,7 +235,7 @@ def _entmax_value(z, t, alpha):
 
 
 def _entmax_rows(z, t, alpha):
-    return _FenchelYoung.apply(z, t, partial(_entmax_value, alpha=alpha))
+    return _FenchelYoung.apply(z, t, partial(_entmax_value, alpha=alpha))[0]
 
 
 def entmax_loss(x, target, alpha=1.5, reduction="mean", ignore_index=-100):

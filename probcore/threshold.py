@@ -531,7 +531,7 @@ def sparsemax_threshold(z: torch.Tensor) -> torch.Tensor:
     (small inputs are sorted outright; traced by torch.func / torch.compile: sorted too). Not recorded by
     autograd (tau comes back as a constant)."""
     z = z.detach()
-    return sparsemax_threshold_sort(z) if z.numel() < _SORT_BELOW or traced(z) else _threshold(z, _SPARSEMAX)
+    return sparsemax_threshold_sort(z) if z.numel() < _SORT_BELOW or traced() else _threshold(z, _SPARSEMAX)
 
 
 def entmax15_threshold(z: torch.Tensor) -> torch.Tensor:
@@ -539,7 +539,7 @@ def entmax15_threshold(z: torch.Tensor) -> torch.Tensor:
     the closed form tau = mean_S - sqrt(1/|S| - var_S) once it agrees with its support S (small
     inputs are sorted outright; traced: sorted too). Not recorded by autograd (tau comes back as a constant)."""
     z = z.detach()
-    return entmax15_threshold_sort(z) if z.numel() < _SORT_BELOW or traced(z) else _threshold(z, _ENTMAX15)
+    return entmax15_threshold_sort(z) if z.numel() < _SORT_BELOW or traced() else _threshold(z, _ENTMAX15)
 
 
 def entmax_threshold(z: torch.Tensor, alpha, n_iter: int | None = None) -> torch.Tensor:
@@ -552,7 +552,7 @@ def entmax_threshold(z: torch.Tensor, alpha, n_iter: int | None = None) -> torch
     recorded by autograd (tau comes back as a constant)."""
     z = z.detach()
     alpha = torch.as_tensor(alpha, dtype=z.dtype, device=z.device).detach()
-    if traced(z, alpha):
+    if traced():
         return entmax_threshold_bisect(z, alpha, n_iter)
     if n_iter is None and bool((alpha == 2).all()):
         return sparsemax_threshold(z)
