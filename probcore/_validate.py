@@ -67,10 +67,10 @@ def check_top_p(top_p) -> float:
 
 
 def check_alpha(alpha) -> float:
-    """entmax alpha: a real >= 1 (inf allowed only where documented)."""
+    """entmax alpha: a finite real > 0 (alpha < 1: dense, 1: softmax, 2: sparsemax)."""
     a = _real("alpha", alpha)
-    if not (a >= 1) or math.isinf(a):
-        raise ValueError(f"alpha must be a finite real >= 1, got {alpha!r}")
+    if not (a > 0) or math.isinf(a):
+        raise ValueError(f"alpha must be a finite real > 0, got {alpha!r}")
     return a
 
 

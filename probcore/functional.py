@@ -335,15 +335,71 @@ def _sparse_vjp(g, index, s, tau, shape):
     return out.reshape(shape)
 
 
+_SMOOTH_BELOW = 1.25  # alpha below this (and != 1): _entmax_smooth; float32 within 1e-6 of float64 there
+
+
+def _log_exp_alpha(u, b):
+    """log exp_alpha(u) = log1p(b u) / b, b = alpha - 1 != 0: exp_alpha(u) = [1 + b u]_+^(1 / b) tends
+    to e^u as b -> 0 with the digits of softmax (log1p); -inf where 1 + b u <= 0 (off the support)."""
+    w = b * u
+    return torch.where(w > -1, torch.log1p(w.clamp(min=-1)) / b, _NEG_INF)
+
+
+def _entmax_smooth(z, alpha, n_iter=None):
+    """alpha-entmax along the last dim as p_i = exp_alpha(z_i - lam) with sum p = 1, for alpha in
+    (0, 1) or near 1 (a float, or a (..., 1) tensor; alpha != 1). The same map as
+    relu((alpha - 1) z - tau)^(1 / (alpha - 1)) with tau = (alpha - 1) lam - 1, but lam is found in
+    the units of z (relative to the row max, as softmax's log-partition), so p keeps softmax's
+    digits as alpha -> 1, where tau -> -1 would lose eps / (alpha - 1). alpha < 1: every
+    unmasked p_i > 0 (dense).
+
+    lam lies in [0, (1 - n^(1 - alpha)) / (alpha - 1)] (the max alone has mass 1 at 0; n equal
+    entries have mass 1 at the top): safeguarded Newton on log sum p (linear in lam at alpha = 1,
+    so one step from logsumexp is exact there), bisection when a step leaves the bracket, until
+    |log sum p| <= 4 eps or lam stops moving (at most ``n_iter`` steps, default 100); then
+    renormalised. Fully masked row: zeros; a row holding NaN or +inf: NaN."""
+    b = alpha - 1
+    zmax = z.amax(-1, keepdim=True)
+    finite = torch.isfinite(zmax)
+    y = z - zmax.masked_fill(~finite, 0)
+    log_n = (~torch.isneginf(z)).sum(-1, keepdim=True).clamp(min=1).to(z.dtype).log()
+    lo, hi = torch.zeros_like(zmax), -torch.expm1(-b * log_n) / b
+    lam = torch.logsumexp(y.masked_fill(~finite, 0), -1, keepdim=True).clamp(min=0)
+    lam, hi = torch.minimum(lam, hi), hi.expand_as(lam)
+    tol, done = 4 * torch.finfo(z.dtype).eps, ~finite
+    for _ in range(n_iter or 100):
+        logp = _log_exp_alpha(y - lam, b)
+        mass = logp.exp().sum(-1, keepdim=True)
+        slope = (logp * (1 - b)).exp().sum(-1, keepdim=True)  # sum p^(2 - alpha) = -d mass / d lam
+        log_mass = mass.log()
+        above = mass >= 1
+        lo, hi = torch.where(above, lam, lo), torch.where(above, hi, lam)
+        new = lam + log_mass * mass / slope
+        new = torch.where((new >= lo) & (new <= hi), new, (lo + hi) / 2)
+        converged, small_step = log_mass.abs() <= tol, (new - lam).abs() <= tol * (1 + lam.abs())
+        lam = torch.where(done | converged, lam, new)
+        done = done | converged | small_step
+        if not traced() and bool(done.all()):  # (traced: every step, no host sync)
+            break
+    p = _log_exp_alpha(y - lam, b).exp()
+    p = p / _nonzero(p.sum(-1, keepdim=True))
+    return p.masked_fill(torch.isneginf(zmax), 0).masked_fill(~finite & ~torch.isneginf(zmax), float("nan"))
+
+
 def _entmax_forward(z, alpha, n_iter):
     """p for a (..., 1) tensor alpha with one alpha per row: the rows at 1, 1.5 and 2 take the
-    exact paths, the others the iterative one (routed by torch.where)."""
+    exact paths, those below _SMOOTH_BELOW _entmax_smooth, the others the threshold's Newton
+    (routed by torch.where)."""
     p, general = torch.zeros_like(z), torch.ones_like(alpha, dtype=torch.bool)
     for value in (1.0, 1.5, 2.0):
         rows = alpha == value
         general &= ~rows
         if rows.any():
             p = torch.where(rows, _entmax_float(z, value)[0], p)
+    smooth = general & (alpha < _SMOOTH_BELOW)
+    if smooth.any():
+        p = torch.where(smooth, _entmax_smooth(z, alpha.masked_fill(~smooth, 0.5), n_iter), p)
+    general &= ~smooth
     if general.any():
         alpha = alpha.masked_fill(~general, 3.0)
         z = (alpha - 1) * z
@@ -366,19 +422,36 @@ def _entmax_s(p, alpha):
     return torch.where(support, positive.sqrt() if exact15 else positive ** (2 - alpha), 0.0)
 
 
+_PHI_SERIES = 26  # terms of phi's series, used for |w| < 1/4: 4^-26 < float64's eps
+
+
+def _phi(w, log_p, b):
+    """phi(w) = (w / (1 + w) - log1p(w)) / w^2 with 1 + w = p^b: -1/2 + 2w/3 - 3w^2/4 + ... by its
+    series for |w| < 1/4 (the closed form cancels there), else closed (log1p(w) = b log p)."""
+    series = torch.zeros_like(w)
+    for k in range(_PHI_SERIES + 1, 1, -1):
+        series = series * w + (-1) ** (k + 1) * (k - 1) / k
+    small = w.abs() < 0.25
+    safe = w.masked_fill(small, 1)
+    closed = (safe / (1 + safe) - b * log_p) / (safe * safe)
+    return torch.where(small, series, closed)
+
+
 def _entmax_dalpha(g, p, s, alpha):
-    """<g, dp/dalpha> per row (Peters et al. 2019, as EntmaxBisectFunction):
-    sum_i g_i [(p_i - s~_i) / (a-1)^2 - (p_i log p_i - s~_i sum_j p_j log p_j) / (a-1)], s~ = s / sum s;
-    at alpha = 1 its limit, sum_i g_i p_i (sum_j p_j log^2 p_j - log^2 p_i) / 2."""
+    """<g, dp/dalpha> per row. With p_i = exp_alpha(u_i), u_i = z_i - lam (see _entmax_smooth),
+    b = alpha - 1: dp_i/dalpha = r_i - s~_i sum_j r_j, s~ = s / sum s, where
+    r_i = p_i d log exp_alpha(u_i) / d alpha = p_i u_i^2 phi(b u_i) and u_i = expm1(b log p_i) / b.
+    The same as Peters et al. (2019)'s (p - s~) / b^2 - (p log p - s~ sum p log p) / b, without its
+    cancellation as alpha -> 1 (at alpha = 1: r = -p log^2 p / 2)."""
     support = p > 0
-    logp = torch.where(support, p.masked_fill(~support, 1).log(), 0.0)
+    log_p = torch.where(support, p.masked_fill(~support, 1).log(), 0.0)
+    b = alpha - 1
+    w = torch.expm1(b * log_p)
+    zero = b == 0
+    u = torch.where(zero, log_p, w / torch.where(zero, 1.0, b))
+    r = torch.where(support, p * u * u * _phi(w, log_p, b), 0.0)
     s_tilde = s / _nonzero(s.sum(-1, keepdim=True))
-    one = alpha == 1
-    am1 = torch.where(one, 1.0, alpha - 1)
-    plogp = p * logp
-    general = (p - s_tilde) / am1**2 - (plogp - s_tilde * plogp.sum(-1, keepdim=True)) / am1
-    at_one = 0.5 * p * ((plogp * logp).sum(-1, keepdim=True) - logp**2)
-    return (g * torch.where(one, at_one, general)).sum(-1, keepdim=True)
+    return (g * (r - s_tilde * r.sum(-1, keepdim=True))).sum(-1, keepdim=True)
 
 
 class _Entmax(torch.autograd.Function):
@@ -401,7 +474,9 @@ class _Entmax(torch.autograd.Function):
     @staticmethod
     def forward(z, alpha, n_iter, fused):
         if isinstance(alpha, torch.Tensor):
-            return _entmax_forward(z, alpha, n_iter), ("tensor", ())
+            return _entmax_forward(z, alpha, n_iter), ("dense", ())
+        if alpha < _SMOOTH_BELOW and alpha not in (1, 1.5, 2):  # dense backward from p alone
+            return _entmax_smooth(z, alpha, n_iter), ("dense", ())
         if fused:
             p, s, status = _fused.forward(z, alpha)
             if bool(status.any()):  # rows the kernel left: the eager path, as without fused
@@ -426,7 +501,7 @@ class _Entmax(torch.autograd.Function):
         p, alpha, *saved = ctx.saved_tensors
         alpha = ctx.alpha if alpha is None else alpha
         dz = dalpha = None
-        if ctx.kind == "tensor" or torch.is_grad_enabled() or traced():
+        if ctx.kind == "dense" or torch.is_grad_enabled() or traced():
             s = _entmax_s(p, alpha)
             if ctx.needs_input_grad[0]:
                 dz = _gram_vjp(g, s)
@@ -444,8 +519,8 @@ class _Entmax(torch.autograd.Function):
 
 def _entmax_ops(z, alpha, n_iter):
     """p of alpha-entmax along the last dim from plain torch operations (no out=, no host sync):
-    the sort-based thresholds for alpha 2 and 1.5, bisection (threshold.entmax_threshold_bisect)
-    otherwise, then renormalised; a tensor alpha routes each row by torch.where (alpha = 1:
+    the sort-based thresholds for alpha 2 and 1.5, _entmax_smooth below _SMOOTH_BELOW (all its
+    steps), bisection otherwise; a tensor alpha routes each row by torch.where (alpha = 1:
     softmax). The path of torch.func transforms and torch.compile."""
     if not isinstance(alpha, torch.Tensor):
         if alpha == 1:
@@ -455,18 +530,24 @@ def _entmax_ops(z, alpha, n_iter):
         if alpha == 1.5:
             half = z / 2
             return (half - threshold.entmax15_threshold_sort(half)).clamp(min=0) ** 2
-    one = alpha == 1
-    a = alpha.masked_fill(one, 2.0) if isinstance(alpha, torch.Tensor) else alpha
-    scaled = (a - 1) * z
-    q = (scaled - threshold.entmax_threshold_bisect(scaled, a, n_iter)).clamp(min=0) ** (1 / (a - 1))
-    p = q / _nonzero(q.sum(-1, keepdim=True))
-    return torch.where(one, _softmax(z), p) if isinstance(alpha, torch.Tensor) else p
+        if alpha < _SMOOTH_BELOW:
+            return _entmax_smooth(z, alpha, n_iter)
+        return _entmax_bisect(z, alpha, n_iter)
+    smooth = (alpha < _SMOOTH_BELOW) & (alpha != 1)
+    p = torch.where(alpha == 1, _softmax(z), _entmax_bisect(z, alpha.masked_fill(alpha < _SMOOTH_BELOW, 2.0), n_iter))
+    return torch.where(smooth, _entmax_smooth(z, alpha.masked_fill(~smooth, 0.5), n_iter), p)
+
+
+def _entmax_bisect(z, alpha, n_iter):
+    """alpha-entmax (alpha > 1) by threshold.entmax_threshold_bisect, renormalised to sum 1."""
+    scaled = (alpha - 1) * z
+    q = (scaled - threshold.entmax_threshold_bisect(scaled, alpha, n_iter)).clamp(min=0) ** (1 / (alpha - 1))
+    return q / _nonzero(q.sum(-1, keepdim=True))
 
 
 class _EntmaxOps(torch.autograd.Function):
-    """alpha-entmax from plain torch operations (_entmax_ops): vmap batches its forward
-    (generate_vmap_rule), backward and jvp; J = diag(s) - s s^T / sum s is symmetric, so the
-    jvp is the vjp's formula applied to the tangent (plus dp/dalpha times alpha's tangent)."""
+    """alpha-entmax from plain torch operations (_entmax_ops): vmap batches its forward and
+    backward (generate_vmap_rule)."""
 
     generate_vmap_rule = True
 
@@ -491,8 +572,14 @@ class _EntmaxOps(torch.autograd.Function):
         dalpha = _entmax_dalpha(g, p, s, alpha) if ctx.needs_input_grad[1] else None
         return dz, dalpha, None
 
+class _EntmaxOpsJvp(_EntmaxOps):
+    """_EntmaxOps with forward-mode AD (jvp, for torch.func.jvp / jacfwd); torch.compile takes
+    _EntmaxOps, as dynamo does not trace Functions that define jvp."""
+
     @staticmethod
     def jvp(ctx, z_t, alpha_t, _):
+        """J = diag(s) - s s^T / sum s is symmetric: the vjp's formula applied to the tangent, plus
+        dp/dalpha times alpha's tangent."""
         p, alpha = ctx.saved_tensors
         alpha = ctx.alpha if alpha is None else alpha
         s = _entmax_s(p, alpha)
@@ -508,8 +595,9 @@ def _entmax_apply(z, alpha, n_iter=None, fused=False):
     """p of alpha-entmax on z (dim last): _EntmaxOps when traced, else _Entmax (fused: the kernel
     where it applies, see probcore.fused)."""
     if traced():
-        return _EntmaxOps.apply(z, alpha, n_iter)
-    fused = fused and not isinstance(alpha, torch.Tensor) and _fused.applies(z) and _fused.available()
+        return (_EntmaxOps if torch.compiler.is_compiling() else _EntmaxOpsJvp).apply(z, alpha, n_iter)
+    fused = (fused and not isinstance(alpha, torch.Tensor) and alpha >= _SMOOTH_BELOW and _fused.applies(z)
+             and _fused.available())
     return _Entmax.apply(z, alpha, n_iter, fused)[0]
 
 
@@ -538,11 +626,13 @@ def entmax15(x, dim=-1, temperature=1.0, fused=False):
 def entmax(x, alpha=1.5, dim=-1, temperature=1.0, n_iter=None, fused=False):
     """alpha-entmax: p = relu((alpha - 1) z - tau)^(1 / (alpha - 1)), z = x / T, sum p = 1.
 
-    alpha >= 1: a float, or a tensor broadcastable to x with size 1 along ``dim`` (one alpha
+    alpha > 0: a float, or a tensor broadcastable to x with size 1 along ``dim`` (one alpha
     per row), differentiable in x and alpha. alpha = 1 is exactly softmax, 2 exactly sparsemax,
-    1.5 exactly entmax15 (per row too); other values solve for tau iteratively (``n_iter``: at
-    most that many iterations; default: to the dtype's resolution) and are renormalised to sum 1.
-    fused (float alpha, n_iter None): as for sparsemax."""
+    1.5 exactly entmax15 (per row too); alpha < 1 is dense (every unmasked p_i > 0). Other values
+    solve for the threshold iteratively (``n_iter``: at most that many iterations; default: to the
+    dtype's resolution) and are renormalised to sum 1; below alpha = 1.25 in the units of x
+    (_entmax_smooth), so p tends to softmax smoothly as alpha -> 1.
+    fused (float alpha >= 1.25, n_iter None): as for sparsemax."""
     z, back = _lastdim(x, dim)
     z = _scaled(z, temperature)
     fused = _check_fused(fused)
@@ -558,8 +648,8 @@ def _alpha_rows(alpha, x, dim, z):
     """alpha tensor -> (..., 1) aligned with z (dim moved last), after checking it."""
     if not (alpha.dtype.is_floating_point or alpha.dtype in (torch.int32, torch.int64)):
         raise ValueError(f"alpha must be a real number or a real tensor, got dtype {alpha.dtype}")
-    if not traced() and (torch.isnan(alpha).any() or (alpha < 1).any() or torch.isinf(alpha).any()):
-        raise ValueError("alpha must be a finite real >= 1 (every entry of the alpha tensor)")
+    if not traced() and (torch.isnan(alpha).any() or (alpha <= 0).any() or torch.isinf(alpha).any()):
+        raise ValueError("alpha must be a finite real > 0 (every entry of the alpha tensor)")
     dim = dim % x.dim()
     if alpha.dim() > x.dim():
         raise ValueError(f"alpha must have at most {x.dim()} dimensions (those of x), got {alpha.dim()}")
@@ -578,6 +668,7 @@ def _alpha_rows(alpha, x, dim, z):
 _TAIL = 1e-12  # probability mass of the max left outside the quadrature range, each side
 
 
+@torch.compiler.assume_constant_result  # plain floats: torch.compile takes them as constants
 def _noise_range(noise, n):
     """[lo, hi] holding all but _TAIL of each tail of max_j(x_j + e_j) - max(x), and the
     trapezoid step. The max lies above Q(_TAIL) and below Q(1 - _TAIL / n)."""

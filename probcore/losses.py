@@ -146,8 +146,8 @@ def _minus_onehot(p: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
 class _FenchelYoung(torch.autograd.Function):
     """A Fenchel-Young loss L = <p - e_t, z> + H(p) from ``value(z, t) -> (L, p)``, with the
     exact gradient dL/dz = p - onehot(t) (no differentiation through the mapping: p - onehot is
-    a constant of the backward: no double backward). vmap
-    batches it (value runs the traced paths there), jvp gives <p - onehot(t), dz>."""
+    a constant of the backward, so no double backward). vmap batches it (value runs the traced
+    paths there)."""
 
     generate_vmap_rule = True
 
@@ -170,10 +170,21 @@ class _FenchelYoung(torch.autograd.Function):
         (p_minus_onehot,) = ctx.saved_tensors
         return grad.unsqueeze(-1) * p_minus_onehot, None, None
 
+
+class _FenchelYoungJvp(_FenchelYoung):
+    """_FenchelYoung with forward-mode AD (torch.func.jvp / jacfwd); torch.compile takes
+    _FenchelYoung, as dynamo does not trace Functions that define jvp."""
+
     @staticmethod
     def jvp(ctx, z_t, _t, _value):
         (p_minus_onehot,) = ctx.saved_tensors
         return (p_minus_onehot * z_t).sum(-1), None
+
+
+def _fenchel_young(z, t, value):
+    """The loss per row by _FenchelYoung (_FenchelYoungJvp under torch.func transforms)."""
+    function = _FenchelYoungJvp if traced() and not torch.compiler.is_compiling() else _FenchelYoung
+    return function.apply(z, t, value)[0]
 
 
 def _ce_rows(z, t, temperature=1.0):
@@ -216,7 +227,7 @@ def sparsemax_loss(x, target, reduction="mean", ignore_index=-100):
 
     In the binary case with s = x_t - x_other it is the modified Huber loss:
     0 for s >= 1, -s for s <= -1, (s - 1)^2 / 4 in between."""
-    return _classify(lambda z, t: _FenchelYoung.apply(z, t, _sparsemax_value)[0], x, target, reduction, ignore_index)
+    return _classify(lambda z, t: _fenchel_young(z, t, _sparsemax_value), x, target, reduction, ignore_index)
 
 
 def _tsallis_entropy(p: torch.Tensor, alpha: float) -> torch.Tensor:
@@ -235,7 +246,7 @@ def _entmax_value(z, t, alpha):
 
 
 def _entmax_rows(z, t, alpha):
-    return _FenchelYoung.apply(z, t, partial(_entmax_value, alpha=alpha))[0]
+    return _fenchel_young(z, t, partial(_entmax_value, alpha=alpha))
 
 
 def entmax_loss(x, target, alpha=1.5, reduction="mean", ignore_index=-100):

@@ -81,29 +81,26 @@ class SparseSoftmax(_Mapping):
 
 
 class Entmax(nn.Module):
-    """alpha-entmax p = relu((alpha - 1) x - tau)^(1/(alpha - 1)) along dim, alpha >= 1
-    (1 = softmax, 2 = sparsemax).
+    """alpha-entmax p = relu((alpha - 1) x - tau)^(1/(alpha - 1)) along dim, alpha > 0
+    (alpha < 1 dense, 1 = softmax, 2 = sparsemax).
 
-    learn_alpha=True makes alpha trainable as alpha = 1 + softplus(raw_alpha) with ``raw_alpha``
-    an ``nn.Parameter``, so alpha stays > 1 whatever the optimiser does; the starting alpha must
-    then be > 1 (alpha = 1 has no finite raw value). ``alpha`` reads the current value."""
+    learn_alpha=True makes alpha trainable as alpha = softplus(raw_alpha) with ``raw_alpha`` an
+    ``nn.Parameter``, so alpha stays > 0 whatever the optimiser does and may start anywhere in
+    (0, inf), 1 included, and cross 1 smoothly while training. ``alpha`` reads the current value."""
 
     def __init__(self, alpha=1.5, dim=-1, learn_alpha=False):
         super().__init__()
         alpha = check_alpha(alpha)
         self.dim, self.learn_alpha = dim, bool(learn_alpha)
-        if self.learn_alpha:
-            if alpha == 1:
-                raise ValueError("alpha must be > 1 with learn_alpha=True (alpha = 1 + softplus(raw)), got 1")
-            # softplus^-1(a - 1) = log(expm1(a - 1))
-            self.raw_alpha = nn.Parameter(torch.tensor(math.log(math.expm1(alpha - 1))))
+        if self.learn_alpha:  # softplus^-1(a) = log(expm1(a)), written a + log(-expm1(-a)) for large a
+            self.raw_alpha = nn.Parameter(torch.tensor(alpha + math.log(-math.expm1(-alpha))))
         else:
             self._alpha = alpha
 
     @property
     def alpha(self):
         """Current alpha: a float, or a 0-d tensor (differentiable) with learn_alpha."""
-        return 1 + nn.functional.softplus(self.raw_alpha) if self.learn_alpha else self._alpha
+        return nn.functional.softplus(self.raw_alpha) if self.learn_alpha else self._alpha
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return F.entmax(x, alpha=self.alpha, dim=self.dim)

@@ -153,23 +153,36 @@ def entmax15(x, temperature=1.0):
     return np.maximum(z - tau[np.argmin(miss)], 0) ** 2 if len(k) else np.zeros_like(z)
 
 
-def entmax(x, alpha=1.5, temperature=1.0, n_iter=60):
-    """p = relu(z - tau)^(1/(alpha-1)),  z = (alpha-1) x / T,  tau by bisection so that sum p = 1."""
+def exp_alpha(u, alpha):
+    """exp_alpha(u) = [1 + (alpha-1) u]_+^(1/(alpha-1)) = exp(log1p((alpha-1) u) / (alpha-1)); e^u at alpha = 1."""
+    u = np.asarray(u, dtype=np.float64)
+    if alpha == 1:
+        return np.exp(u)
+    w = (alpha - 1) * u
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(w > -1, np.exp(np.log1p(np.maximum(w, -1)) / (alpha - 1)), 0.0)
+
+
+def entmax(x, alpha=1.5, temperature=1.0, n_iter=80):
+    """p_i = exp_alpha(z_i - lam),  z = x / T,  lam by bisection so that sum p = 1.
+
+    The same as relu((alpha-1) z - tau)^(1/(alpha-1)) with tau = (alpha-1) lam - 1, for any alpha > 0:
+    alpha < 1 is dense (1 + (alpha-1) u > 0 for every u <= 0), alpha -> 1 tends to softmax (lam -> logsumexp z)."""
     alpha = check_alpha(alpha)
     if alpha == 1:
         return softmax(x, temperature)
     if alpha == 2:
         return sparsemax(x, temperature)
-    z = _shifted((alpha - 1) * _scaled(x, temperature))
-
-    def mass(tau):
-        return np.sum(np.maximum(z - tau, 0) ** (1 / (alpha - 1)))
-
-    lo, hi = -1.0, 0.0  # max z = 0, so mass(-1) >= 1 > mass(0) = 0
+    z = _shifted(_scaled(x, temperature))
+    live = np.isfinite(z)
+    if not live.any():
+        return np.zeros_like(z)
+    # max z = 0: mass(0) >= 1 (the max alone), mass(hi) <= 1 (n entries at most exp_alpha(-hi) = 1/n each)
+    lo, hi = 0.0, (1 - live.sum() ** (1 - alpha)) / (alpha - 1)
     for _ in range(check_positive_int("n_iter", n_iter)):
         mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if mass(mid) >= 1 else (lo, mid)
-    return _normalize(np.maximum(z - (lo + hi) / 2, 0) ** (1 / (alpha - 1)))  # sum 1 to rounding
+        lo, hi = (mid, hi) if np.sum(exp_alpha(z[live] - mid, alpha)) >= 1 else (lo, mid)
+    return _normalize(np.where(live, exp_alpha(np.where(live, z, 0) - (lo + hi) / 2, alpha), 0.0))  # sum 1 to rounding
 
 
 def perturbmax(x, noise="gumbel", temperature=1.0, n_points=None):

@@ -287,7 +287,7 @@ def test_1d_and_nd_layouts(name):
         (L.sparse_softmax_loss, {"k": 0}, r"k must be an integer >= 1"),
         (L.sparse_softmax_loss, {"k": 7}, r"k must be an integer in \[1, 5\]"),
         (L.sparse_softmax_loss, {"k": 2.0}, "k must be an integer"),
-        (L.entmax_loss, {"alpha": 0.5}, "alpha must be a finite real >= 1"),
+        (L.entmax_loss, {"alpha": 0.0}, "alpha must be a finite real > 0"),
         (L.entmax_loss, {"alpha": math.inf}, "alpha must be"),
         (L.taylor_cross_entropy, {"order": 3}, "order must be an even integer >= 2"),
         (L.taylor_cross_entropy, {"order": 0}, "order must be"),

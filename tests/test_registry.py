@@ -14,7 +14,7 @@ from probcore.registry import MAPPINGS, Mapping, Param, get_mapping
 NAMES = ["softmax", "taylor_softmax", "sparse_softmax", "sparsemax", "entmax15", "entmax", "perturbmax",
          "gumbel_softmax", "am_softmax"]
 # one invalid value per parameter name
-BAD = {"temperature": 0.0, "beta": math.inf, "order": 3, "k": 0, "top_p": 1.5, "alpha": 0.5, "noise": "cauchy",
+BAD = {"temperature": 0.0, "beta": math.inf, "order": 3, "k": 0, "top_p": 1.5, "alpha": 0.0, "noise": "cauchy",
        "margin": -0.1, "scale": 0.0, "hard": "yes"}
 
 
