@@ -158,7 +158,7 @@ static int entmax_tau_S(T* c, int64_t* idx, int64_t* k, int64_t n, double alpha,
         if (g >= 0) lo = tau;
         else hi = tau;
         T next = (T)(tau + (f - f / (g + 1)) / slope);
-        if (!(next >= lo && next <= hi)) next = (lo + hi) / 2;
+        if (!(next >= lo && next <= hi) || next == tau) next = (lo + hi) / 2; /* (a stalled step: bisect) */
         if (next == tau || hi - lo <= tol * (T)0.0625) { /* the bracket is down to the dtype's resolution */
             *tau_out = next;
             return 0;

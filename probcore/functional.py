@@ -596,7 +596,7 @@ def _entmax_apply(z, alpha, n_iter=None, fused=False):
     where it applies, see probcore.fused)."""
     if traced():
         return (_EntmaxOps if torch.compiler.is_compiling() else _EntmaxOpsJvp).apply(z, alpha, n_iter)
-    fused = (fused and not isinstance(alpha, torch.Tensor) and alpha >= _SMOOTH_BELOW and _fused.applies(z)
+    fused = (fused and not isinstance(alpha, torch.Tensor) and _SMOOTH_BELOW <= alpha <= 2 and _fused.applies(z)
              and _fused.available())
     return _Entmax.apply(z, alpha, n_iter, fused)[0]
 
@@ -632,7 +632,7 @@ def entmax(x, alpha=1.5, dim=-1, temperature=1.0, n_iter=None, fused=False):
     solve for the threshold iteratively (``n_iter``: at most that many iterations; default: to the
     dtype's resolution) and are renormalised to sum 1; below alpha = 1.25 in the units of x
     (_entmax_smooth), so p tends to softmax smoothly as alpha -> 1.
-    fused (float alpha >= 1.25, n_iter None): as for sparsemax."""
+    fused (float alpha in [1.25, 2], n_iter None; other alphas: the eager path): as for sparsemax."""
     z, back = _lastdim(x, dim)
     z = _scaled(z, temperature)
     fused = _check_fused(fused)

@@ -1,7 +1,9 @@
 """The opt-in fused path of sparsemax / entmax15 / entmax on the CPU: ``fused=True``.
 
 ``probcore.sparsemax(x, fused=True)``, ``probcore.entmax15(x, fused=True)`` and
-``probcore.entmax(x, alpha=a, fused=True)`` (a float alpha) run the threshold, p, s = p^(2 - alpha)
+``probcore.entmax(x, alpha=a, fused=True)`` (a float alpha in [1.25, 2]; other alphas take the eager
+path: below, probcore's smooth solver for alpha near 1; above, p = d^(1/(alpha-1)) is ill-conditioned
+near the support's edge and the eager solver is the one held to the references) run the threshold, p, s = p^(2 - alpha)
 and the backward dz = s (g - <g, s> / sum s) in a small C kernel (_fused_kernel.c) that works on one
 row at a time while it sits in L1: on short rows (attention-sized, n of a few hundred) the eager path
 spends its time dispatching ~100 torch operations, each a pass over memory. The results are the
