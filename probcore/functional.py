@@ -83,6 +83,19 @@ def _scaled(z, temperature=1.0, beta=None):
     return out.masked_fill(torch.isneginf(z), _NEG_INF) if flips else out
 
 
+def _shifted_scaled(z, temperature=1.0, beta=None):
+    """_scaled(z - m), m the row's entry that is largest after the scaling (its max, or its min
+    where T or beta < 0), taken as a constant: for maps that are shift invariant. The shift
+    comes before the division, so large logits keep their digits at any T (z / T would round
+    each entry by eps |z| first). z itself at T = 1."""
+    if beta is None and check_temperature(temperature) == 1:
+        return z
+    flips = (beta if beta is not None else temperature) < 0
+    fixed = z.detach()
+    m = fixed.masked_fill(torch.isneginf(fixed), math.inf).amin(-1, keepdim=True) if flips else fixed.amax(-1, keepdim=True)
+    return _scaled(z - m.masked_fill(~torch.isfinite(m), 0), temperature, beta)
+
+
 def _dead_rows(z):
     """Rows (keepdim) whose entries are all -inf."""
     return torch.isneginf(z).all(-1, keepdim=True)
@@ -121,7 +134,7 @@ def softmax(x, dim=-1, temperature=1.0, beta=None):
     beta < 0 = softmin, beta = 0 uniform). Give either temperature or beta, not both."""
     check_temperature_or_beta(temperature, beta)
     z, back = _lastdim(x, dim)
-    return back(_softmax(_scaled(z, temperature, beta)))
+    return back(_softmax(_shifted_scaled(z, temperature, beta)))
 
 
 def smooth_max(x, dim=-1, temperature=1.0):
@@ -168,7 +181,7 @@ def sparse_softmax(x, k=None, dim=-1, top_p=None, temperature=1.0):
     the smallest prefix of the sorted softmax whose mass is >= top_p)."""
     check_k_or_top_p(k, top_p)
     z, back = _lastdim(x, dim)
-    z = _scaled(z, temperature)
+    z = _shifted_scaled(z, temperature)
     keep = torch.zeros_like(z, dtype=torch.bool)
     if k is not None:
         keep = keep.scatter(-1, z.topk(check_k(k, z.shape[-1]), -1).indices, True)
@@ -179,9 +192,10 @@ def sparse_softmax(x, k=None, dim=-1, top_p=None, temperature=1.0):
     return back(_nan_rows(z, _softmax(z.masked_fill(~keep, _NEG_INF))))
 
 
-def am_softmax(x, target, margin=0.35, scale=1.0, dim=-1, temperature=1.0):
+def am_softmax(x, target, margin=0.35, scale=30.0, dim=-1, temperature=1.0):
     """Additive-margin softmax: p = softmax(scale * (x - margin * onehot(target)) / T), x cosines;
-    target: integer class indices, shape of x without ``dim``."""
+    target: integer class indices, shape of x without ``dim``. scale 30 and margin 0.35 by default,
+    as am_softmax_loss and the paper (Wang et al. 2018)."""
     z, back = _lastdim(x, dim)
     margin, scale = check_nonnegative("margin", margin), check_positive("scale", scale)
     target = _check_target(target, z)
@@ -216,19 +230,22 @@ def _entmax_float(z, alpha, n_iter=None):
     (its tolerance).
 
     Everything is computed on z' = (alpha - 1) z shifted by its row max (threshold_candidates),
-    so large logits keep the digits of p. Sparse path, when the threshold screened the rows down
+    so large logits keep the digits of p; for a general alpha z is shifted by its max before the
+    scaling (z' = (alpha - 1)(z - max z)), so the product rounds small numbers only. Sparse path, when the threshold screened the rows down
     to candidates: p = 0 except at the candidates, whose p and s = p^(2 - alpha) are computed
     alone and scattered; sparse = True, saved = (index, s at the candidates, tau). Whole rows: p
     as the threshold's last pass made it (small inputs, sorted outright: from tau); saved =
     (z, shift, tau, total), from which the backward rebuilds s chunk by chunk (total: None where
-    not needed; softmax: saved = ()). A row holding NaN gets tau = NaN, so p (and the gradient)
+    not needed; shift: the row max of z itself for a general alpha; softmax: saved = ()). A row holding NaN gets tau = NaN, so p (and the gradient)
     is NaN on the whole row; a fully masked row gets tau = +inf, so p = 0 there."""
     if alpha == 1:
         return _softmax(z), False, ()
-    cand = threshold.threshold_candidates(z, alpha, n_iter)
+    general = alpha not in (1.5, 2)  # (scaled by 1 and 1/2: exact)
+    zmax = _finite_max(z) if general else None
+    cand = threshold.threshold_candidates(z - zmax if general else z, alpha, n_iter)
     if cand.values is not None:
         return (*_entmax_sparse(z, alpha, cand),)
-    tau, shift = cand.tau, cand.shift
+    tau, shift = cand.tau, zmax if general else cand.shift
     if cand.p is None:  # small inputs, sorted outright (alpha 2 and 1.5 only): p from tau
         d = cand.shifted.view(z.shape).sub_(tau).clamp_(min=0)
         return (d if alpha == 2 else d.mul_(d)), False, (z, shift, tau, None)
@@ -237,6 +254,12 @@ def _entmax_float(z, alpha, n_iter=None):
         return p, False, (z, shift, tau, None)
     total = _nonzero(cand.mass.view(tau.shape))  # sum p, from the pass that wrote p
     return p.div_(total), False, (z, shift, tau, total)
+
+
+def _finite_max(z):
+    """Row max (keepdim, a constant), 0 where it is not finite (masked rows stay -inf, NaN rows NaN)."""
+    zmax = z.detach().amax(-1, keepdim=True)
+    return zmax.masked_fill(~torch.isfinite(zmax), 0)
 
 
 def _entmax_sparse(z, alpha, cand):
@@ -279,20 +302,20 @@ def _power(d, q):
 def _entmax_weights(alpha, p, z, shift, tau, total):
     """weights(rows, out) -> s = p^(2 - alpha) on those rows (a slice of the flattened rows), written into out, rebuilt
     from the forward's p, z, shift, tau and total by cheap elementwise ops (no root or power of
-    the zeros off the support: those are slow), with d = relu((alpha - 1) z - shift - tau) as
-    the forward had it: sparsemax s = sign(p); entmax-1.5 s = d; general alpha
-    s = d^(q - 1) total^(alpha - 2) = (p / d) total^(alpha - 1), q = 1 / (alpha - 1), with d
+    the zeros off the support: those are slow), with d as the forward had it,
+    relu(z / 2 - shift - tau) (entmax-1.5) or relu((alpha - 1)(z - shift) - tau) (general alpha):
+    sparsemax s = sign(p); entmax-1.5 s = d; general alpha s = d^(q - 1) total^(alpha - 2) = (p / d) total^(alpha - 1), q = 1 / (alpha - 1), with d
     clamped to the smallest normal (p = 0 wherever d = 0, so s = 0 there)."""
     n = p.shape[-1]
     p = p.reshape(-1, n)
     if alpha == 2:
         return lambda rows, out: torch.sign(p[rows], out=out)  # p >= 0 (NaN rows: see _chunked_vjp)
     z, shift, tau = z.reshape(-1, n), shift.reshape(-1, 1), tau.reshape(-1, 1)
+    if alpha == 1.5:
+        return lambda rows, out: torch.mul(z[rows], 0.5, out=out).sub_(shift[rows]).sub_(tau[rows]).clamp_(min=0)
 
     def d(rows, out, low):
-        return torch.mul(z[rows], alpha - 1, out=out).sub_(shift[rows]).sub_(tau[rows]).clamp_(min=low)
-    if alpha == 1.5:
-        return lambda rows, out: d(rows, out, 0)
+        return torch.sub(z[rows], shift[rows], out=out).mul_(alpha - 1).sub_(tau[rows]).clamp_(min=low)
     scale = total.reshape(-1, 1).pow(alpha - 1)
     tiny = torch.finfo(p.dtype).tiny
 
@@ -402,7 +425,7 @@ def _entmax_forward(z, alpha, n_iter):
     general &= ~smooth
     if general.any():
         alpha = alpha.masked_fill(~general, 3.0)
-        z = (alpha - 1) * z
+        z = (alpha - 1) * (z - _finite_max(z))  # shifted before scaling, as _entmax_float
         q = (z - threshold.entmax_threshold(z, alpha, n_iter)).clamp(min=0) ** (1 / (alpha - 1))
         p = torch.where(general, q / _nonzero(q.sum(-1, keepdim=True)), p)
     return p
@@ -613,14 +636,14 @@ def sparsemax(x, dim=-1, temperature=1.0, fused=False):
     backward in one compiled CPU kernel per row (probcore.fused; same results, faster on short
     rows; eager path with a warning where no C compiler is present)."""
     z, back = _lastdim(x, dim)
-    return back(_entmax_apply(_scaled(z, temperature), 2.0, fused=_check_fused(fused)))
+    return back(_entmax_apply(_shifted_scaled(z, temperature), 2.0, fused=_check_fused(fused)))
 
 
 def entmax15(x, dim=-1, temperature=1.0, fused=False):
     """1.5-entmax: p = relu(z / 2 - tau)^2, z = x / T, sum p = 1 (exact: closed-form tau on the
     screened support). fused: as for sparsemax."""
     z, back = _lastdim(x, dim)
-    return back(_entmax_apply(_scaled(z, temperature), 1.5, fused=_check_fused(fused)))
+    return back(_entmax_apply(_shifted_scaled(z, temperature), 1.5, fused=_check_fused(fused)))
 
 
 def entmax(x, alpha=1.5, dim=-1, temperature=1.0, n_iter=None, fused=False):
@@ -634,7 +657,7 @@ def entmax(x, alpha=1.5, dim=-1, temperature=1.0, n_iter=None, fused=False):
     (_entmax_smooth), so p tends to softmax smoothly as alpha -> 1.
     fused (float alpha in [1.25, 2], n_iter None; other alphas: the eager path): as for sparsemax."""
     z, back = _lastdim(x, dim)
-    z = _scaled(z, temperature)
+    z = _shifted_scaled(z, temperature)
     fused = _check_fused(fused)
     if n_iter is not None:
         n_iter = check_positive_int("n_iter", n_iter)

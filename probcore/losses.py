@@ -11,6 +11,11 @@ Every loss is ``loss(x, target, ..., reduction="mean", ignore_index=-100)``:
 - float16/bfloat16 input is computed in float32 and the result is returned in the input dtype.
 - ``-inf`` logits (masked classes) are fine for every loss on logits as long as the target class
   itself is not masked.
+- Every loss on logits takes its mapping's ``temperature`` (cross_entropy and neg_prob_loss also
+  ``beta``, softmin for beta < 0): L(x) = L_1(x / T), so the gradient has the chain rule's 1 / T
+  (Fenchel-Young losses: (p - onehot) / T with p the mapping's own p at that temperature).
+- Logits are shifted by their row max before any log-sum-exp (the losses are shift invariant),
+  so float32 keeps the digits of value and gradient for logits in the tens of thousands.
 
 Parameter errors raise ``ValueError`` naming the parameter and its valid range (``check_params``,
 also used by :mod:`probcore.nn` when a loss module is built).
@@ -26,6 +31,7 @@ from torch.autograd.function import once_differentiable
 
 from probcore._validate import (
     check_alpha,
+    check_beta,
     check_k,
     check_nonnegative,
     check_order,
@@ -33,6 +39,7 @@ from probcore._validate import (
     check_positive_int,
     check_reduction,
     check_temperature,
+    check_temperature_or_beta,
 )
 from probcore import functional as F
 from probcore._trace import traced
@@ -55,8 +62,12 @@ __all__ = [
 
 
 def _check_ignore_index(ignore_index) -> int:
+    """An integer, or a 0-d integer tensor (as ``y[0]``, which torch's cross_entropy accepts)."""
+    if torch.is_tensor(ignore_index) and ignore_index.dim() == 0 and not (
+            ignore_index.is_floating_point() or ignore_index.is_complex() or ignore_index.dtype == torch.bool):
+        return int(ignore_index.item())
     if isinstance(ignore_index, bool) or not isinstance(ignore_index, numbers.Integral):
-        raise ValueError(f"ignore_index must be an integer, got {ignore_index!r}")
+        raise ValueError(f"ignore_index must be an integer (or a 0-d integer tensor), got {ignore_index!r}")
     return int(ignore_index)
 
 
@@ -64,6 +75,7 @@ _CHECKS = {
     "reduction": check_reduction,
     "ignore_index": _check_ignore_index,
     "temperature": check_temperature,
+    "beta": lambda beta: None if beta is None else check_beta(beta),
     "k": partial(check_positive_int, "k"),  # k <= C once x is known
     "alpha": check_alpha,
     "order": check_order,
@@ -81,7 +93,9 @@ def check_params(mapping=None, **params) -> dict:
     (``surrogate_loss``) the keywords other than reduction / ignore_index are that mapping's
     parameters and are checked by its registry entry. ``k <= C`` is checked once x arrives."""
     if mapping is None:
-        return {name: _CHECKS[name](value) for name, value in params.items()}
+        checked = {name: _CHECKS[name](value) for name, value in params.items()}
+        check_temperature_or_beta(checked.get("temperature", 1), checked.get("beta"))
+        return checked
     common = {name: _CHECKS[name](params.pop(name)) for name in _COMMON if name in params}
     return {**common, "mapping": mapping, **get_mapping(mapping).validate(**params)}
 
@@ -187,29 +201,41 @@ def _fenchel_young(z, t, value):
     return function.apply(z, t, value)[0]
 
 
-def _ce_rows(z, t, temperature=1.0):
-    scaled = F._scaled(z, temperature)  # softmin keeps masked (-inf) classes masked
-    return torch.logsumexp(scaled, dim=-1) - _pick(scaled, t)
+def _shifted(z, temperature=1.0, beta=None):
+    """z / T (or beta z) minus its row max, the shift taken on z before the scaling and as a
+    constant (the losses using it are shift invariant, so its gradient is 0): logsumexp(y) - y_t
+    then subtracts small numbers, not two large ones. Masked (-inf) classes stay masked."""
+    y = F._shifted_scaled(z, temperature, beta)
+    ymax = y.detach().amax(-1, keepdim=True)  # 0 already unless T = 1
+    return y - ymax.masked_fill(~torch.isfinite(ymax), 0)
 
 
-def cross_entropy(x, target, temperature=1.0, reduction="mean", ignore_index=-100):
-    """Cross-entropy -log softmax(x/T)_t = logsumexp(x/T) - x_t/T; gradient (p - onehot)/T.
+def _ce_rows(z, t, temperature=1.0, beta=None):
+    y = _shifted(z, temperature, beta)
+    return torch.logsumexp(y, dim=-1) - _pick(y, t)
 
-    temperature: finite, non-zero (negative = softmin; -inf logits stay masked). Equals
+
+def cross_entropy(x, target, temperature=1.0, reduction="mean", ignore_index=-100, beta=None):
+    """Cross-entropy -log softmax(z)_t = logsumexp(z) - z_t, z = x/T (or beta x); gradient
+    (p - onehot)/T (or beta (p - onehot)).
+
+    temperature: finite, non-zero (negative = softmin; -inf logits stay masked); beta: finite
+    (beta < 0 = softmin, 0 = uniform), given instead of temperature. Equals
     ``torch.nn.functional.cross_entropy(x / T, target)`` with the same reduction / ignore_index."""
-    return _classify(_ce_rows, x, target, reduction, ignore_index, temperature=temperature)
+    return _classify(_ce_rows, x, target, reduction, ignore_index, temperature=temperature, beta=beta)
 
 
-def _sparse_softmax_rows(z, t, k):
-    top = z.topk(check_k(k, z.shape[-1]), dim=-1).values
-    return torch.logsumexp(top, dim=-1) - _pick(z, t)
+def _sparse_softmax_rows(z, t, k, temperature=1.0):
+    y = _shifted(z, temperature)
+    top = y.topk(check_k(k, y.shape[-1]), dim=-1).values
+    return torch.logsumexp(top, dim=-1) - _pick(y, t)
 
 
-def sparse_softmax_loss(x, target, k, reduction="mean", ignore_index=-100):
-    """Sparse softmax loss logsumexp(top-k of x) - x_t (Su 2020), k an integer in [1, C].
+def sparse_softmax_loss(x, target, k, reduction="mean", ignore_index=-100, temperature=1.0):
+    """Sparse softmax loss logsumexp(top-k of z) - z_t (Su 2020), z = x/T, k an integer in [1, C].
 
-    Gradient: softmax over the top-k set minus onehot; equals cross_entropy for k = C."""
-    return _classify(_sparse_softmax_rows, x, target, reduction, ignore_index, k=k)
+    Gradient: (softmax over the top-k set minus onehot) / T; equals cross_entropy for k = C."""
+    return _classify(_sparse_softmax_rows, x, target, reduction, ignore_index, k=k, temperature=temperature)
 
 
 def _sparsemax_value(z, t):
@@ -221,13 +247,17 @@ def _sparsemax_value(z, t):
     return loss.clamp(min=0), p  # >= 0 exactly; the clamp only removes rounding
 
 
-def sparsemax_loss(x, target, reduction="mean", ignore_index=-100):
-    """Sparsemax loss (Martins & Astudillo 2016) 1/2 - x_t + sum_{i in S} (x_i^2 - tau^2)/2,
-    S the sparsemax support, tau its threshold; gradient exactly sparsemax(x) - onehot.
+def _sparsemax_rows(z, t, temperature=1.0):
+    return _fenchel_young(F._shifted_scaled(z, temperature), t, _sparsemax_value)
 
-    In the binary case with s = x_t - x_other it is the modified Huber loss:
+
+def sparsemax_loss(x, target, reduction="mean", ignore_index=-100, temperature=1.0):
+    """Sparsemax loss (Martins & Astudillo 2016) 1/2 - z_t + sum_{i in S} (z_i^2 - tau^2)/2, z = x/T,
+    S the sparsemax support, tau its threshold; gradient exactly (sparsemax(x, T) - onehot) / T.
+
+    In the binary case with s = z_t - z_other it is the modified Huber loss:
     0 for s >= 1, -s for s <= -1, (s - 1)^2 / 4 in between."""
-    return _classify(lambda z, t: _fenchel_young(z, t, _sparsemax_value), x, target, reduction, ignore_index)
+    return _classify(_sparsemax_rows, x, target, reduction, ignore_index, temperature=temperature)
 
 
 def _tsallis_entropy(p: torch.Tensor, alpha: float) -> torch.Tensor:
@@ -236,7 +266,8 @@ def _tsallis_entropy(p: torch.Tensor, alpha: float) -> torch.Tensor:
     H_1 = -sum p log p (Shannon)."""
     if alpha == 1:
         return -torch.special.xlogy(p, p).sum(-1)
-    return -(p * torch.expm1((alpha - 1) * torch.log(p))).sum(-1) / (alpha * (alpha - 1))
+    terms = p * torch.expm1((alpha - 1) * torch.log(p.masked_fill(p == 0, 1)))  # 0 off the support (any alpha)
+    return -terms.sum(-1) / (alpha * (alpha - 1))
 
 
 def _entmax_value(z, t, alpha):
@@ -245,48 +276,51 @@ def _entmax_value(z, t, alpha):
     return (gap + _tsallis_entropy(p, alpha)).clamp(min=0), p
 
 
-def _entmax_rows(z, t, alpha):
-    return _fenchel_young(z, t, partial(_entmax_value, alpha=alpha))
+def _entmax_rows(z, t, alpha, temperature=1.0):
+    return _fenchel_young(F._shifted_scaled(z, temperature), t, partial(_entmax_value, alpha=alpha))
 
 
-def entmax_loss(x, target, alpha=1.5, reduction="mean", ignore_index=-100):
-    """Fenchel-Young entmax loss <p - e_t, x> + H_alpha(p), p = alpha-entmax(x), with the Tsallis
-    entropy H_alpha(p) = (1 - sum p^alpha) / (alpha (alpha - 1)) (H_1 = Shannon).
+def entmax_loss(x, target, alpha=1.5, reduction="mean", ignore_index=-100, temperature=1.0):
+    """Fenchel-Young entmax loss <p - e_t, z> + H_alpha(p), z = x/T, p = alpha-entmax(z), with the
+    Tsallis entropy H_alpha(p) = (1 - sum p^alpha) / (alpha (alpha - 1)) (H_1 = Shannon).
 
-    alpha: a float >= 1; alpha = 1 gives cross_entropy, alpha = 2 sparsemax_loss. Gradient
-    exactly p - onehot. Unlike the ``entmax`` package's losses, reduction="mean" is accepted."""
-    return _classify(_entmax_rows, x, target, reduction, ignore_index, alpha=alpha)
-
-
-def _taylor_rows(z, t, order):
-    return -torch.log(_pick(taylor_softmax(z, order=order, dim=-1), t))
+    alpha: a float > 0; alpha = 1 gives cross_entropy, alpha = 2 sparsemax_loss. Gradient
+    exactly (p - onehot) / T. Unlike the ``entmax`` package's losses, reduction="mean" is accepted."""
+    return _classify(_entmax_rows, x, target, reduction, ignore_index, alpha=alpha, temperature=temperature)
 
 
-def taylor_cross_entropy(x, target, order=2, reduction="mean", ignore_index=-100):
-    """-log taylor_softmax(x, order)_t = log sum_j f(x_j) - log f(x_t), f(x) = sum_{m<=order} x^m/m!,
-    order an even integer >= 2."""
-    return _classify(_taylor_rows, x, target, reduction, ignore_index, order=order)
+def _taylor_rows(z, t, order, temperature=1.0):
+    return -torch.log(_pick(taylor_softmax(z, order=order, dim=-1, temperature=temperature), t))
 
 
-def _am_softmax_rows(z, t, margin, scale):
+def taylor_cross_entropy(x, target, order=2, reduction="mean", ignore_index=-100, temperature=1.0):
+    """-log taylor_softmax(x, order, T)_t = log sum_j f(z_j) - log f(z_t), z = x/T,
+    f(z) = sum_{m<=order} z^m/m!, order an even integer >= 2."""
+    return _classify(_taylor_rows, x, target, reduction, ignore_index, order=order, temperature=temperature)
+
+
+def _am_softmax_rows(z, t, margin, scale, temperature=1.0):
     shifted = z.scatter_add(-1, t.unsqueeze(-1), torch.full_like(z[..., :1], -margin))
-    return _ce_rows(scale * shifted, t)
+    return _ce_rows(scale * shifted, t, temperature)
 
 
-def am_softmax_loss(cosines, target, margin=0.35, scale=30.0, reduction="mean", ignore_index=-100):
-    """AM-softmax loss (Wang et al. 2018) -log softmax(s (cos - m onehot(t)))_t on cosine logits:
-    the target must beat every other class by the margin m (>= 0); scale s > 0."""
-    return _classify(_am_softmax_rows, cosines, target, reduction, ignore_index, "cosines", margin=margin, scale=scale)
+def am_softmax_loss(cosines, target, margin=0.35, scale=30.0, reduction="mean", ignore_index=-100, temperature=1.0):
+    """AM-softmax loss (Wang et al. 2018) -log softmax(s (cos - m onehot(t)) / T)_t on cosine logits:
+    the target must beat every other class by the margin m (>= 0); scale s > 0 (the default of
+    probcore.am_softmax too)."""
+    return _classify(_am_softmax_rows, cosines, target, reduction, ignore_index, "cosines", margin=margin, scale=scale,
+                     temperature=temperature)
 
 
-def _neg_prob_rows(z, t):
-    return -torch.exp(-_ce_rows(z, t))
+def _neg_prob_rows(z, t, temperature=1.0, beta=None):
+    return -torch.exp(-_ce_rows(z, t, temperature, beta))
 
 
-def neg_prob_loss(x, target, reduction="mean", ignore_index=-100):
-    """-p_t with p = softmax(x): minus a smooth accuracy, in [-1, 0] (not >= 0); its gradient
-    p_t (p - onehot) vanishes as p_t -> 0 or 1, so it suits fine-tuning more than training."""
-    return _classify(_neg_prob_rows, x, target, reduction, ignore_index)
+def neg_prob_loss(x, target, reduction="mean", ignore_index=-100, temperature=1.0, beta=None):
+    """-p_t with p = softmax(x / T) (or softmax(beta x)): minus a smooth accuracy, in [-1, 0] (not
+    >= 0); its gradient p_t (p - onehot) / T vanishes as p_t -> 0 or 1, so it suits fine-tuning
+    more than training."""
+    return _classify(_neg_prob_rows, x, target, reduction, ignore_index, temperature=temperature, beta=beta)
 
 
 def _surrogate_rows(z, t, mapping, **params):
@@ -294,13 +328,15 @@ def _surrogate_rows(z, t, mapping, **params):
     if spec.needs_target:
         params["target"] = t
     d = _minus_onehot(spec.forward(z, dim=-1, **params), t).detach()
+    z = F._scaled(z, params.get("temperature", 1.0), params.get("beta"))  # the chain rule's 1 / T (or beta)
     return torch.where(d != 0, d * z, 0).sum(-1)  # masked (-inf) classes have d = 0
 
 
 def surrogate_loss(x, target, mapping="softmax", reduction="mean", ignore_index=-100, **params):
-    """Stop-gradient surrogate stop_grad(p - onehot) . x with p = mapping(x, **params), any name in
-    ``probcore.registry.MAPPINGS``. Its gradient is exactly p - onehot (the Fenchel-Young
-    gradient, without the loss); its value means nothing and may be negative."""
+    """Stop-gradient surrogate stop_grad(p - onehot) . z with p = mapping(x, **params), any name in
+    ``probcore.registry.MAPPINGS``, z = x / T (or beta x) for the mapping's temperature (beta). Its
+    gradient is exactly (p - onehot) / T (the Fenchel-Young gradient, without the loss); its value
+    means nothing and may be negative."""
     return _classify(_surrogate_rows, x, target, reduction, ignore_index, mapping=mapping, **params)
 
 

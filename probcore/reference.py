@@ -215,7 +215,7 @@ def gumbel_softmax(x, temperature=1.0, hard=False, seed=0):
     return np.eye(len(y))[np.argmax(y)] if hard and y.any() else y
 
 
-def am_softmax(x, target, margin=0.35, scale=1.0, temperature=1.0):
+def am_softmax(x, target, margin=0.35, scale=30.0, temperature=1.0):
     """p = softmax(s (x - m e_t) / T): the target cosine x_t gives up a margin m before scaling by s."""
     x = _vector(x)
     onehot = np.eye(len(x))[_target(target, len(x))]
@@ -226,53 +226,55 @@ def am_softmax(x, target, margin=0.35, scale=1.0, temperature=1.0):
 # ---------------------------------------------------------------- losses (one vector, target t)
 
 
-def cross_entropy(x, target, temperature=1.0):
-    """L = -log softmax(z)_t = logsumexp(z) - z_t,  z = x / T."""
-    z = _scaled(x, temperature)
+def cross_entropy(x, target, temperature=1.0, beta=None):
+    """L = -log softmax(z)_t = logsumexp(z) - z_t,  z = x / T  (or z = beta x)."""
+    z = _shifted(_scaled(x, temperature, beta))  # L is shift invariant
     return _logsumexp(z) - z[_target(target, len(z))]
 
 
-def sparse_softmax_loss(x, target, k):
-    """L = log sum_{i in top-k} exp(x_i) - x_t."""
-    x = _vector(x)
-    top_k = np.sort(x)[::-1][:check_k(k, len(x))]
-    return _logsumexp(top_k) - x[_target(target, len(x))]
+def sparse_softmax_loss(x, target, k, temperature=1.0):
+    """L = log sum_{i in top-k} exp(z_i) - z_t,  z = x / T."""
+    z = _shifted(_scaled(x, temperature))
+    top_k = np.sort(z)[::-1][:check_k(k, len(z))]
+    return _logsumexp(top_k) - z[_target(target, len(z))]
 
 
-def sparsemax_loss(x, target):
-    """L = 1/2 - x_t + sum_{i in S} (x_i^2 - tau^2) / 2,  S = support of sparsemax(x), tau its threshold."""
-    x = _shifted(_vector(x))  # L is shift invariant
-    t = _target(target, len(x))
-    s = x[sparsemax(x) > 0]
+def sparsemax_loss(x, target, temperature=1.0):
+    """L = 1/2 - z_t + sum_{i in S} (z_i^2 - tau^2) / 2,  z = x / T,  S = support of sparsemax(z), tau its threshold."""
+    z = _shifted(_scaled(x, temperature))  # L is shift invariant
+    t = _target(target, len(z))
+    s = z[sparsemax(z) > 0]
     tau = (s.sum() - 1) / len(s)
-    return 0.5 - x[t] + np.sum(s**2 - tau**2) / 2
+    return 0.5 - z[t] + np.sum(s**2 - tau**2) / 2
 
 
-def entmax_loss(x, target, alpha=1.5):
-    """L = <p - e_t, x> + H_alpha(p), p = entmax_alpha(x), H_alpha(p) = (1 - sum p^alpha) / (alpha (alpha - 1))."""
-    x = _shifted(_vector(x))
-    t = _target(target, len(x))
-    p = entmax(x, alpha)
-    p, xs = p[p > 0], x[p > 0]
+def entmax_loss(x, target, alpha=1.5, temperature=1.0):
+    """L = <p - e_t, z> + H_alpha(p), z = x / T, p = entmax_alpha(z), H_alpha(p) = (1 - sum p^alpha) / (alpha (alpha - 1))."""
+    z = _shifted(_scaled(x, temperature))
+    t = _target(target, len(z))
+    p = entmax(z, alpha)
+    p, zs = p[p > 0], z[p > 0]
     shannon = alpha == 1  # the Tsallis entropy's limit at alpha = 1
     entropy = -np.sum(p * np.log(p)) if shannon else (1 - np.sum(p**alpha)) / (alpha * (alpha - 1))
-    return np.sum(p * xs) - x[t] + entropy
+    return np.sum(p * zs) - z[t] + entropy
 
 
-def taylor_cross_entropy(x, target, order=2):
-    """L = -log taylor_softmax(x, order)_t."""
-    p = taylor_softmax(x, order)
+def taylor_cross_entropy(x, target, order=2, temperature=1.0):
+    """L = -log taylor_softmax(x, order, T)_t."""
+    p = taylor_softmax(x, order, temperature)
     return -np.log(p[_target(target, len(p))])
 
 
-def am_softmax_loss(cosines, target, margin=0.35, scale=30.0):
-    """L = -log am_softmax(c, t)_t = -log e^{s(c_t - m)} / (e^{s(c_t - m)} + sum_{j != t} e^{s c_j})."""
-    return -np.log(am_softmax(cosines, target, margin, scale)[target])
+def am_softmax_loss(cosines, target, margin=0.35, scale=30.0, temperature=1.0):
+    """L = -log am_softmax(c, t)_t = -log e^{s(c_t - m)/T} / (e^{s(c_t - m)/T} + sum_{j != t} e^{s c_j/T})."""
+    c = _vector(cosines)
+    z = check_positive("scale", scale) * (c - check_nonnegative("margin", margin) * np.eye(len(c))[_target(target, len(c))])
+    return cross_entropy(z, target, temperature)
 
 
-def neg_prob_loss(x, target):
-    """L = -softmax(x)_t  (minus a smooth accuracy)."""
-    p = softmax(x)
+def neg_prob_loss(x, target, temperature=1.0, beta=None):
+    """L = -softmax(z)_t,  z = x / T (or beta x)  (minus a smooth accuracy)."""
+    p = softmax(x, temperature, beta)
     return -p[_target(target, len(p))]
 
 
@@ -284,10 +286,11 @@ def smoothed_cross_entropy(p, target, eps=1e-3):
 
 
 def surrogate_loss(x, target, mapping="softmax", **params):
-    """L = stop_grad(p - e_t) . x, p = mapping(x): gradient exactly p - e_t; the value means nothing."""
+    """L = stop_grad(p - e_t) . z, p = mapping(x), z = x / T (or beta x): gradient exactly (p - e_t) / T; the value means nothing."""
     from .registry import get_mapping  # the registry imports this module
     x = _vector(x)
     t = _target(target, len(x))
     spec = get_mapping(mapping)
     d = spec.reference(x, **params, **({"target": t} if spec.needs_target else {})) - np.eye(len(x))[t]
-    return np.sum(d[d != 0] * x[d != 0])  # masked (-inf) classes have d = 0
+    z = _scaled(x, params.get("temperature", 1.0), params.get("beta"))
+    return np.sum(d[d != 0] * z[d != 0])  # masked (-inf) classes have d = 0

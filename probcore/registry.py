@@ -153,8 +153,8 @@ MAPPINGS: dict[str, Mapping] = {m.name: m for m in (
         "entmax", "α-entmax",
         r"p = \operatorname{relu}\!\left(\tfrac{(\alpha-1)\,x}{\tau} - \lambda(x)\right)^{1/(\alpha-1)},"
         r"\quad \textstyle\sum_i p_i = 1",
-        (Param("alpha", "α", "float", 1.5, low=1.0, ui_low=1.0, ui_high=4.0, step=0.05,
-               help="α = 1: softmax, α = 2: sparsemax; larger α is sparser."), _T),
+        (Param("alpha", "α", "float", 1.5, low=0.0, low_open=True, ui_low=0.1, ui_high=4.0, step=0.05,
+               help="α > 0. α < 1: dense (every p > 0), α = 1: softmax, α = 2: sparsemax; larger α is sparser."), _T),
         F.entmax, R.entmax, True, "entmax_loss",
         sparse=True, shift_invariant=True, stochastic=False, needs_target=False),
     Mapping(
@@ -177,7 +177,7 @@ MAPPINGS: dict[str, Mapping] = {m.name: m for m in (
         r"p_i = \frac{e^{s\,(x_i - m\,[i = t])}}{\sum_j e^{s\,(x_j - m\,[j = t])}}",
         (Param("margin", "margin m", "float", 0.35, low=0.0, ui_low=0.0, ui_high=1.0, step=0.01,
                help="Subtracted from the target's cosine before scaling."),
-         Param("scale", "scale s", "float", 1.0, low=0.0, low_open=True, ui_low=1.0, ui_high=64.0, step=1.0,
+         Param("scale", "scale s", "float", 30.0, low=0.0, low_open=True, ui_low=1.0, ui_high=64.0, step=1.0,
                help="Multiplies the cosines (an inverse temperature).")),
         F.am_softmax, R.am_softmax, True, "am_softmax_loss",
         sparse=False, shift_invariant=True, stochastic=False, needs_target=True),

@@ -68,7 +68,7 @@ def param(name, mapping):
 
 @pytest.mark.parametrize("name, mapping, ui", [
     ("temperature", "softmax", (0.05, 5.0, 0.05)),
-    ("alpha", "entmax", (1.0, 4.0, 0.05)),
+    ("alpha", "entmax", (0.1, 4.0, 0.05)),
     ("order", "taylor_softmax", (2, 8, 2)),
     ("k", "sparse_softmax", (1, None, 1)),  # up to n, known with x
     ("top_p", "sparse_softmax", (0.05, 1.0, 0.05)),
