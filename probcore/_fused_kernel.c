@@ -10,8 +10,10 @@
      entmax-1.5 the closed form tau_S = tau + mean_S d - sqrt(1/|S| - var_S d), d = c - tau, when
                 no entry of S lies below it (exact), else Newton's step on the convex sqrt(F) - 1,
                 F = sum d^2, which stays below the root.
-     other      safeguarded Newton on F^(alpha-1) - 1, F = sum d^q, in the bracket [lo, hi], to
-                |F^(alpha-1) - 1| <= 16 eps, then p renormalised to sum 1.
+     other      Jensen's lower bounds tau <- mean_S c - |S|^-(alpha-1) (no powers) while they rise,
+                then safeguarded Newton on F^(alpha-1) - 1, F = sum d^q, in the bracket [lo, hi]
+                (bisection when a step leaves it or stalls), to |F^(alpha-1) - 1| <= 16 eps or a
+                bracket at the dtype's resolution, then p renormalised to sum 1.
    A row holding NaN or +inf comes out NaN, a fully -inf row 0. A row whose iteration does not
    end within MAX_ITER gets status 1: the caller recomputes it with the eager path.
    The template below is instantiated for float (suffix f) and double (suffix d) by fused.py. */
@@ -20,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* declared simd: in `omp simd` loops gcc calls glibc's vector versions (libmvec) */
 #pragma omp declare simd notinbranch
 float expf(float);
 #pragma omp declare simd notinbranch
