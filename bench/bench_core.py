@@ -3,6 +3,7 @@ fused=True, with the fused kernel's one-time compile cost) and the public entmax
 (sort-based sparsemax / entmax15, bisection entmax), float32, 2 threads.
 
     python bench/bench_core.py [--quick] [--out bench/results/core.md]
+    python bench/bench_core.py --fused-only     # only the fused section of --out, rerun at 4096 x 256
 
 Every measured call is ``x.grad = None; f(x).backward(g)``, wall time (time.perf_counter). The
 candidates of a table row group are interleaved: each round runs all of them once, in a freshly
@@ -287,12 +288,50 @@ def memory_table(shapes):
     return lines
 
 
+def fused_section(shapes, rounds):
+    """The fused path's section of the report (its tables and compile cost, measured now)."""
+    built, loaded = compile_cost()
+    return [
+        "## The fused path (fused=True) against the eager path, softmax and the entmax package",
+        "",
+        "`probcore.sparsemax(x, fused=True)`, `probcore.entmax15(x, fused=True)`, "
+        f"`probcore.entmax(x, alpha={FUSED_ALPHA}, fused=True)`: threshold, p and backward in one C kernel per "
+        "row (probcore/fused.py), against the eager path of the same functions. One interleaved group per "
+        "shape for softmax, eager and fused; a second for fused and the package (columns 10 and 11). "
+        f"One-time cost of the kernel: compiled in {built:.2f} s (gcc, fresh cache), loaded from the cache "
+        f"in {loaded * 1e3:.1f} ms; a process pays one of them on its first fused call.",
+        "",
+        *fused_table(shapes, rounds),
+        "",
+    ]
+
+
+def fused_only(path, rounds):
+    """--fused-only: the fused section rerun at 4096 x 256 and put in place in the report at path
+    (the other sections stay those of its last full run), with this run's conditions."""
+    load_before, started = os.getloadavg()[0], time.perf_counter()
+    section = fused_section([(4096, 256)], rounds)
+    section.insert(2, f"This section alone was rerun with `--fused-only` ({rounds} interleaved rounds, "
+                      f"{time.perf_counter() - started:.0f} s, {datetime.date.today()}, 1-min load average "
+                      f"{load_before:.1f} before / {os.getloadavg()[0]:.1f} after); the other sections are "
+                      "from the full run described above.\n")
+    text = path.read_text() if path.exists() else "# Core benchmark: forward + backward\n\n"
+    start = text.find("## The fused path")
+    if start >= 0:
+        end = text.find("\n## ", start + 1)
+        text = text[:start] + "\n".join(section) + text[end + 1:]
+    else:
+        anchor = text.find("## Against torch.softmax")
+        anchor = anchor if anchor >= 0 else len(text)
+        text = text[:anchor] + "\n".join(section) + "\n" + text[anchor:]
+    return text
+
+
 def report(quick):
     rounds = 3 if quick else 15
     load_before = os.getloadavg()[0]
     started = time.perf_counter()
-    built, loaded = compile_cost()
-    fast = fused_table([(4096, 256), (256, 32000)], rounds)
+    fast = fused_section([(4096, 256), (256, 32000)], rounds)
     head = headline([(4096, 256), (256, 32000)], rounds)
     staged = stages([(4096, 256), (256, 32000)], rounds)
     thr = thresholds([(4096, 256), (256, 32000)], rounds)
@@ -314,17 +353,7 @@ def report(quick):
         "ratios compare like with like. entmax pkg = the public `entmax` package (sort-based "
         "sparsemax / entmax15, `entmax_bisect` for other alphas).",
         "",
-        "## The fused path (fused=True) against the eager path, softmax and the entmax package",
-        "",
-        "`probcore.sparsemax(x, fused=True)`, `probcore.entmax15(x, fused=True)`, "
-        f"`probcore.entmax(x, alpha={FUSED_ALPHA}, fused=True)`: threshold, p and backward in one C kernel per "
-        "row (probcore/fused.py), against the eager path of the same functions. One interleaved group per "
-        "shape for softmax, eager and fused; a second for fused and the package (columns 10 and 11). "
-        f"One-time cost of the kernel: compiled in {built:.2f} s (gcc, fresh cache), loaded from the cache "
-        f"in {loaded * 1e3:.1f} ms; a process pays one of them on its first fused call.",
-        "",
         *fast,
-        "",
         "## Against torch.softmax and the entmax package (eager path)",
         "",
         "Two interleaved groups per shape: softmax with probcore's four mappings (columns 3 to 6), then "
@@ -384,6 +413,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer rounds and sizes (about a minute)")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "core.md"))
+    parser.add_argument("--fused-only", action="store_true", help="rerun only the fused section of --out")
     parser.add_argument("--memory-probe", nargs=3, metavar=("NAME", "ROWS", "N"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     torch.set_num_threads(THREADS)
@@ -391,8 +421,8 @@ def main():
         name, rows, n = args.memory_probe
         print(*memory_probe(name, (int(rows), int(n))))
         return
-    text = report(args.quick)
     out = Path(args.out)
+    text = fused_only(out, 3 if args.quick else 15) if args.fused_only else report(args.quick)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(text)
     print(text)
