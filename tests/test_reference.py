@@ -485,7 +485,8 @@ def test_torch_and_reference_sampling_agree_within_sampling_error(noise):
 
 
 LOSS_VALUES = {  # keyword -> values to try
-    "temperature": [0.5, -2.0], "k": [1, 3], "alpha": [1.0, 1.25, 1.5, 2.0, 3.0], "order": [2, 4],
+    "temperature": [0.5, -2.0], "beta": [-1.0, 0.0, 0.7], "k": [1, 3], "alpha": [0.5, 1.0, 1.0001, 1.25, 1.5, 2.0, 3.0],
+    "order": [2, 4],
     "margin": [0.0, 0.3], "scale": [1.0, 30.0], "eps": [1e-3, 0.1],
     "mapping": [m for m in MAPPINGS if not MAPPINGS[m].stochastic],
 }
