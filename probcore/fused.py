@@ -12,7 +12,7 @@ references); rows whose iteration does not end in the kernel's bound are recompu
 
 The kernel is compiled once per machine with the system C compiler ($CC, else gcc; OpenMP and
 glibc's vector math) into the cache directory ($PROBCORE_CACHE, else ~/.cache/probcore), which
-takes about a second (``build()`` returns the time). Where that fails (no compiler), the first fused call
+takes a few seconds (``build()`` returns the time). Where that fails (no compiler), the first fused call
 warns once and every fused call runs the eager path. The fused path covers contiguous float32 /
 float64 rows on the CPU; elsewhere (CUDA, inside torch.func transforms or torch.compile,
 create_graph) the call takes the eager or transform path of the same function, with the same results.
