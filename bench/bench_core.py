@@ -1,7 +1,9 @@
-"""Core benchmark: forward + backward of torch.softmax, probcore's sparse mappings and the public
-entmax package (sort-based sparsemax / entmax15, bisection entmax), float32, 2 threads.
+"""Core benchmark: forward + backward of torch.softmax, probcore's sparse mappings (eager and
+fused=True, with the fused kernel's one-time compile cost) and the public entmax package
+(sort-based sparsemax / entmax15, bisection entmax), float32, 2 threads.
 
     python bench/bench_core.py [--quick] [--out bench/results/core.md]
+    python bench/bench_core.py --fused-only     # only the fused section of --out, rerun at 4096 x 256
 
 Every measured call is ``x.grad = None; f(x).backward(g)``, wall time (time.perf_counter). The
 candidates of a table row group are interleaved: each round runs all of them once, in a freshly
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import ctypes
+import tempfile
 import datetime
 import os
 import random
@@ -31,10 +34,11 @@ sys.path.insert(0, str(ROOT))
 import entmax as entmax_pkg  # noqa: E402
 
 import probcore  # noqa: E402
-from probcore import threshold  # noqa: E402
+from probcore import fused, threshold  # noqa: E402
 
 THREADS = 2
 GENERAL_ALPHAS = (1.25, 1.75)
+FUSED_ALPHA = 1.3  # the issue's general-alpha goal
 
 
 def candidates():
@@ -46,9 +50,12 @@ def candidates():
         "probcore entmax15": probcore.entmax15,
         "entmax-pkg entmax15": lambda x: entmax_pkg.entmax15(x, -1),
     }
-    for a in GENERAL_ALPHAS:
+    for a in (*GENERAL_ALPHAS, FUSED_ALPHA):
         out[f"probcore entmax a={a}"] = lambda x, a=a: probcore.entmax(x, alpha=a)
         out[f"entmax-pkg bisect a={a}"] = lambda x, a=a: entmax_pkg.entmax_bisect(x, alpha=a, dim=-1)
+    out["fused sparsemax"] = lambda x: probcore.sparsemax(x, fused=True)
+    out["fused entmax15"] = lambda x: probcore.entmax15(x, fused=True)
+    out[f"fused entmax a={FUSED_ALPHA}"] = lambda x: probcore.entmax(x, alpha=FUSED_ALPHA, fused=True)
     return out
 
 
@@ -162,6 +169,42 @@ def headline(shapes, rounds):
     return lines
 
 
+# (mapping label, eager candidate, fused candidate, package candidate, goal: max ratio to softmax)
+FUSED = [("sparsemax", "probcore sparsemax", "fused sparsemax", "entmax-pkg sparsemax", 3),
+         ("entmax15", "probcore entmax15", "fused entmax15", "entmax-pkg entmax15", 3),
+         (f"entmax a={FUSED_ALPHA}", f"probcore entmax a={FUSED_ALPHA}", f"fused entmax a={FUSED_ALPHA}",
+          f"entmax-pkg bisect a={FUSED_ALPHA}", 6)]
+
+
+def compile_cost():
+    """Seconds of the fused kernel's one-time build (a fresh compile into an empty cache) and of
+    loading it from the cache, as a first call in a new process pays them."""
+    with tempfile.TemporaryDirectory() as cache:
+        os.environ["PROBCORE_CACHE"] = cache
+        try:
+            return fused.build(force=True), fused.build()
+        finally:
+            del os.environ["PROBCORE_CACHE"]
+
+
+def fused_table(shapes, rounds):
+    """Eager and fused (fused=True) side by side with softmax (one interleaved group), then fused
+    with the entmax package (a second group, as in headline)."""
+    lines = ["| shape (rows x n) | mapping | torch.softmax ms | eager ms | fused ms | eager / softmax |"
+             " fused / softmax | goal (fused) | fused speed-up | entmax pkg ms | pkg / fused |",
+             "|---|---|---:|---:|---:|---:|---:|---|---:|---:|---:|"]
+    for shape in shapes:
+        t = interleaved(["softmax", *(e for _, e, _, _, _ in FUSED), *(f for _, _, f, _, _ in FUSED)], shape, rounds)
+        u = interleaved([*(f for _, _, f, _, _ in FUSED), *(p for _, _, _, p, _ in FUSED)], shape, max(3, rounds // 2))
+        for label, eager, fast, pkg, limit in FUSED:
+            r = t[fast] / t["softmax"]
+            lines.append(f"| {shape[0]} x {shape[1]} | {label} | {ms(t['softmax'])} | {ms(t[eager])} | {ms(t[fast])} |"
+                         f" {ratio(t[eager], t['softmax'])} | {ratio(t[fast], t['softmax'])} |"
+                         f" <= {limit}x: {'met' if r <= limit else 'NOT met'} | {ratio(t[eager], t[fast])} |"
+                         f" {ms(u[pkg])} | {ratio(u[pkg], u[fast])} |")
+    return lines
+
+
 SCALING = ["softmax", "probcore sparsemax", "probcore entmax15", "probcore entmax a=1.25", "probcore entmax a=1.75",
            "entmax-pkg sparsemax"]
 STAGED = [("sparsemax", 2.0), ("entmax15", 1.5)] + [(f"entmax a={a}", a) for a in GENERAL_ALPHAS]
@@ -230,7 +273,7 @@ def scaling(shapes, rounds, vary):
 
 
 def memory_table(shapes):
-    names = list(candidates())
+    names = [name for name in candidates() if not name.endswith(f"a={FUSED_ALPHA}")]
     lines = ["| shape | candidate | extra peak RSS MB | vs softmax | workspace kept MB |", "|---|---|---:|---:|---:|"]
     for shape in shapes:
         mem = memory(names, shape)
@@ -245,10 +288,50 @@ def memory_table(shapes):
     return lines
 
 
+def fused_section(shapes, rounds):
+    """The fused path's section of the report (its tables and compile cost, measured now)."""
+    built, loaded = compile_cost()
+    return [
+        "## The fused path (fused=True) against the eager path, softmax and the entmax package",
+        "",
+        "`probcore.sparsemax(x, fused=True)`, `probcore.entmax15(x, fused=True)`, "
+        f"`probcore.entmax(x, alpha={FUSED_ALPHA}, fused=True)`: threshold, p and backward in one C kernel per "
+        "row (probcore/fused.py), against the eager path of the same functions. One interleaved group per "
+        "shape for softmax, eager and fused; a second for fused and the package (columns 10 and 11). "
+        f"One-time cost of the kernel: compiled in {built:.2f} s (gcc, fresh cache), loaded from the cache "
+        f"in {loaded * 1e3:.1f} ms; a process pays one of them on its first fused call.",
+        "",
+        *fused_table(shapes, rounds),
+        "",
+    ]
+
+
+def fused_only(path, rounds):
+    """--fused-only: the fused section rerun at 4096 x 256 and put in place in the report at path
+    (the other sections stay those of its last full run), with this run's conditions."""
+    load_before, started = os.getloadavg()[0], time.perf_counter()
+    section = fused_section([(4096, 256)], rounds)
+    section.insert(2, f"This section alone was rerun with `--fused-only` ({rounds} interleaved rounds, "
+                      f"{time.perf_counter() - started:.0f} s, {datetime.date.today()}, 1-min load average "
+                      f"{load_before:.1f} before / {os.getloadavg()[0]:.1f} after); the other sections are "
+                      "from the full run described above.\n")
+    text = path.read_text() if path.exists() else "# Core benchmark: forward + backward\n\n"
+    start = text.find("## The fused path")
+    if start >= 0:
+        end = text.find("\n## ", start + 1)
+        text = text[:start] + "\n".join(section) + text[end + 1:]
+    else:
+        anchor = text.find("## Against torch.softmax")
+        anchor = anchor if anchor >= 0 else len(text)
+        text = text[:anchor] + "\n".join(section) + "\n" + text[anchor:]
+    return text
+
+
 def report(quick):
     rounds = 3 if quick else 15
     load_before = os.getloadavg()[0]
     started = time.perf_counter()
+    fast = fused_section([(4096, 256), (256, 32000)], rounds)
     head = headline([(4096, 256), (256, 32000)], rounds)
     staged = stages([(4096, 256), (256, 32000)], rounds)
     thr = thresholds([(4096, 256), (256, 32000)], rounds)
@@ -270,7 +353,8 @@ def report(quick):
         "ratios compare like with like. entmax pkg = the public `entmax` package (sort-based "
         "sparsemax / entmax15, `entmax_bisect` for other alphas).",
         "",
-        "## Against torch.softmax and the entmax package",
+        *fast,
+        "## Against torch.softmax and the entmax package (eager path)",
         "",
         "Two interleaved groups per shape: softmax with probcore's four mappings (columns 3 to 6), then "
         "probcore's mappings with the package's (columns 7 and 8: the package's time, and its ratio to "
@@ -329,6 +413,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer rounds and sizes (about a minute)")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "core.md"))
+    parser.add_argument("--fused-only", action="store_true", help="rerun only the fused section of --out")
     parser.add_argument("--memory-probe", nargs=3, metavar=("NAME", "ROWS", "N"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     torch.set_num_threads(THREADS)
@@ -336,8 +421,8 @@ def main():
         name, rows, n = args.memory_probe
         print(*memory_probe(name, (int(rows), int(n))))
         return
-    text = report(args.quick)
     out = Path(args.out)
+    text = fused_only(out, 3 if args.quick else 15) if args.fused_only else report(args.quick)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(text)
     print(text)

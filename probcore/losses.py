@@ -42,6 +42,7 @@ from probcore._validate import (
     check_temperature_or_beta,
 )
 from probcore import functional as F
+from probcore._trace import traced
 from probcore.functional import entmax, taylor_softmax
 from probcore.registry import get_mapping
 from probcore.threshold import sparsemax_threshold
@@ -127,12 +128,13 @@ def _classify(row_loss, x, target, reduction, ignore_index, x_name="x", **params
     target = target.long()
     ignored = target == ignore_index
     bad = ~ignored & ((target < 0) | (target >= n))
-    if bad.any():
+    tracing = traced()  # torch.func / torch.compile: no host syncs (target values unchecked)
+    if not tracing and bad.any():
         raise ValueError(
             f"target must hold class indices in [0, {n}) or ignore_index={ignore_index}, "
             f"got {target[bad][0].item()}"
         )
-    if ignored.any():  # keep whatever sits in ignored rows (e.g. a fully masked row) out of the maths
+    if tracing or ignored.any():  # keep whatever sits in ignored rows (e.g. a fully masked row) out of the maths
         target = target.masked_fill(ignored, 0)
         z = z.masked_fill(ignored.unsqueeze(-1), 0)
     if z.dtype in (torch.float16, torch.bfloat16):
@@ -157,21 +159,46 @@ def _minus_onehot(p: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
 
 class _FenchelYoung(torch.autograd.Function):
     """A Fenchel-Young loss L = <p - e_t, z> + H(p) from ``value(z, t) -> (L, p)``, with the
-    exact gradient dL/dz = p - onehot(t) (no differentiation through the mapping; no double
-    backward)."""
+    exact gradient dL/dz = p - onehot(t) (no differentiation through the mapping: p - onehot is
+    a constant of the backward, so no double backward). vmap batches it (value runs the traced
+    paths there)."""
+
+    generate_vmap_rule = True
 
     @staticmethod
-    def forward(ctx, z, t, value):
+    def forward(z, t, value):
         zmax = z.amax(-1, keepdim=True)  # L is shift invariant: evaluate it on z - max z
         loss, p = value(z - zmax.masked_fill(torch.isneginf(zmax), 0), t)
-        ctx.save_for_backward(_minus_onehot(p, t))
-        return loss
+        return loss, _minus_onehot(p, t)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        _, p_minus_onehot = output
+        ctx.mark_non_differentiable(p_minus_onehot)
+        ctx.save_for_backward(p_minus_onehot)
+        ctx.save_for_forward(p_minus_onehot)
 
     @staticmethod
     @once_differentiable
-    def backward(ctx, grad):
+    def backward(ctx, grad, _):
         (p_minus_onehot,) = ctx.saved_tensors
         return grad.unsqueeze(-1) * p_minus_onehot, None, None
+
+
+class _FenchelYoungJvp(_FenchelYoung):
+    """_FenchelYoung with forward-mode AD (torch.func.jvp / jacfwd); torch.compile takes
+    _FenchelYoung, as dynamo does not trace Functions that define jvp."""
+
+    @staticmethod
+    def jvp(ctx, z_t, _t, _value):
+        (p_minus_onehot,) = ctx.saved_tensors
+        return (p_minus_onehot * z_t).sum(-1), None
+
+
+def _fenchel_young(z, t, value):
+    """The loss per row by _FenchelYoung (_FenchelYoungJvp under torch.func transforms)."""
+    function = _FenchelYoungJvp if traced() and not torch.compiler.is_compiling() else _FenchelYoung
+    return function.apply(z, t, value)[0]
 
 
 def _shifted(z, temperature=1.0, beta=None):
@@ -221,7 +248,7 @@ def _sparsemax_value(z, t):
 
 
 def _sparsemax_rows(z, t, temperature=1.0):
-    return _FenchelYoung.apply(F._shifted_scaled(z, temperature), t, _sparsemax_value)
+    return _fenchel_young(F._shifted_scaled(z, temperature), t, _sparsemax_value)
 
 
 def sparsemax_loss(x, target, reduction="mean", ignore_index=-100, temperature=1.0):
@@ -250,7 +277,7 @@ def _entmax_value(z, t, alpha):
 
 
 def _entmax_rows(z, t, alpha, temperature=1.0):
-    return _FenchelYoung.apply(F._shifted_scaled(z, temperature), t, partial(_entmax_value, alpha=alpha))
+    return _fenchel_young(F._shifted_scaled(z, temperature), t, partial(_entmax_value, alpha=alpha))
 
 
 def entmax_loss(x, target, alpha=1.5, reduction="mean", ignore_index=-100, temperature=1.0):

@@ -33,6 +33,8 @@ from typing import Callable, NamedTuple
 
 import torch
 
+from probcore._trace import traced
+
 
 def _shift_by_max(z: torch.Tensor):
     """(z - max, max) per row; a fully masked row gets max = 0 so nothing turns into nan, a row
@@ -526,17 +528,18 @@ _ENTMAX15 = _Method(_entmax15_step, lambda tau: (tau,), lambda state: state[0],
 def sparsemax_threshold(z: torch.Tensor) -> torch.Tensor:
     """Exact sparsemax threshold: Michelot's fixed point tau <- (sum_{z > tau} z - 1) / #{z > tau}
     from a lower bound on the screened candidates; rows not done in _MAX_ITER passes are sorted
-    (small inputs are sorted outright). Not recorded by autograd (tau comes back as a constant)."""
+    (small inputs are sorted outright; traced by torch.func / torch.compile: sorted too). Not recorded by
+    autograd (tau comes back as a constant)."""
     z = z.detach()
-    return sparsemax_threshold_sort(z) if z.numel() < _SORT_BELOW else _threshold(z, _SPARSEMAX)
+    return sparsemax_threshold_sort(z) if z.numel() < _SORT_BELOW or traced() else _threshold(z, _SPARSEMAX)
 
 
 def entmax15_threshold(z: torch.Tensor) -> torch.Tensor:
     """Exact entmax-1.5 threshold: Newton from below on sqrt(sum relu(z - tau)^2) - 1, finished by
     the closed form tau = mean_S - sqrt(1/|S| - var_S) once it agrees with its support S (small
-    inputs are sorted outright). Not recorded by autograd (tau comes back as a constant)."""
+    inputs are sorted outright; traced: sorted too). Not recorded by autograd (tau comes back as a constant)."""
     z = z.detach()
-    return entmax15_threshold_sort(z) if z.numel() < _SORT_BELOW else _threshold(z, _ENTMAX15)
+    return entmax15_threshold_sort(z) if z.numel() < _SORT_BELOW or traced() else _threshold(z, _ENTMAX15)
 
 
 def entmax_threshold(z: torch.Tensor, alpha, n_iter: int | None = None) -> torch.Tensor:
@@ -545,9 +548,12 @@ def entmax_threshold(z: torch.Tensor, alpha, n_iter: int | None = None) -> torch
     lower bound on the screened candidates. g is linear for a single entry and convex for
     alpha <= 2, so the steps rise monotonically to the root. With n_iter (maximum passes) given,
     the result after those passes is returned; otherwise rows still running after _MAX_ITER
-    passes are finished by bisection. Not recorded by autograd (tau comes back as a constant)."""
+    passes are finished by bisection (traced by torch.func / torch.compile: bisection alone). Not
+    recorded by autograd (tau comes back as a constant)."""
     z = z.detach()
     alpha = torch.as_tensor(alpha, dtype=z.dtype, device=z.device).detach()
+    if traced():
+        return entmax_threshold_bisect(z, alpha, n_iter)
     if n_iter is None and bool((alpha == 2).all()):
         return sparsemax_threshold(z)
     if n_iter is None and bool((alpha == 1.5).all()):
