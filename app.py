@@ -11,11 +11,12 @@ import time
 
 import streamlit as st
 
-from explorer import state, ui
+from explorer import guard, state, ui
 from explorer.i18n import t
 
 started = time.time()
 st.set_page_config(page_title="probcore explorer", page_icon=":material/scatter_plot:", layout="wide")
+guard.limit_reruns()
 state.sidebar()
 ui.projector_style()
 PAGES = {
