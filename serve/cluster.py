@@ -159,6 +159,10 @@ class Cluster:
         self.stop()
 
 
+def _interrupt(*_) -> None:
+    raise KeyboardInterrupt  # SIGTERM stops the class as Ctrl-C does
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--workers", type=int, default=2, help="local Streamlit workers (default 2)")
@@ -174,7 +178,8 @@ def main(argv: list[str] | None = None) -> None:
     cluster = Cluster(args.workers, args.port, bind=args.bind, worker_bind=args.bind if args.no_proxy else "127.0.0.1",
                       worker_port=args.worker_port,
                       backends=tuple(args.backend), proxy=not args.no_proxy)
-    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt))
+    for sig in (signal.SIGINT, signal.SIGTERM):  # SIGINT too: a background start inherits it ignored
+        signal.signal(sig, _interrupt)
     try:
         cluster.start()
         where = cluster.url if cluster.proxy else ", ".join(cluster.worker_url(i) for i in range(args.workers))

@@ -16,10 +16,9 @@ import pytest
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 from streamlit.testing.v1 import AppTest
 
+from bench import bench_load as load
 from explorer.jobs import JobQueue, QueueFull
 from serve.cluster import HAPROXY, Cluster, haproxy_config
-
-load = pytest.importorskip("bench.bench_load")
 
 
 # ---------------------------------------------------------------- the queue ----
