@@ -543,6 +543,7 @@ def summarize(args, reports: list[Report], burst: list[Report], burst_at: float,
         "reconnected": [len(r.reconnects) for r in reports],
         "error_samples": [f"{t:.1f}s {what}" for t, what in errors[:10]],
         "load_average_end": os.getloadavg()[0],
+        "client_cpu_s": round(time.process_time(), 1),  # this generator's own CPU, on the same cores
     }
 
 
@@ -558,7 +559,8 @@ def table(result: dict) -> str:
             ("students per worker", ", ".join(f"{k or '?'}: {v}" for k, v in sorted(result["students_per_worker"].items()))),
             ("RSS MiB per worker (warm, end, max)", "; ".join(f"w{r['worker']}: {r['after_warmup']}, {r['end']}, {r['max']}"
                                                              for r in result["rss_mb"])),
-            ("load average (1 min) at the end", f"{result['load_average_end']:.2f}")]
+            ("load average (1 min) at the end", f"{result['load_average_end']:.2f}"),
+            ("CPU seconds of this load generator", result["client_cpu_s"])]
     for kind, a in result["by_action"].items():
         rows.append((f"  {kind}: steps, p50 / p95 / max s", f"{a['steps']}, {a['p50_s']:.3f} / {a['p95_s']:.3f} / "
                                                              f"{a['max_s']:.3f}"))
