@@ -11,7 +11,7 @@ import time
 
 import streamlit as st
 
-from explorer import guard, state, ui
+from explorer import guard, jobs, state, ui
 from explorer.i18n import t
 
 started = time.time()
@@ -52,5 +52,6 @@ def freeze_imported_objects() -> None:
 
 
 freeze_imported_objects()
+jobs.queue()  # once per server process: its job process starts now, warm before a first Run
 if os.environ.get("PROBCORE_RUN_LOG"):  # bench/bench_explorer.py: when each script run started and ended
     print(f"RUN {started:.4f} {time.time():.4f}", file=sys.stderr, flush=True)

@@ -386,10 +386,15 @@ class Student:
         """Open the page, then act every step_every (+-50 %) seconds until the clock reaches until;
         ``first()`` (optional) returns the first action, at once."""
         try:
-            await self.open()
-            ok, why = await self.rerun()
-            if not ok:
-                self.report.errors.append((self.clock(), f"first run: {why}"))
+            began = self.clock()
+            try:
+                await self.open()
+                ok, why = await self.rerun()
+                if not ok:
+                    self.report.errors.append((began, f"first run: {why}"))
+            except (OSError, InvalidHandshake, InvalidStatus, ConnectionClosed):  # as a browser: try again
+                self.report.errors.append((began, "first run: connection lost in flight"))
+                await self.reconnect(began)
             while self.clock() < until:
                 action = await first() if first is not None else None
                 first = None
@@ -407,7 +412,7 @@ class Student:
                 began = self.clock()
                 try:
                     ok, why = await self.act(action)
-                except ConnectionClosed:
+                except (ConnectionClosed, OSError):
                     self.report.errors.append((began, f"{action.kind} {action.target}: connection lost in flight"))
                     self.report.steps.append((action.kind, self.clock() - began, False, began))
                     await self.reconnect(began)
@@ -422,9 +427,6 @@ class Student:
                 if not ok:
                     self.report.errors.append((began, f"{action.kind} {action.target}: {why}"))
         except Lost:
-            self.report.lost = True
-        except (OSError, InvalidHandshake, InvalidStatus, ConnectionClosed) as err:
-            self.report.errors.append((self.clock(), f"connect: {err!r}"))
             self.report.lost = True
         finally:
             await self.close()

@@ -1,8 +1,9 @@
 """Heavy runs of the explorer (the training demo, the vocabulary page's cost measurement) in a
 bounded queue per server process, so that a class pressing Run at once does not starve every
-other page: at most ``PROBCORE_JOB_THREADS`` runs compute at a time (default 1: the other core
-keeps serving the reruns of the pages), at most ``MAX_PENDING`` wait, and a press beyond that is
-refused with a message. A run is named by a key (the page and every setting, seed included); a
+other page: at most ``PROBCORE_JOB_THREADS`` runs compute at a time (default 1), each in a
+spawned child process at a lower priority (``nice`` + NICE: its own GIL, and the OS serves the
+pages' reruns first), at most ``MAX_PENDING`` wait, and a press beyond that is refused with a
+message. A run is named by a key (the page and every setting, seed included); a
 press whose key is queued, running or finished within ``KEEP_SECONDS`` joins that run instead of
 starting another, so thirty identical presses compute once and all get the result (a measurement
 of this machine joins only a run in progress: pressing again measures anew).
@@ -16,6 +17,8 @@ it again. The queue lives in this process only: each worker behind the proxy has
 from __future__ import annotations
 
 import collections
+import functools
+import multiprocessing
 import os
 import threading
 import time
@@ -30,6 +33,7 @@ MAX_PENDING = 64  # queued runs per server process; beyond that a press is refus
 KEEP = 16  # finished runs kept for identical presses
 KEEP_SECONDS = 600.0
 POLL_SECONDS = 0.25  # how often a waiting page refreshes the position / progress
+NICE = int(os.environ.get("PROBCORE_JOB_NICE", "5"))  # the job process's priority below the worker's
 
 
 @dataclass(eq=False)
@@ -60,12 +64,73 @@ class QueueFull(Exception):
     """MAX_PENDING runs are waiting already."""
 
 
+def _in_thread(fn: Callable, progress: Callable) -> Any:
+    return fn(progress)
+
+
+def _child_main(conn, nice: int) -> None:
+    """The job process: lower priority, the training stack imported once, then jobs until EOF."""
+    os.nice(nice)
+    from streamlit.logger import set_log_level
+    set_log_level("error")  # no "No runtime found" notes from the cached functions imported here
+    import explorer.compute  # noqa: F401  (torch, probcore: paid once, not by the first job)
+    import explorer.training  # noqa: F401
+
+    def progress(fraction: float, **detail) -> None:
+        conn.send(("progress", fraction, detail))
+
+    while True:
+        try:
+            fn = conn.recv()
+        except EOFError:  # the worker is gone
+            return
+        try:
+            conn.send(("done", fn(progress)))
+        except Exception as err:
+            conn.send(("error", err))
+
+
+class ChildProcess:
+    """Runs picklable jobs ``fn(progress)`` one at a time in a spawned process niced by ``nice``,
+    relaying its progress; a new process if the last one died."""
+
+    def __init__(self, nice: int = NICE):
+        self.nice, self.proc, self.conn = nice, None, None
+        self.start()
+
+    def start(self) -> None:
+        ctx = multiprocessing.get_context("spawn")  # never fork a threaded server
+        self.conn, child = ctx.Pipe()
+        self.proc = ctx.Process(target=_child_main, args=(child, self.nice), name="probcore-job", daemon=True)
+        self.proc.start()
+        child.close()
+
+    def __call__(self, fn: Callable, progress: Callable) -> Any:
+        if not self.proc.is_alive():
+            self.start()
+        self.conn.send(fn)
+        while True:
+            try:
+                kind, *payload = self.conn.recv()
+            except (EOFError, OSError):  # the process died (killed, out of memory)
+                self.proc.join(1)
+                raise RuntimeError(f"the job process stopped (exit code {self.proc.exitcode})") from None
+            if kind == "progress":
+                progress(payload[0], **payload[1])
+            elif kind == "done":
+                return payload[0]
+            else:
+                raise payload[0]
+
+
 class JobQueue:
-    """FIFO of distinct runs computed by ``threads`` daemon threads; identical keys share one Job."""
+    """FIFO of distinct runs computed by ``threads`` daemon threads, each handing its jobs to its
+    own ``runner()`` (runner(fn, progress) -> result; default: in that thread); identical keys
+    share one Job."""
 
     def __init__(self, threads: int = 1, max_pending: int = MAX_PENDING, keep: int = KEEP,
-                 keep_seconds: float = KEEP_SECONDS):
-        self.max_pending, self.keep, self.keep_seconds = max_pending, keep, keep_seconds
+                 keep_seconds: float = KEEP_SECONDS, runner: Callable[[], Callable] = lambda: _in_thread):
+        self.max_pending, self.keep, self.keep_seconds, self.runner = max_pending, keep, keep_seconds, runner
         self._lock = threading.Condition()
         self._waiting: collections.deque[Job] = collections.deque()
         self._running: dict[Hashable, Job] = {}
@@ -109,6 +174,7 @@ class JobQueue:
             self._finished.popitem(last=False)
 
     def _work(self) -> None:
+        run = self.runner()
         while True:
             with self._lock:
                 while not self._waiting:
@@ -117,7 +183,7 @@ class JobQueue:
                 job.started = time.monotonic()
                 self._running[job.key] = job
             try:
-                job.result = job.fn(job.progress)
+                job.result = run(job.fn, job.progress)
             except Exception as err:  # handed to every session following the job
                 job.error = err
             job.finished = time.monotonic()
@@ -132,8 +198,8 @@ class JobQueue:
 
 @st.cache_resource(show_spinner=False)
 def queue() -> JobQueue:
-    """The queue of this server process."""
-    return JobQueue(threads=max(1, int(os.environ.get("PROBCORE_JOB_THREADS", "1"))))
+    """The queue of this server process, its job processes started now (ready before a first press)."""
+    return JobQueue(threads=max(1, int(os.environ.get("PROBCORE_JOB_THREADS", "1"))), runner=ChildProcess)
 
 
 def submit(slot: str, key: Hashable, fn: Callable, reuse_finished: bool = True) -> None:
@@ -171,21 +237,29 @@ def follow(slot: str, describe: Callable[[dict], str] = lambda detail: "") -> Jo
     return job
 
 
-def training_demo(steps: int, n_classes: int, k: int, seed: int, pretrain_steps: int) -> Callable:
-    """The over-confidence page's run as a job: explorer.training.compare_losses, reporting
-    progress (loss, pretrained, step, steps) about 60 times; its result is the histories only (no models)."""
+def train_histories(steps: int, n_classes: int, k: int, seed: int, pretrain_steps: int, progress: Callable) -> dict:
+    """The over-confidence page's run (a job: see :func:`training_demo`): explorer.training.compare_losses,
+    reporting progress (loss, pretrained, step, steps) about 60 times; returns the histories only."""
     from explorer import training
 
-    def run(progress):
-        total = 2 * len(training.LOSSES) * (steps + 1)
-        every, done = max(1, total // 60), [0]
+    total = 2 * len(training.LOSSES) * (steps + 1)
+    every, done = max(1, total // 60), [0]
 
-        def report(loss_name, pretrained, step, metrics):
-            done[0] += 1
-            if done[0] % every == 0 or done[0] == total:
-                progress(done[0] / total, loss=loss_name, pretrained=pretrained, step=step, steps=steps)
+    def report(loss_name, pretrained, step, metrics):
+        done[0] += 1
+        if done[0] % every == 0 or done[0] == total:
+            progress(done[0] / total, loss=loss_name, pretrained=pretrained, step=step, steps=steps)
 
-        results = training.compare_losses(steps, n_classes, seed=seed, k=k, pretrain_steps=pretrain_steps,
-                                          callback=report)
-        return {(name, start): r.history for (name, start), r in results.items()}
-    return run
+    results = training.compare_losses(steps, n_classes, seed=seed, k=k, pretrain_steps=pretrain_steps, callback=report)
+    return {(name, start): r.history for (name, start), r in results.items()}
+
+
+def training_demo(steps: int, n_classes: int, k: int, seed: int, pretrain_steps: int) -> Callable:
+    """train_histories with these settings as a picklable job fn(progress)."""
+    return functools.partial(train_histories, steps, n_classes, k, seed, pretrain_steps)
+
+
+def measure_costs(s: float, progress: Callable) -> dict:
+    """The vocabulary page's cost measurement (explorer.compute.vocab_costs) as a job."""
+    from explorer import compute
+    return compute.vocab_costs(s)

@@ -60,6 +60,17 @@ def loopback(bind: str) -> str:
     return "127.0.0.1" if bind in ("0.0.0.0", "::", "") else bind
 
 
+def tree_rss_mb(pid: int) -> float:
+    """rss_mb of a process and all its descendants (a worker and its job process)."""
+    children = []
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            children += [int(c) for c in (task / "children").read_text().split()]
+    except OSError:
+        pass
+    return rss_mb(pid) + sum(tree_rss_mb(c) for c in children)
+
+
 def haproxy_config(port: int, servers: list[str], bind: str = "127.0.0.1") -> str:
     """serve/haproxy.cfg with the frontend address and one sticky `server` line per "host:port"."""
     lines = "\n".join(f"    server w{i} {address} cookie w{i}" for i, address in enumerate(servers, 1))
@@ -134,7 +145,8 @@ class Cluster:
             proc.wait()
 
     def rss_mb(self) -> list[float]:
-        return [rss_mb(p.pid) if p is not None and p.poll() is None else 0.0 for p in self.workers]
+        """Resident MiB of each worker, its job process included."""
+        return [tree_rss_mb(p.pid) if p is not None and p.poll() is None else 0.0 for p in self.workers]
 
     def stop(self) -> None:
         procs = [p for p in [self.haproxy, *self.workers] if p is not None and p.poll() is None]

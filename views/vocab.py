@@ -3,6 +3,8 @@ softmax on a Huffman tree (probabilities sum to 1, expected path length against 
 bound), importance sampling of log Z and of its gradient (bias and variance against the number of
 samples m, uniform against unigram proposal), NCE against k noise samples, and the cost of each
 against n, measured on this machine on request."""
+import functools
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -116,7 +118,7 @@ cfg = compute.VOCAB_COST
 st.markdown(t("vocab.cost_explain", ns=", ".join(f"{v:,}" for v in compute.VOCAB_COST_NS), **cfg))
 method_labels = {meth: t(f"vocab.method_{meth}") for meth in COST_METHODS}
 if st.button(t("vocab.cost_button", s=s), key="vocab_measure", icon=":material/timer:"):
-    jobs.submit("vocab_costs", s, lambda progress, s=s: compute.vocab_costs(s), reuse_finished=False)
+    jobs.submit("vocab_costs", s, functools.partial(jobs.measure_costs, s), reuse_finished=False)
 job = jobs.follow("vocab_costs", lambda detail: t("vocab.cost_running"))
 if job is not None:
     st.session_state["_vocab_costs"] = job.result
