@@ -1,10 +1,11 @@
 """A class of simulated students against the explorer, speaking Streamlit's own protocol.
 
     python bench/bench_load.py --students 60 --seconds 120 --workers 2 [--json OUT]
-        [--step-every 3] [--kill-at 60] [--burst 30 [--burst-distinct]] [--url http://host:port]
+        [--step-every 3] [--kill-at 60] [--burst 30 [--burst-distinct]] [--app floor] [--url http://host:port]
 
 Starts ``--workers`` Streamlit workers behind HAProxy (serve/cluster.py; or loads ``--url``, a
-class already served), then each student does what a browser does, without a browser: GET
+class already served), warms each worker up (one session visits every page, as the teacher
+opening the app before the class), then each student does what a browser does, without a browser: GET
 /_stcore/health through the proxy (the proxy's PROBCORE_WORKER cookie and Streamlit's XSRF cookie
 come back), opens the websocket /_stcore/stream, sends a ``rerun_script`` BackMsg (streamlit.proto
 ClientState: the page's URL path and the query string of a shared link, then the page's
@@ -27,7 +28,9 @@ that takes longer than STEP_TIMEOUT_S counts as an error), stops everything by i
 table and writes JSON: p50_s, p95_s, max_s (page steps), errors, sessions_lost, steps, runs (the
 training presses), reconnects, rss_mb per worker (after warm-up, at the end, the largest).
 Protocol facts from streamlit==1.67.0's proto/ and web/server/starlette/; the websocket is the
-``websockets`` package Streamlit itself installs. A benchmark, not a test.
+``websockets`` package Streamlit itself installs. ``--app floor`` runs the same class against
+bench_explorer.py's one-slider one-chart app (every student moving its slider): the floor of this
+machine under the same load, to read the explorer's figures against. A benchmark, not a test.
 """
 from __future__ import annotations
 
@@ -39,6 +42,7 @@ import json
 import os
 import random
 import sys
+import tempfile
 import time
 import urllib.parse
 import uuid
@@ -57,7 +61,8 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from serve.cluster import Cluster  # noqa: E402
+from bench.bench_explorer import FLOOR_APP  # noqa: E402
+from serve.cluster import ROOT, Cluster  # noqa: E402
 
 STEP_TIMEOUT_S = 30.0  # a page step slower than this is an error
 RUN_TIMEOUT_S = 300.0  # a training press (queue wait included)
@@ -101,6 +106,7 @@ PAGES = (
                             Action("upload", ("check_logits_file", "check_probs_file"), 2),
                             Action("choice", "check_example", 1, (2, 3)), *ELSEWHERE)),
 )
+FLOOR_PAGES = (Page("", "", 1, (Action("slider", "x_2", 1),)),)  # the yardstick app: one slider, one chart
 BURST_PAGE = "overconfidence"
 BURST_BUTTON = "oc_run"
 BURST_SEED = "oc_seed"
@@ -440,18 +446,34 @@ def quantile(values: list[float], q: float) -> float:
     return s[int(q * (len(s) - 1))] if s else float("nan")
 
 
+async def warm_up(url: str, pages: tuple[Page, ...]) -> None:
+    """As the teacher opening the app before the class: one session visits every page once on a
+    worker (imports, first renders, caches), so the class measures a warm server."""
+    student = Student(url, pages[0], random.Random(0), Report(), time.monotonic)
+    await student.open()
+    await student.rerun(timeout=120)
+    for page in pages[1:]:
+        await student.act(Action("page", page.path))
+    await student.close()
+
+
 async def the_class(args, base: str, cluster: Cluster | None) -> dict:
     rng = random.Random(args.seed)
+    pages = FLOOR_PAGES if args.app == "floor" else PAGES
+    if cluster is not None:
+        began = time.monotonic()
+        await asyncio.gather(*(warm_up(cluster.worker_url(i), pages) for i in range(len(cluster.workers))))
+        warm_up_s = time.monotonic() - began
     t0 = time.monotonic()
 
     def clock() -> float:
         return time.monotonic() - t0
 
     reports, tasks = [], []
-    weights = [p.weight for p in PAGES]
+    weights = [p.weight for p in pages]
     for i in range(args.students):
         report = Report()
-        student = Student(base, rng.choices(PAGES, weights)[0], random.Random(rng.random()), report, clock)
+        student = Student(base, rng.choices(pages, weights)[0], random.Random(rng.random()), report, clock)
         reports.append(report)
         tasks.append(asyncio.create_task(start_later(student, RAMP_S * i / max(1, args.students), args)))
     burst_reports: list[Report] = []
@@ -478,7 +500,9 @@ async def the_class(args, base: str, cluster: Cluster | None) -> dict:
                 t.cancel()
             break
     await asyncio.gather(*tasks, return_exceptions=True)
-    return summarize(args, reports, burst_reports, burst_at, memory, killed_at)
+    result = summarize(args, reports, burst_reports, burst_at, memory, killed_at)
+    result["warm_up_s"] = round(warm_up_s, 1) if cluster is not None else None
+    return result
 
 
 async def start_later(student: Student, delay: float, args) -> None:
@@ -515,7 +539,7 @@ def summarize(args, reports: list[Report], burst: list[Report], burst_at: float,
     burst_end = burst_at + max((s for s, _ in burst_runs), default=0.0)
     during = [s[1] for s in steps if s[2] and burst_at <= s[3] <= burst_end]
     reconnects = [c for r in reports + burst for c in r.reconnects]
-    warm = [m for t, m in memory if t >= min(args.seconds * 0.2, 60)]
+    warm = [m for t, m in memory if t >= min(args.seconds * 0.2, 60)]  # the class's own warm-up: arrivals
     n_workers = len(memory[0][1]) if memory else 0
     rss = [{"worker": i + 1, "after_warmup": round(warm[0][i], 1) if warm else None,
             "end": round(memory[-1][1][i], 1) if memory else None,
@@ -550,7 +574,7 @@ def summarize(args, reports: list[Report], burst: list[Report], burst_at: float,
 
 
 def table(result: dict) -> str:
-    rows = [("students / workers", f"{result['students']} / {result['workers']}"),
+    rows = [("app, students / workers", f"{result.get('app', 'explorer')}, {result['students']} / {result['workers']}"),
             ("page steps", result["steps"]), ("p50 s", f"{result['p50_s']:.3f}"), ("p95 s", f"{result['p95_s']:.3f}"),
             ("max s", f"{result['max_s']:.3f}"), ("errors", result["errors"]),
             ("sessions lost", result["sessions_lost"]),
@@ -584,6 +608,8 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--kill-at", type=float, default=None, help="SIGKILL worker 1 at this second")
     parser.add_argument("--burst", type=int, default=0, help="extra students pressing Run together")
     parser.add_argument("--burst-distinct", action="store_true", help="each burst student with its own seed")
+    parser.add_argument("--app", choices=("explorer", "floor"), default="explorer",
+                        help="floor: bench_explorer.py's one-slider one-chart app, the yardstick of this machine")
     parser.add_argument("--url", default=None, help="load a class already served here instead (loopback)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", type=Path, default=None)
@@ -596,8 +622,14 @@ def main(argv: list[str] | None = None) -> dict:
             parser.error("--url must be on loopback")
         result = asyncio.run(the_class(args, args.url.rstrip("/"), None))
     else:
-        with Cluster(args.workers) as cluster:
-            result = asyncio.run(the_class(args, cluster.url, cluster))
+        with tempfile.TemporaryDirectory() as tmp:
+            script = ROOT / "app.py"
+            if args.app == "floor":
+                script = Path(tmp) / "floor.py"
+                script.write_text(FLOOR_APP)
+            with Cluster(args.workers, script=script) as cluster:
+                result = asyncio.run(the_class(args, cluster.url, cluster))
+    result["app"] = args.app
     result["load_average_start"] = LOAD_AT_START
     print(table(result))
     if args.json:

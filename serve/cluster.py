@@ -83,7 +83,7 @@ class Cluster:
 
     def __init__(self, workers: int = 1, port: int | None = None, *, bind: str = "127.0.0.1",
                  worker_bind: str = "127.0.0.1", worker_port: int | None = None, backends: tuple[str, ...] = (), proxy: bool = True,
-                 run_dir: Path | None = None, env: dict | None = None):
+                 run_dir: Path | None = None, env: dict | None = None, script: Path = ROOT / "app.py"):
         if workers < 0 or (workers == 0 and not backends):
             raise ValueError(f"workers must be >= 1 (or >= 0 with backends), got {workers}")
         self.port = port or free_port()
@@ -94,6 +94,7 @@ class Cluster:
             "STREAMLIT_SERVER_COOKIE_SECRET", secrets.token_hex(16)), **(env or {})}
         self.workers: list[subprocess.Popen | None] = [None] * workers
         self.haproxy: subprocess.Popen | None = None
+        self.script = Path(script)
 
     @property
     def url(self) -> str:
@@ -105,7 +106,7 @@ class Cluster:
     def start_worker(self, i: int) -> None:
         log = open(self.run_dir / f"worker{i + 1}.log", "a")
         self.workers[i] = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless=true",
+            [sys.executable, "-m", "streamlit", "run", str(self.script), "--server.headless=true",
              f"--server.port={self.worker_ports[i]}", f"--server.address={self.worker_bind}",
              "--browser.gatherUsageStats=false", "--server.fileWatcherType=none", "--server.runOnSave=false"],
             cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=self.env, start_new_session=True)
