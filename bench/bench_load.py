@@ -486,6 +486,7 @@ async def the_class(args, base: str, cluster: Cluster | None) -> dict:
             student = Student(base, page, random.Random(rng.random()), report, clock)
             tasks.append(asyncio.create_task(burst_student(student, i, burst_at, args)))
     memory: list[tuple[float, list[float]]] = []
+    cpu_start = cluster.cpu_seconds() if cluster is not None else []
     killed_at = None
     while not all(t.done() for t in tasks):
         await asyncio.sleep(1.0)
@@ -502,6 +503,12 @@ async def the_class(args, base: str, cluster: Cluster | None) -> dict:
     await asyncio.gather(*tasks, return_exceptions=True)
     result = summarize(args, reports, burst_reports, burst_at, memory, killed_at)
     result["warm_up_s"] = round(warm_up_s, 1) if cluster is not None else None
+    if cluster is not None and killed_at is None:  # a killed worker's counters start again
+        cpu = [(own - own0, job - job0) for (own, job), (own0, job0) in zip(cluster.cpu_seconds(), cpu_start)]
+        runs = result["steps"] + args.students + result["runs"]["presses"]  # steps, first runs, presses
+        result["worker_cpu_s"] = [round(own, 1) for own, _ in cpu]
+        result["job_cpu_s"] = [round(job, 1) for _, job in cpu]
+        result["worker_cpu_ms_per_run"] = round(1000 * sum(own for own, _ in cpu) / max(1, runs), 1)
     return result
 
 
@@ -587,6 +594,9 @@ def table(result: dict) -> str:
                                                              for r in result["rss_mb"])),
             ("load average (1 min) at the end", f"{result['load_average_end']:.2f}"),
             ("CPU seconds of this load generator", result["client_cpu_s"])]
+    if result.get("worker_cpu_s"):
+        rows.append(("worker CPU s (job process CPU s), ms per script run",
+                     f"{result['worker_cpu_s']} ({result['job_cpu_s']}), {result['worker_cpu_ms_per_run']}"))
     for kind, a in result["by_action"].items():
         rows.append((f"  {kind}: steps, p50 / p95 / max s", f"{a['steps']}, {a['p50_s']:.3f} / {a['p95_s']:.3f} / "
                                                              f"{a['max_s']:.3f}"))

@@ -60,15 +60,29 @@ def loopback(bind: str) -> str:
     return "127.0.0.1" if bind in ("0.0.0.0", "::", "") else bind
 
 
-def tree_rss_mb(pid: int) -> float:
-    """rss_mb of a process and all its descendants (a worker and its job process)."""
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds a process has used (Linux /proc), 0 when it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process below pid (a worker's job process and the like)."""
     children = []
     try:
         for task in Path(f"/proc/{pid}/task").iterdir():
             children += [int(c) for c in (task / "children").read_text().split()]
     except OSError:
         pass
-    return rss_mb(pid) + sum(tree_rss_mb(c) for c in children)
+    return children + [d for c in children for d in descendants(c)]
+
+
+def tree_rss_mb(pid: int) -> float:
+    """rss_mb of a process and all its descendants (a worker and its job process)."""
+    return rss_mb(pid) + sum(rss_mb(c) for c in descendants(pid))
 
 
 def haproxy_config(port: int, servers: list[str], bind: str = "127.0.0.1") -> str:
@@ -148,6 +162,12 @@ class Cluster:
     def rss_mb(self) -> list[float]:
         """Resident MiB of each worker, its job process included."""
         return [tree_rss_mb(p.pid) if p is not None and p.poll() is None else 0.0 for p in self.workers]
+
+    def cpu_seconds(self) -> list[tuple[float, float]]:
+        """(the worker's own, its job process's) CPU seconds so far, per worker."""
+        alive = [p if p is not None and p.poll() is None else None for p in self.workers]
+        return [(cpu_seconds(p.pid), sum(cpu_seconds(c) for c in descendants(p.pid))) if p else (0.0, 0.0)
+                for p in alive]
 
     def stop(self) -> None:
         procs = [p for p in [self.haproxy, *self.workers] if p is not None and p.poll() is None]

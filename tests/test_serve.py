@@ -233,8 +233,8 @@ def test_run_on_the_training_demo_returns_its_result(cluster):
 
 def test_short_class_and_a_killed_worker_whose_students_come_back(cluster):
     """10 students, ~24 s, worker 1 killed at 12 s: every student it served is served again, with its URL."""
-    args = load.argparse.Namespace(students=10, seconds=24.0, workers=2, step_every=2.0, kill_at=12.0, burst=0, app="explorer",
-                                   burst_distinct=False, seed=1)
+    args = load.argparse.Namespace(students=10, seconds=24.0, workers=2, step_every=2.0, kill_at=12.0, burst=0,
+                                   burst_distinct=False, seed=1, app="explorer")
     result = run(load.the_class(args, cluster.url, cluster))
     assert result["steps"] >= 1, result  # the class ran (how fast is bench_load's business, not a test's)
     assert result["sessions_lost"] == 0, result["error_samples"]
