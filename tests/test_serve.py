@@ -11,11 +11,15 @@ import http.client
 import os
 import random
 import signal
+import socket
 import threading
 import time
 import urllib.parse
 
 import pytest
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ClientState_pb2 import ClientState
+from streamlit.proto.Common_pb2 import FileURLsRequest
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 from streamlit.testing.v1 import AppTest
 
@@ -195,8 +199,6 @@ def test_upload_gets_its_verdict_and_an_oversized_upload_is_refused(cluster):
         assert ok, why
         assert s.find("check_row") is not None  # drawn only once both files gave verdicts
         # 65 MiB: more than server.maxUploadSize = 64
-        from streamlit.proto.BackMsg_pb2 import BackMsg
-        from streamlit.proto.Common_pb2 import FileURLsRequest
         await s.send(BackMsg(file_urls_request=FileURLsRequest(request_id="big", file_names=["big.csv"],
                                                                session_id=s.session_id)))
         assert (await s.until_finished(30))[0]
@@ -228,6 +230,36 @@ def test_run_on_the_training_demo_returns_its_result(cluster):
         assert ok, why
         assert s.drawn.get("plotly_chart") == 5 and s.drawn.get("dataframe") == 1  # the bound + the run's four
         await s.close()
+    run(go())
+
+
+def test_a_stuck_client_does_not_hold_the_others(cluster):
+    """A socket that sends half a request and stalls, and a session that never reads its
+    messages: another student on the same workers still gets every step served."""
+    url = urllib.parse.urlsplit(cluster.url)
+
+    async def go():
+        stalled = [socket.create_connection((url.hostname, url.port)) for _ in range(2)]
+        for sock in stalled:
+            sock.sendall(b"GET /_stcore/health HTTP/1.1\r\nHost: x\r\n")  # ... and nothing more
+        stuck = [student(cluster, "") for _ in range(2)]
+        for s in stuck:
+            await s.open()
+            s.reader.cancel()  # never reads again: the server's sends to it back up
+            await s.send(BackMsg(rerun_script=ClientState(query_string="", page_name="")))
+        s = student(cluster, "", "preset=random")
+        await s.open()
+        assert (await s.rerun())[0]
+        for value in (1.0, -2.0, 3.5):
+            wid, _ = s.find("x_1")
+            s.states[wid] = WidgetState(id=wid)
+            s.states[wid].double_array_value.data.append(value)
+            assert (await s.rerun()) == (True, ""), value
+        await s.close()
+        for s_ in stuck:
+            await s_.ws.close()
+        for sock in stalled:
+            sock.close()
     run(go())
 
 
