@@ -400,7 +400,7 @@ class Student:
                     self.report.errors.append((began, f"first run: {why}"))
             except (OSError, InvalidHandshake, InvalidStatus, ConnectionClosed):  # as a browser: try again
                 self.report.errors.append((began, "first run: connection lost in flight"))
-                await self.reconnect(began)
+                await self.reconnect(self.clock())
             while self.clock() < until:
                 action = await first() if first is not None else None
                 first = None
@@ -421,7 +421,7 @@ class Student:
                 except (ConnectionClosed, OSError):
                     self.report.errors.append((began, f"{action.kind} {action.target}: connection lost in flight"))
                     self.report.steps.append((action.kind, self.clock() - began, False, began))
-                    await self.reconnect(began)
+                    await self.reconnect(self.clock())  # served again: counted from the loss
                     continue
                 if why == "skipped":
                     continue
