@@ -505,7 +505,9 @@ async def the_class(args, base: str, cluster: Cluster | None) -> dict:
     result["warm_up_s"] = round(warm_up_s, 1) if cluster is not None else None
     if cluster is not None and killed_at is None:  # a killed worker's counters start again
         cpu = [(own - own0, job - job0) for (own, job), (own0, job0) in zip(cluster.cpu_seconds(), cpu_start)]
-        runs = result["steps"] + args.students + result["runs"]["presses"]  # steps, first runs, presses
+        burst = result["burst"] or {"students": 0, "presses": 0}
+        runs = (result["steps"] + args.students + result["runs"]["presses"]  # steps, first runs, presses
+                + burst["students"] + burst["presses"])
         result["worker_cpu_s"] = [round(own, 1) for own, _ in cpu]
         result["job_cpu_s"] = [round(job, 1) for _, job in cpu]
         result["worker_cpu_ms_per_run"] = round(1000 * sum(own for own, _ in cpu) / max(1, runs), 1)
