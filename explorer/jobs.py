@@ -1,7 +1,7 @@
 """Heavy runs of the explorer (the training demo, the vocabulary page's cost measurement) in a
 bounded queue per server process, so that a class pressing Run at once does not starve every
 other page: at most ``PROBCORE_JOB_THREADS`` runs compute at a time (default 1), each in a
-spawned child process at a lower priority (``nice`` + NICE: its own GIL, and the OS serves the
+separate Python process at a lower priority (``nice`` + NICE: its own GIL, and the OS serves the
 pages' reruns first), at most ``MAX_PENDING`` wait, and a press beyond that is refused with a
 message. A run is named by a key (the page and every setting, seed included); a
 press whose key is queued, running or finished within ``KEEP_SECONDS`` joins that run instead of
@@ -18,17 +18,22 @@ from __future__ import annotations
 
 import collections
 import functools
-import multiprocessing
+import multiprocessing.connection
 import os
+import socket
+import subprocess
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Hashable
 
 import streamlit as st
 
 from explorer.i18n import t
 
+ROOT = Path(__file__).resolve().parents[1]
 MAX_PENDING = 64  # queued runs per server process; beyond that a press is refused
 KEEP = 16  # finished runs kept for identical presses
 KEEP_SECONDS = 600.0
@@ -68,13 +73,15 @@ def _in_thread(fn: Callable, progress: Callable) -> Any:
     return fn(progress)
 
 
-def _child_main(conn, nice: int) -> None:
-    """The job process: lower priority, the training stack imported once, then jobs until EOF."""
-    os.nice(nice)
+def _child_main(fd: int, nice: int) -> None:
+    """The job process (its end of the socket ``fd``): the training stack imported once, then
+    jobs at lower priority until EOF."""
+    conn = multiprocessing.connection.Connection(fd)
     from streamlit.logger import set_log_level
     set_log_level("error")  # no "No runtime found" notes from the cached functions imported here
     import explorer.compute  # noqa: F401  (torch, probcore: paid once, not by the first job)
     import explorer.training  # noqa: F401
+    os.nice(nice)  # the jobs, not the start-up, give way to the pages
 
     def progress(fraction: float, **detail) -> None:
         conn.send(("progress", fraction, detail))
@@ -91,30 +98,34 @@ def _child_main(conn, nice: int) -> None:
 
 
 class ChildProcess:
-    """Runs picklable jobs ``fn(progress)`` one at a time in a spawned process niced by ``nice``,
-    relaying its progress; a new process if the last one died."""
+    """Runs picklable jobs ``fn(progress)`` one at a time in a fresh Python process niced by
+    ``nice``, relaying its progress over a socket pair; a new process if the last one died. (A
+    plain subprocess, not multiprocessing's spawn: that would re-run the parent's __main__, which
+    in a Streamlit server is the app script. Never fork a threaded server.)"""
 
     def __init__(self, nice: int = NICE):
         self.nice, self.proc, self.conn = nice, None, None
         self.start()
 
     def start(self) -> None:
-        ctx = multiprocessing.get_context("spawn")  # never fork a threaded server
-        self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=_child_main, args=(child, self.nice), name="probcore-job", daemon=True)
-        self.proc.start()
-        child.close()
+        ours, theirs = socket.socketpair()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", "import sys; from explorer.jobs import _child_main; "
+             "_child_main(int(sys.argv[1]), int(sys.argv[2]))", str(theirs.fileno()), str(self.nice)],
+            cwd=ROOT, pass_fds=(theirs.fileno(),),  # the parent's import path, as multiprocessing passes it
+            env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), *filter(None, sys.path)])})
+        theirs.close()
+        self.conn = multiprocessing.connection.Connection(ours.detach())
 
     def __call__(self, fn: Callable, progress: Callable) -> Any:
-        if not self.proc.is_alive():
+        if self.proc.poll() is not None:
             self.start()
         self.conn.send(fn)
         while True:
             try:
                 kind, *payload = self.conn.recv()
             except (EOFError, OSError):  # the process died (killed, out of memory)
-                self.proc.join(1)
-                raise RuntimeError(f"the job process stopped (exit code {self.proc.exitcode})") from None
+                raise RuntimeError(f"the job process stopped (exit code {self.proc.wait(5)})") from None
             if kind == "progress":
                 progress(payload[0], **payload[1])
             elif kind == "done":
