@@ -11,11 +11,12 @@ import time
 
 import streamlit as st
 
-from explorer import lesson_bar, state, ui
+from explorer import guard, jobs, lesson_bar, state, ui
 from explorer.i18n import t
 
 started = time.time()
 st.set_page_config(page_title="probcore explorer", page_icon=":material/scatter_plot:", layout="wide")
+guard.limit_reruns()
 state.sidebar()
 ui.projector_style()
 PAGES = {
@@ -58,4 +59,5 @@ def freeze_imported_objects() -> None:
 
 
 freeze_imported_objects()
+jobs.queue()  # once per server process: its job process starts now, warm before a first Run
 ui.log_run(started)

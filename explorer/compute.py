@@ -670,6 +670,7 @@ CHECK_MAPPINGS = tuple(name for name, m in MAPPINGS.items() if not m.stochastic)
 CHECK_TEXT_CHARS = 4_000_000  # pasted text, per text area
 CHECK_EAGER_VALUES = 200_000  # reference downloads up to this size are prepared with the page
 CHECK_TOP_VIEW = 40  # entries shown in the bar chart of one row
+UPLOAD_TTL = 600  # seconds the check caches keep an upload's arrays (up to 16 uploads of 2M values each)
 
 
 def check_parse_rows(text: str, name: str) -> np.ndarray:
@@ -714,21 +715,21 @@ def check_parse_rows(text: str, name: str) -> np.ndarray:
     return np.stack(rows)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@st.cache_data(max_entries=16, ttl=UPLOAD_TTL, show_spinner=False)
 def check_load_file(data: bytes, filename: str, name: str) -> np.ndarray:
     """probcore.check.load_rows of an uploaded .csv / .npy (nan / inf kept: see check_parse_rows)."""
     from probcore.check import load_rows
     return load_rows(data, filename, allow_nonfinite=True, name=name)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@st.cache_data(max_entries=16, ttl=UPLOAD_TTL, show_spinner=False)
 def check_run(x: np.ndarray, p: np.ndarray, mapping: str, params: Kw, atol: float, rtol: float) -> list:
     """probcore.check.check_outputs, one RowVerdict per row (params: sorted items, target included)."""
     from probcore.check import check_outputs
     return check_outputs(x, p, mapping, atol=atol, rtol=rtol, **dict(params))
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@st.cache_data(max_entries=8, ttl=UPLOAD_TTL, show_spinner=False)
 def check_reference_files(reference: np.ndarray) -> tuple[bytes, bytes]:
     """The reference output as CSV and as .npy (probcore.check.rows_bytes)."""
     from probcore.check import rows_bytes

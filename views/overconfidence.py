@@ -2,13 +2,11 @@
 sparse softmax one (log k), and a small live training run comparing softmax cross-entropy, top-k
 sparse softmax, sparsemax and entmax losses from scratch and from a pretrained start. The run
 starts on a button; its result stays in the session and the verdict is computed from it."""
-import time
-
 import numpy as np
 import pandas as pd
 import streamlit as st
 
-from explorer import compute, figures, state, training, ui
+from explorer import compute, figures, jobs, state, training, ui
 from explorer.colors import mapping_color
 from explorer.i18n import t
 
@@ -79,30 +77,14 @@ st.caption(t("overconfidence.duration", seconds=f"{max(estimate, 0.5):.1f}",
              updates=compute.oc_updates(steps, pretrain_steps=PRETRAIN_STEPS)))
 
 if st.button(t("overconfidence.run"), key="oc_run", type="primary", icon=":material/play_arrow:"):
-    total = 2 * len(training.LOSSES) * (steps + 1)
-    bar = st.progress(0.0, text=t("overconfidence.pretraining"))
-    done = [0]
-    every = max(1, total // 60)  # about 60 updates of the bar
-
-    def report(loss_name, pretrained, step, metrics):
-        done[0] += 1
-        if done[0] % every == 0 or done[0] == total:
-            start = t("overconfidence.pretrained") if pretrained else t("overconfidence.scratch")
-            bar.progress(done[0] / total, text=t("overconfidence.progress", loss=t(f"overconfidence.loss_{loss_name}"),
-                                                 start=start, step=step, steps=steps))
-
-    began = time.perf_counter()
-    try:
-        results = training.compare_losses(steps, n_classes, seed=seed, k=k_train, pretrain_steps=PRETRAIN_STEPS,
-                                          callback=report)
-    except ValueError as err:
-        st.error(state.plain(str(err)))
-    else:
-        st.session_state[RESULT] = {
-            "settings": settings, "seconds": time.perf_counter() - began, "estimate": estimate,
-            "history": {(name, start): r.history for (name, start), r in results.items()},
-        }
-    bar.empty()
+    jobs.submit("overconfidence", tuple(settings.items()), jobs.training_demo(**settings, pretrain_steps=PRETRAIN_STEPS))
+job = jobs.follow("overconfidence", lambda d: t("overconfidence.progress", loss=t(f"overconfidence.loss_{d['loss']}"),
+                  start=t("overconfidence.pretrained" if d["pretrained"] else "overconfidence.scratch"), step=d["step"],
+                  steps=d["steps"]) if d else t("overconfidence.pretraining"))
+if job is not None:  # this session's run (or the identical one it joined) has finished
+    used = dict(job.key[1])
+    st.session_state[RESULT] = {"settings": used, "seconds": job.seconds, "history": job.result, "estimate":
+                                compute.oc_estimate_seconds(used["steps"], used["n_classes"], pretrain_steps=PRETRAIN_STEPS)}
 
 result = st.session_state.get(RESULT)
 if result is None:

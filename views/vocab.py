@@ -4,11 +4,13 @@ bound), importance sampling of log Z and of its gradient (bias and variance agai
 samples m, uniform against unigram proposal), NCE against k noise samples, training with NCE (a
 learned log Z: self-normalisation) and with sampled softmax, and the cost of each
 against n, measured on this machine on request."""
+import functools
+
 import numpy as np
 import pandas as pd
 import streamlit as st
 
-from explorer import compute, figures, state, theory, ui
+from explorer import compute, figures, jobs, state, theory, ui
 from explorer.i18n import t
 from probcore.vocab import COST_METHODS
 
@@ -167,8 +169,10 @@ cfg = compute.VOCAB_COST
 st.markdown(t("vocab.cost_explain", ns=", ".join(f"{v:,}" for v in compute.VOCAB_COST_NS), **cfg))
 method_labels = {meth: t(f"vocab.method_{meth}") for meth in COST_METHODS}
 if st.button(t("vocab.cost_button", s=s), key="vocab_measure", icon=":material/timer:"):
-    with st.spinner(t("vocab.cost_running")):
-        st.session_state["_vocab_costs"] = compute.vocab_costs(s)
+    jobs.submit("vocab_costs", s, functools.partial(jobs.measure_costs, s), reuse_finished=False)
+job = jobs.follow("vocab_costs", lambda detail: t("vocab.cost_running"))
+if job is not None:
+    st.session_state["_vocab_costs"] = job.result
 costs = st.session_state.get("_vocab_costs")
 if costs is None:
     st.caption(t("vocab.cost_first"))

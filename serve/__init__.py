@@ -1,0 +1,1 @@
+"""Serving a class: N explorer workers behind HAProxy (serve/cluster.py, serve/haproxy.cfg)."""

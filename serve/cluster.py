@@ -1,0 +1,235 @@
+"""A class on one address: N Streamlit worker processes of the explorer behind HAProxy with
+sticky sessions (serve/haproxy.cfg), started and stopped together.
+
+    python -m serve.cluster --workers 2 [--port 8501] [--bind 0.0.0.0]      # proxy + 2 local workers
+    python -m serve.cluster --workers 2 --no-proxy --worker-port 8601 --bind 0.0.0.0   # workers only
+    python -m serve.cluster --workers 2 --backend 10.0.0.7:8601 --backend 10.0.0.7:8602  # + another host's
+
+(scripts/serve.sh installs HAProxy and runs this.) Every worker gets the same cookie secret, so
+any of them accepts a browser sent over by the proxy. Until Ctrl-C (or SIGTERM) the command
+restarts a worker that exits; then it stops HAProxy and every worker. bench/bench_load.py and
+tests/test_serve.py use :class:`Cluster` directly.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TEMPLATE = Path(__file__).with_name("haproxy.cfg")
+HAPROXY = shutil.which("haproxy") or "/usr/sbin/haproxy"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def healthy(url: str, timeout: float = 2.0) -> bool:
+    try:
+        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=timeout) as r:
+            return r.read() == b"ok"
+    except OSError:
+        return False
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of a process in MiB (Linux /proc), 0 when it is gone."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def loopback(bind: str) -> str:
+    """The address to reach a server listening on ``bind`` from this machine."""
+    return "127.0.0.1" if bind in ("0.0.0.0", "::", "") else bind
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds a process has used (Linux /proc), 0 when it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process below pid (a worker's job process and the like)."""
+    children = []
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            children += [int(c) for c in (task / "children").read_text().split()]
+    except OSError:
+        pass
+    return children + [d for c in children for d in descendants(c)]
+
+
+def tree_rss_mb(pid: int) -> float:
+    """rss_mb of a process and all its descendants (a worker and its job process)."""
+    return rss_mb(pid) + sum(rss_mb(c) for c in descendants(pid))
+
+
+def haproxy_config(port: int, servers: list[str], bind: str = "127.0.0.1") -> str:
+    """serve/haproxy.cfg with the frontend address and one sticky `server` line per "host:port"."""
+    lines = "\n".join(f"    server w{i} {address} cookie w{i}" for i, address in enumerate(servers, 1))
+    return TEMPLATE.read_text().format(bind=bind, port=port, servers=lines)
+
+
+class Cluster:
+    """``workers`` local Streamlit workers (plus ``backends`` elsewhere) behind HAProxy on
+    ``port`` (a free one when None; ``proxy=False``: workers only). A context manager."""
+
+    def __init__(self, workers: int = 1, port: int | None = None, *, bind: str = "127.0.0.1",
+                 worker_bind: str = "127.0.0.1", worker_port: int | None = None, backends: tuple[str, ...] = (), proxy: bool = True,
+                 run_dir: Path | None = None, env: dict | None = None, script: Path = ROOT / "app.py"):
+        if workers < 0 or (workers == 0 and not backends):
+            raise ValueError(f"workers must be >= 1 (or >= 0 with backends), got {workers}")
+        self.port = port or free_port()
+        self.bind, self.worker_bind, self.proxy, self.backends = bind, worker_bind, proxy, tuple(backends)
+        self.worker_ports = [worker_port + i if worker_port else free_port() for i in range(workers)]
+        self.run_dir = Path(run_dir or tempfile.mkdtemp(prefix="probcore-serve-"))
+        self.env = {**os.environ, "STREAMLIT_SERVER_COOKIE_SECRET": os.environ.get(
+            "STREAMLIT_SERVER_COOKIE_SECRET", secrets.token_hex(16)), **(env or {})}
+        self.workers: list[subprocess.Popen | None] = [None] * workers
+        self.haproxy: subprocess.Popen | None = None
+        self.script = Path(script)
+
+    @property
+    def url(self) -> str:
+        return f"http://{loopback(self.bind)}:{self.port}"
+
+    def worker_url(self, i: int) -> str:
+        return f"http://{loopback(self.worker_bind)}:{self.worker_ports[i]}"
+
+    def start_worker(self, i: int) -> None:
+        log = open(self.run_dir / f"worker{i + 1}.log", "a")
+        self.workers[i] = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", str(self.script), "--server.headless=true",
+             f"--server.port={self.worker_ports[i]}", f"--server.address={self.worker_bind}",
+             "--browser.gatherUsageStats=false", "--server.fileWatcherType=none", "--server.runOnSave=false"],
+            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=self.env, start_new_session=True)
+        log.close()
+
+    def wait_healthy(self, url: str, proc: subprocess.Popen | None, timeout_s: float, what: str) -> None:
+        deadline = time.monotonic() + timeout_s
+        while not healthy(url):
+            if proc is not None and proc.poll() is not None:
+                raise RuntimeError(f"{what} exited with {proc.returncode}; see {self.run_dir}")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{what} not healthy after {timeout_s:.0f} s; see {self.run_dir}")
+            time.sleep(0.2)
+
+    def start(self, timeout_s: float = 90.0) -> Cluster:
+        for i in range(len(self.workers)):
+            self.start_worker(i)
+        for i, proc in enumerate(self.workers):
+            self.wait_healthy(self.worker_url(i), proc, timeout_s, f"worker {i + 1}")
+        if self.proxy:
+            config = self.run_dir / "haproxy.cfg"
+            local = [f"{loopback(self.worker_bind)}:{p}" for p in self.worker_ports]
+            config.write_text(haproxy_config(self.port, local + list(self.backends), self.bind))
+            subprocess.run([HAPROXY, "-c", "-q", "-f", str(config)], check=True)
+            log = open(self.run_dir / "haproxy.log", "a")
+            self.haproxy = subprocess.Popen([HAPROXY, "-db", "-f", str(config)], stdout=log, stderr=subprocess.STDOUT,
+                                            start_new_session=True)
+            log.close()
+            self.wait_healthy(self.url, self.haproxy, 30.0, "haproxy")
+        return self
+
+    def kill_worker(self, i: int) -> None:
+        """SIGKILL worker i (a crash: no goodbye to its sessions)."""
+        proc = self.workers[i]
+        if proc is not None and proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+    def rss_mb(self) -> list[float]:
+        """Resident MiB of each worker, its job process included."""
+        return [tree_rss_mb(p.pid) if p is not None and p.poll() is None else 0.0 for p in self.workers]
+
+    def cpu_seconds(self) -> list[tuple[float, float]]:
+        """(the worker's own, its job process's) CPU seconds so far, per worker."""
+        alive = [p if p is not None and p.poll() is None else None for p in self.workers]
+        return [(cpu_seconds(p.pid), sum(cpu_seconds(c) for c in descendants(p.pid))) if p else (0.0, 0.0)
+                for p in alive]
+
+    def stop(self) -> None:
+        procs = [p for p in [self.haproxy, *self.workers] if p is not None and p.poll() is None]
+        for proc in procs:
+            proc.terminate()
+        deadline = time.monotonic() + 10
+        for proc in procs:
+            try:
+                proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+    def __enter__(self) -> Cluster:
+        try:
+            return self.start()
+        except BaseException:
+            self.stop()
+            raise
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+def _interrupt(*_) -> None:
+    raise KeyboardInterrupt  # SIGTERM stops the class as Ctrl-C does
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--workers", type=int, default=2, help="local Streamlit workers (default 2)")
+    parser.add_argument("--port", type=int, default=8501, help="the proxy's port, the class's address (default 8501)")
+    parser.add_argument("--bind", default="0.0.0.0", help="address to listen on (default all: students' laptops)")
+    parser.add_argument("--worker-port", type=int, default=None,
+                        help="first port of the local workers (default: free ports on loopback)")
+    parser.add_argument("--backend", action="append", default=[], metavar="HOST:PORT",
+                        help="a worker on another machine (repeat), started there with --no-proxy")
+    parser.add_argument("--no-proxy", action="store_true", help="start the workers only (an extra machine)")
+    args = parser.parse_args(argv)
+    # Local workers listen on loopback behind the proxy; on an extra machine they face the proxy host.
+    cluster = Cluster(args.workers, args.port, bind=args.bind, worker_bind=args.bind if args.no_proxy else "127.0.0.1",
+                      worker_port=args.worker_port,
+                      backends=tuple(args.backend), proxy=not args.no_proxy)
+    for sig in (signal.SIGINT, signal.SIGTERM):  # SIGINT too: a background start inherits it ignored
+        signal.signal(sig, _interrupt)
+    try:
+        cluster.start()
+        where = cluster.url if cluster.proxy else ", ".join(cluster.worker_url(i) for i in range(args.workers))
+        print(f"probcore explorer: {where} ({args.workers} local worker(s), {len(args.backend)} elsewhere; "
+              f"logs in {cluster.run_dir}). Ctrl-C stops everything.", flush=True)
+        while True:  # restart a worker that died; the proxy sends its students elsewhere meanwhile
+            time.sleep(1.0)
+            for i, proc in enumerate(cluster.workers):
+                if proc is not None and proc.poll() is not None:
+                    print(f"worker {i + 1} exited ({proc.returncode}); restarting it", flush=True)
+                    cluster.start_worker(i)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        cluster.stop()
+        print("stopped", flush=True)
+
+
+if __name__ == "__main__":
+    main()
