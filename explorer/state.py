@@ -553,13 +553,14 @@ def checked(mappings: bool = True, update: bool = False) -> tuple[Controls, list
                     target=target, seed=seed), messages
 
 
-def controls(mappings: bool = True) -> Controls:
+def controls(mappings: bool = True, target: bool | None = None) -> Controls:
     """Draw the logit controls where the page calls this (first thing in the fragment that draws
     what they change), the messages about bad input below them, and return the checked values
-    (with ``mappings``: of the mappings chosen in :func:`mapping_controls`, and the target class)."""
+    (with ``mappings``: of the mappings chosen in :func:`mapping_controls`; the target class is
+    drawn with the mappings unless ``target`` says otherwise)."""
     ctl, messages = checked(mappings, update=True)
     with st.expander(t("ctl.logits"), expanded=True, icon=":material/linear_scale:"):
-        _logit_controls(ctl.logits, target=mappings)
+        _logit_controls(ctl.logits, target=mappings if target is None else target)
     for message in messages:
         st.error(plain(message), icon="⚠️")
     if mappings and not ctl.mappings:
