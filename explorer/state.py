@@ -430,9 +430,11 @@ def _bind(key: str, then: Callable[[], None] | None = None) -> dict:
     """Widget arguments that show the session value ``key`` and write a change back to it (then
     call ``then``). The widget has a key of its own (``w_`` + key), set from the value before
     each draw: the value outlives the pages that do not draw the widget, with no widget state
-    to carry over."""
+    to carry over. A tuple is given as the list the widget returns: else the next run sees the
+    widget "changed" and its callback writes the old value back over one a callback just set
+    (a lesson's Next)."""
     ss = st.session_state
-    ss["w_" + key] = ss[key]
+    ss["w_" + key] = list(ss[key]) if isinstance(ss[key], tuple) else ss[key]
 
     def changed() -> None:
         ss[key] = ss["w_" + key]
@@ -559,7 +561,7 @@ def controls(mappings: bool = True, target: bool | None = None) -> Controls:
     (with ``mappings``: of the mappings chosen in :func:`mapping_controls`; the target class is
     drawn with the mappings unless ``target`` says otherwise)."""
     ctl, messages = checked(mappings, update=True)
-    with st.expander(t("ctl.logits"), expanded=True, icon=":material/linear_scale:"):
+    with st.expander(t("sb.logits"), expanded=True, icon=":material/linear_scale:"):
         _logit_controls(ctl.logits, target=mappings if target is None else target)
     for message in messages:
         st.error(plain(message), icon="⚠️")
