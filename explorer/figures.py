@@ -185,7 +185,7 @@ def probability_bars(index: np.ndarray, logits: np.ndarray, probs: dict[str, np.
     layout["margin"] = _margin_for_legend([t("fig.mapping"), *(d["name"] for d in data if d.get("showlegend", True))])
     layout["xaxis"].update(_class_ticks(index, logits))
     layout["yaxis"].update(yaxis)
-    return Spec(dict(data=data, layout=dict(layout, title=title)))
+    return Spec(dict(data=data, layout=dict(layout, title=dict(text=title))))
 
 
 def _ternary_layout(axis_titles: tuple[str, str, str]) -> dict:

@@ -20,7 +20,7 @@ from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
-from explorer import compute, state
+from explorer import compute, state, theory, ui
 from explorer.i18n import LANGS, t
 from probcore._validate import NOISES
 from probcore.registry import MAPPINGS
@@ -64,14 +64,16 @@ def _check_options() -> tuple[state.Option, ...]:
             state.Option("check_row", "int", None, low=0, high=MAX_ROWS - 1))
 
 
-# page name in a lesson file -> Page; tests/test_lessons.py checks these options against what each
-# page registers when it is drawn, and that every page of app.py is here.
+# page name in a lesson file -> Page. The views build their options when drawn (state.page_option),
+# so they are listed here too; tests/test_lessons.py draws every page and checks that what it
+# registers is exactly this list, and that every page of app.py is here.
 PAGES: dict[str, Page] = {
     "compare": Page("views/compare.py", "", (state.Option("log", "bool", False),
                                               state.Option("formula", "choice", None, tuple(MAPPINGS)))),
     "simplex": Page("views/simplex.py", "simplex", (state.Option("radius", "float", 4.0, low=0.5, high=20.0),)),
-    "jacobian": Page("views/jacobian.py", "jacobian"),
-    "loss": Page("views/loss_landscape.py", "loss", (state.Option("plane", "float", 4.0, low=1.0, high=20.0),)),
+    "jacobian": Page("views/jacobian.py", "jacobian", (ui.figures_option("heatmaps"),)),
+    "loss": Page("views/loss_landscape.py", "loss", (state.Option("plane", "float", 4.0, low=1.0, high=20.0),
+                                                     ui.figures_option("planes"))),
     "sweeps": Page("views/sweeps.py", "sweeps"),
     "perturb": Page("views/perturb.py", "perturb", (
         state.Option("perturb_samples", "choice", 1000, compute.SAMPLE_GRID),
@@ -95,7 +97,11 @@ PAGES: dict[str, Page] = {
         state.Option("vocab_n", "int", 1000, low=2, high=100_000),
         state.Option("vocab_s", "float", 1.0, low=0.0, high=3.0),
         state.Option("vocab_sigma", "float", 1.0, low=0.0, high=4.0),
-        state.Option("vocab_seed", "int", 0, low=0, high=state.SEED_MAX))),
+        state.Option("vocab_seed", "int", 0, low=0, high=state.SEED_MAX),
+        state.Option("vocab_train_k", "int", 16, low=1, high=256),
+        state.Option("vocab_train_m", "int", 64, low=1, high=1024),
+        state.Option("vocab_train_steps", "int", 150, low=20, high=400),
+        state.Option("vocab_train_offset", "float", 3.0, low=-5.0, high=5.0))),
     "attention": Page("views/attention.py", "attention", (
         state.Option("attention_L", "int", 6, low=2, high=16),
         state.Option("attention_d", "int", 4, low=1, high=8),
@@ -105,6 +111,24 @@ PAGES: dict[str, Page] = {
         state.Option("attention_alpha", "float", 1.5, low=1.0, high=4.0),
         state.Option("attention_k", "int", 2, low=1, high=16),
         state.Option("attention_query", "text", ""))),
+    "losses": Page("views/losses.py", "losses", (
+        state.Option("losses_n", "int", 10, low=2, high=1000),
+        state.Option("losses_log_eps", "float", -3.0, low=-6.0, high=-0.5),
+        state.Option("losses_sparse_n", "int", 3, low=2, high=20),
+        state.Option("losses_alpha", "float", 1.5, low=1.1, high=4.0),
+        state.Option("losses_labels", "int", 2, low=1, high=12),
+        state.Option("losses_steps", "int", 40, low=5, high=200))),
+    "smooth_max": Page("views/smooth_max.py", "smooth-max", (
+        state.Option("smooth_log_T", "float", 0.0, low=-2.0, high=2.0),
+        state.Option("smooth_n", "int", 5, low=3, high=12),
+        state.Option("smooth_draws", "int", 500, low=50, high=2000),
+        state.Option("smooth_shift", "float", 3.0, low=-10.0, high=10.0),
+        state.Option("smooth_seed", "int", 0, low=0, high=1000),
+        state.Option("smooth_beta", "float", 1.0, low=-5.0, high=5.0),
+        state.Option("smooth_sat_seed", "int", 0, low=0, high=1000),
+        state.Option("smooth_log2_d", "int", 6, low=0, high=len(theory.DIMS) - 1))),
+    "sparse_from_exp": Page("views/sparse_from_exp.py", "sparse-from-exp", (
+        state.Option("sfe_beta", "float", 1.0, low=0.05, high=1.0),)),
     "check": Page("views/check.py", "check", _check_options()),
 }
 PAGE_BY_PATH = {page.url_path: name for name, page in PAGES.items()}
@@ -166,7 +190,7 @@ class StepState:
         """The mapping's keyword arguments from the step's parameters, checked by the registry."""
         mapping = _mapping(name)
         given = {p.name: self.values[p.name] for p in mapping.params
-                 if self.values[p.name] is not None and self.values[p.name] != p.default}  # as state.sidebar reduces
+                 if self.values[p.name] is not None and self.values[p.name] != p.default}  # as state._checked_kwargs reduces
         return mapping.validate(n=len(self.logits), **given)
 
     def probabilities(self, name: str) -> np.ndarray:

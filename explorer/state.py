@@ -20,12 +20,13 @@ value stays under the option key for every page.
 URL query parameters (the same names as before issue 10; links made then still open the same
 view, except that α-entmax's default α is now EXPLORER_DEFAULTS["alpha"]). A value equal to its
 default is left out of the URL; a path selects the page (/, /simplex, /jacobian, /loss, /sweeps,
-/perturb, /margin, /overconfidence, /vocab, /attention, /check).
+/perturb, /margin, /overconfidence, /vocab, /attention, /losses, /smooth-max, /sparse-from-exp, /check,
+/lesson).
 
 - Session-wide: ``lang`` (en | zh), ``present`` (0 | 1).
-- Logits (Compare, Simplex, Jacobian, Loss landscape, Sweeps, Perturb-max): ``logits`` (numbers
-  separated by commas or spaces, 2 to 1000 of them, |x| <= 1e4; written only with the custom
-  preset), ``preset`` (custom | uniform | one_dominant | two_tied | long_tail | random), ``n``
+- Logits (Compare, Simplex, Jacobian, Loss landscape, Sweeps, Perturb-max, Losses, Smooth max, Sparse
+  from exp): ``logits`` (numbers separated by commas or spaces, 2 to 1000 of them, |x| <= 1e4;
+  written only with the custom preset), ``preset`` (custom | uniform | one_dominant | two_tied | long_tail | random), ``n``
   (classes of a preset, 2..1000; written only with a preset), ``seed`` (0..2^31-1), ``target``
   (class of the losses, 0..n-1).
 - Mappings (the core pages): ``show`` (comma-separated names of ``probcore.registry.MAPPINGS``),
@@ -34,15 +35,20 @@ default is left out of the URL; a path selects the page (/, /simplex, /jacobian,
   ``margin``, ``scale`` (checked by the registry: its ranges, not hard-coded here; ``none`` or
   empty = not given, where None is allowed).
 - A page's own controls (:func:`page_option`), named after the page: Compare ``log``,
-  ``formula``; Simplex ``radius``; Loss landscape ``plane``; Perturb-max ``perturb_samples``,
-  ``perturb_noises``, ``perturb_tau``, ``perturb_draws``; Margin softmax ``margin_classes``,
+  ``formula``; Simplex ``radius``; Jacobian ``heatmaps``; Loss landscape ``plane``, ``planes``;
+  Perturb-max ``perturb_samples``, ``perturb_noises``, ``perturb_tau``, ``perturb_draws``; Margin softmax ``margin_classes``,
   ``margin_m``, ``margin_s``, ``margin_angle``, ``margin_target``; Why sparse ``oc_eps``, ``oc_k``,
   ``oc_steps``, ``oc_classes``, ``oc_train_k``, ``oc_seed``; Large vocabularies ``vocab_n``,
-  ``vocab_s``, ``vocab_sigma``, ``vocab_seed``; Attention ``attention_L``, ``attention_d``,
+  ``vocab_s``, ``vocab_sigma``, ``vocab_seed``, ``vocab_train_k``, ``vocab_train_m``, ``vocab_train_steps``,
+  ``vocab_train_offset``; Attention ``attention_L``, ``attention_d``,
   ``attention_queries``, ``attention_seed``, ``attention_scale``, ``attention_alpha``,
   ``attention_k``, ``attention_query``; Check my numbers ``check_example``, ``check_mapping``,
   ``check_atol``, ``check_rtol``, ``check_<parameter>``, ``check_target``, ``check_source``,
-  ``check_row``.
+  ``check_row``; Losses ``losses_n``, ``losses_log_eps``, ``losses_sparse_n``, ``losses_alpha``,
+  ``losses_labels``, ``losses_steps``; Smooth max ``smooth_log_T``, ``smooth_n``, ``smooth_draws``,
+  ``smooth_shift``, ``smooth_seed``, ``smooth_beta``, ``smooth_sat_seed``, ``smooth_log2_d``; Sparse from
+  exp ``sfe_beta`` (the same list, with types and ranges: ``explorer.lessons.PAGES``).
+- Lessons (explorer/lesson_bar.py): ``lesson``, ``step``, ``room`` (and ``teacher``, read once).
 """
 from __future__ import annotations
 
@@ -430,9 +436,11 @@ def _bind(key: str, then: Callable[[], None] | None = None) -> dict:
     """Widget arguments that show the session value ``key`` and write a change back to it (then
     call ``then``). The widget has a key of its own (``w_`` + key), set from the value before
     each draw: the value outlives the pages that do not draw the widget, with no widget state
-    to carry over."""
+    to carry over. A tuple is given as the list the widget returns: else the next run sees the
+    widget "changed" and its callback writes the old value back over one a callback just set
+    (a lesson's Next)."""
     ss = st.session_state
-    ss["w_" + key] = ss[key]
+    ss["w_" + key] = list(ss[key]) if isinstance(ss[key], tuple) else ss[key]
 
     def changed() -> None:
         ss[key] = ss["w_" + key]
@@ -553,13 +561,14 @@ def checked(mappings: bool = True, update: bool = False) -> tuple[Controls, list
                     target=target, seed=seed), messages
 
 
-def controls(mappings: bool = True) -> Controls:
+def controls(mappings: bool = True, target: bool | None = None) -> Controls:
     """Draw the logit controls where the page calls this (first thing in the fragment that draws
     what they change), the messages about bad input below them, and return the checked values
-    (with ``mappings``: of the mappings chosen in :func:`mapping_controls`, and the target class)."""
+    (with ``mappings``: of the mappings chosen in :func:`mapping_controls`; the target class is
+    drawn with the mappings unless ``target`` says otherwise)."""
     ctl, messages = checked(mappings, update=True)
-    with st.expander(t("ctl.logits"), expanded=True, icon=":material/linear_scale:"):
-        _logit_controls(ctl.logits, target=mappings)
+    with st.expander(t("sb.logits"), expanded=True, icon=":material/linear_scale:"):
+        _logit_controls(ctl.logits, target=mappings if target is None else target)
     for message in messages:
         st.error(plain(message), icon="⚠️")
     if mappings and not ctl.mappings:

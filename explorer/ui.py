@@ -114,13 +114,18 @@ def per_mapping(controls: state.Controls, fn: Callable[[str], Any], names=None, 
 FIGURES_SHOWN = ("softmax", "sparsemax")  # of the mappings with one figure each, drawn until others are picked
 
 
+def figures_option(key: str) -> state.Option:
+    """The URL parameter ``key`` of :func:`pick_figures`: the mappings drawn, FIGURES_SHOWN at first."""
+    return state.Option(key, "multi", FIGURES_SHOWN, tuple(MAPPINGS))
+
+
 def pick_figures(key: str, label: str, names: list[str]) -> list[str]:
     """Which of ``names`` get a figure of their own (URL parameter ``key``; FIGURES_SHOWN at
     first): a step redraws only those, and the page stays short."""
     def render(k: str):
         st.session_state[k] = [name for name in st.session_state[k] if name in names]
         return st.pills(label, names, selection_mode="multi", key=k, format_func=mapping_label, persist_state="session")
-    chosen = state.page_option(state.Option(key, "multi", FIGURES_SHOWN, tuple(MAPPINGS)), render)
+    chosen = state.page_option(figures_option(key), render)
     return [name for name in names if name in chosen]
 
 

@@ -379,7 +379,8 @@ def test_a_linked_logit_is_never_snapped_to_the_slider_grid():
 
 def test_pages_show_only_the_controls_they_use():
     """Logit controls only where a page uses the logits, mapping controls only where it draws them."""
-    uses = {page: (page in CORE_PAGES + ("views/perturb.py",), page in CORE_PAGES) for page in PAGES}
+    logit_pages = CORE_PAGES + ("views/perturb.py", "views/losses.py", "views/smooth_max.py", "views/sparse_from_exp.py")
+    uses = {page: (page in logit_pages, page in CORE_PAGES) for page in PAGES}
     for page, (logits, mappings) in uses.items():
         at = run_app(page)
         keys = {el.key for kind in ("text_input", "multiselect", "slider") for el in at.get(kind)}

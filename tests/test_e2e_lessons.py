@@ -99,18 +99,18 @@ def test_a_link_opens_a_lesson_at_a_step_and_keys_move_it(servers, browser):
     server_a, _ = servers
     n = len(lessons.shipped()["02_sparse_zeros"].steps)
     page = new_page(browser)
-    page.goto(f"{server_a}/?lesson=02_sparse_zeros&step=4")
+    page.goto(f"{server_a}/?lesson=02_sparse_zeros&step=5")
     page.wait_for_url(re.compile(rf"{server_a}/jacobian\?"))
-    wait_for_step(page, 4, n)
+    wait_for_step(page, 5, n)
     idle(page)
     page.locator("h1").first.click()  # focus on the page, not on a control
     page.keyboard.press("PageDown")  # a presenter's clicker
-    wait_for_step(page, 5, n)
+    wait_for_step(page, 6, n)
     idle(page)
     page.locator("h1").first.click()
     page.keyboard.press("ArrowLeft")
-    wait_for_step(page, 4, n)
+    wait_for_step(page, 5, n)
     idle(page)
-    page.wait_for_url(re.compile(r".*step=4"))
+    page.wait_for_url(re.compile(r".*step=5"))
     no_exception(page)
     page.context.close()

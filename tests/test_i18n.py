@@ -167,11 +167,16 @@ def test_interface_fields_named_error_are_translated(chinese):
     assert localize("something probcore never says") == "something probcore never says"
 
 
-def test_sidebar_help_and_a_typed_bad_value_read_in_chinese():
-    from test_app import run_app
+def test_parameter_help_and_a_typed_bad_value_read_in_chinese():
+    """The parameters of α-entmax (picked under Mappings) in a Chinese session opened with a bad α."""
+    from streamlit.testing.v1 import AppTest
+    from test_app import APP, TIMEOUT
 
-    at = run_app(lang="zh", alpha="0.5")  # (a second run in Chinese trips AppTest's selectbox formatting)
-    assert at.number_input(key="alpha").help.startswith(ZH["help.alpha"])
-    assert "用于：" in at.number_input(key="temperature").help
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)  # one run: a second in Chinese trips AppTest's selectbox formatting
+    at.query_params.update({"lang": "zh", "alpha": "0.5"})
+    at.session_state["params_of"] = "entmax"
+    at.run()
+    assert at.number_input(key="w_alpha").help.startswith(ZH["help.alpha"])
+    assert "用于：" in at.number_input(key="w_temperature").help
     text = " ".join(e.value for e in at.error).replace("\\", "")
     assert "α 必须是 ≥ 1 的有限实数，收到 0.5" in text, text

@@ -11,6 +11,7 @@ import pytest
 from test_app import assert_ok, assert_readable, figures, run_app, trace
 
 from explorer import compute, training
+from explorer.i18n import EN
 from explorer.training import LOSSES, logit_gap_bound, run_training
 
 PAGE = "views/overconfidence.py"
@@ -40,8 +41,8 @@ def test_bound_curves_are_logit_gap_bound(eps, k):
     at = run_app(PAGE, oc_eps=eps, oc_k=k)
     assert_ok(at)
     fig = bound_figure(at)
-    ce = trace(fig, "softmax cross-entropy: log(n − 1) − log(e^ε − 1)")
-    topk = trace(fig, f"top-{k} sparse softmax: log(k − 1) − log(e^ε − 1)")
+    ce = trace(fig, EN["overconfidence.ce_curve"])
+    topk = trace(fig, EN["overconfidence.topk_curve"].format(k=k))
     n = np.asarray(ce["x"]).astype(int)
     assert n[0] == 2 and n[-1] == 10**6 and fig["layout"]["xaxis"]["type"] == "log"
     np.testing.assert_allclose(ce["y"], [logit_gap_bound(int(m), eps) for m in n], rtol=1e-12)
@@ -71,7 +72,7 @@ def test_hostile_url_params(params, keys):
         assert "k = 40 needs k < classes = 20: using k = 19." in text
     assert "<b>" not in text
     assert len(figures(at)) == 1
-    np.testing.assert_allclose(trace(bound_figure(at), "softmax cross-entropy: log(n − 1) − log(e^ε − 1)")["y"][-1],
+    np.testing.assert_allclose(trace(bound_figure(at), EN["overconfidence.ce_curve"])["y"][-1],
                                logit_gap_bound(10**6, 0.1))  # the defaults stand in
 
 

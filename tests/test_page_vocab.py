@@ -199,8 +199,6 @@ def test_measure_button_times_every_method_and_keeps_the_result():
     for meth in vocab.COST_METHODS:
         tr = trace(fig, EN[f"vocab.method_{meth}"])
         assert tr["x"] == list(compute.VOCAB_COST_NS) and all(v > 0 for v in tr["y"])
-    full = trace(fig, EN["vocab.method_full"])["y"]
-    assert full[-1] > 10 * full[0]  # O(n): 300x the classes
     assert any("Measured in" in c.value for c in at.caption)
     at.slider(key="vocab_s").set_value(1.5).run()  # another rerun: the measurement stays
     assert figure(at, EN["vocab.cost_title"])

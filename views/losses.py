@@ -10,7 +10,8 @@ from explorer import figures, state, theory, ui
 from explorer.colors import EXTRA_COLORS, mapping_color
 from explorer.i18n import mapping_label, t
 
-ctl = ui.header("page.losses", "losses.intro", uses_mappings=False)
+ui.header("page.losses", "losses.intro")
+ctl = state.controls(mappings=False, target=True)
 labels = ctl.labels
 margins = theory.MARGINS
 

@@ -12,7 +12,8 @@ from explorer import compute, figures, state, theory, ui
 from explorer.colors import EXTRA_COLORS, mapping_color
 from explorer.i18n import mapping_label, t
 
-ctl = ui.header("page.smooth_max", "smooth.intro", uses_mappings=False)
+ui.header("page.smooth_max", "smooth.intro")
+ctl = state.controls(mappings=False)
 x = ctl.logits
 index = np.arange(ctl.n)
 

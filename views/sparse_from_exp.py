@@ -1,6 +1,6 @@
 """Sparse mappings from exp: exp(x) ~ relu(1 + beta x)^(1/beta) turns softmax into (1 + beta)-entmax
 (beta = 1: sparsemax), and the sparsemax threshold derived from the KKT conditions, step by step,
-beside probcore's threshold for the sidebar's logits."""
+beside probcore's threshold for the page's logits."""
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -9,7 +9,8 @@ from explorer import figures, state, theory, ui
 from explorer.colors import EXTRA_COLORS, mapping_color
 from explorer.i18n import mapping_label, t
 
-ctl = ui.header("page.sparse_from_exp", "sfe.intro", uses_mappings=False)
+ui.header("page.sparse_from_exp", "sfe.intro")
+ctl = state.controls(mappings=False)
 x = ctl.logits
 index = np.arange(ctl.n)
 
