@@ -93,7 +93,7 @@ def _messages() -> list[str]:
 
     bad = [("softmax", {"temperature": 0}), ("softmax", {"temperature": "x"}), ("softmax", {"beta": float("inf")}),
            ("softmax", {"beta": 2.0, "temperature": 0.5}), ("taylor_softmax", {"order": 3}), ("sparse_softmax", {"k": 9}),
-           ("sparse_softmax", {"top_p": 1.5}), ("sparse_softmax", {"k": None, "top_p": None}), ("entmax", {"alpha": 0.5}),
+           ("sparse_softmax", {"top_p": 1.5}), ("sparse_softmax", {"k": None, "top_p": None}), ("entmax", {"alpha": -0.5}),
            ("perturbmax", {"noise": "cauchy"}), ("am_softmax", {"margin": -1}), ("am_softmax", {"scale": 0}),
            ("gumbel_softmax", {"hard": 1}), ("gumbel_softmax", {"temperature": -1}), ("softmax", {"order": 2})]
     for name, params in bad:
@@ -160,10 +160,10 @@ def test_templates_name_only_their_patterns_fields():
 
 def test_interface_fields_named_error_are_translated(chinese):
     try:
-        MAPPINGS["entmax"].validate(alpha=0.2)
+        MAPPINGS["entmax"].validate(alpha=-0.2)
     except ValueError as err:
         shown = i18n.t("msg.param", error=str(err), mappings="α-entmax")
-    assert "α 必须是 ≥ 1 的有限实数" in shown
+    assert "α 必须是 > 0 的有限实数" in shown
     assert localize("something probcore never says") == "something probcore never says"
 
 
@@ -173,10 +173,10 @@ def test_parameter_help_and_a_typed_bad_value_read_in_chinese():
     from test_app import APP, TIMEOUT
 
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)  # one run: a second in Chinese trips AppTest's selectbox formatting
-    at.query_params.update({"lang": "zh", "alpha": "0.5"})
+    at.query_params.update({"lang": "zh", "alpha": "-0.5"})
     at.session_state["params_of"] = "entmax"
     at.run()
     assert at.number_input(key="w_alpha").help.startswith(ZH["help.alpha"])
     assert "用于：" in at.number_input(key="w_temperature").help
     text = " ".join(e.value for e in at.error).replace("\\", "")
-    assert "α 必须是 ≥ 1 的有限实数，收到 0.5" in text, text
+    assert "α 必须是 > 0 的有限实数，收到 -0.5" in text, text
