@@ -50,6 +50,13 @@ def figures(at: AppTest) -> list[dict]:
     return [_decode(json.loads(chart.proto.spec)) for chart in at.get("plotly_chart")]
 
 
+def figure(at: AppTest, title_start: str) -> dict:
+    """The first figure whose title starts with ``title_start``."""
+    found = [f for f in figures(at) if f["layout"]["title"]["text"].startswith(title_start)]
+    assert found, (title_start, [f["layout"]["title"]["text"] for f in figures(at)])
+    return found[0]
+
+
 def trace(fig: dict, name: str, **match) -> dict:
     found = [tr for tr in fig["data"] if tr.get("name") == name and all(tr.get(k) == v for k, v in match.items())]
     assert found, f"no trace {name!r} {match} in {[tr.get('name') for tr in fig['data']]}"

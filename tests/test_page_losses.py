@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 import torch
-from test_app import assert_ok, assert_readable, figures, run_app, trace
+from test_app import figure, assert_ok, assert_readable, figures, run_app, trace
 
 import probcore
 from explorer import theory
@@ -20,12 +20,6 @@ D64 = torch.float64
 
 def captions(at) -> str:
     return " ".join(c.value for c in at.caption)
-
-
-def figure(at, title_start: str) -> dict:
-    found = [f for f in figures(at) if f["layout"]["title"]["text"].startswith(title_start)]
-    assert found, (title_start, [f["layout"]["title"]["text"] for f in figures(at)])
-    return found[0]
 
 
 def test_defaults():

@@ -8,19 +8,13 @@ import math
 import numpy as np
 import pytest
 import torch
-from test_app import assert_ok, assert_readable, figures, run_app, trace
+from test_app import figure, assert_ok, assert_readable, figures, run_app, trace
 
 import probcore
 from probcore.registry import MAPPINGS
 
 PAGE = "views/smooth_max.py"
 D64 = torch.float64
-
-
-def figure(at, title_start: str) -> dict:
-    found = [f for f in figures(at) if f["layout"]["title"]["text"].startswith(title_start)]
-    assert found, (title_start, [f["layout"]["title"]["text"] for f in figures(at)])
-    return found[0]
 
 
 def test_defaults():

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import torch
 from streamlit.testing.v1 import AppTest
-from test_app import APP, TIMEOUT, assert_ok, assert_readable, figures, run_app, trace
+from test_app import figure, APP, TIMEOUT, assert_ok, assert_readable, figures, run_app, trace
 
 from explorer import compute
 from explorer.i18n import EN, ZH
@@ -22,12 +22,6 @@ D64 = torch.float64
 def metric(at, label: str) -> str:
     found = [m.value for m in at.metric if m.label == label]
     assert found, (label, [m.label for m in at.metric])
-    return found[0]
-
-
-def figure(at, title_start: str) -> dict:
-    found = [f for f in figures(at) if f["layout"]["title"]["text"].startswith(title_start)]
-    assert found, (title_start, [f["layout"]["title"]["text"] for f in figures(at)])
     return found[0]
 
 
