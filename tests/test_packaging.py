@@ -89,3 +89,12 @@ def test_library_never_imports_the_app_packages(code):
     out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_import_does_not_load_the_compiler():
+    """import probcore leaves torch._dynamo unloaded (importing it costs 1-3 s here): torch.compile
+    users load it themselves."""
+    probe = "import probcore, probcore.registry\nimport sys\nprint('torch._dynamo' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().splitlines()[-1] == "False"

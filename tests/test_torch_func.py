@@ -203,6 +203,19 @@ def test_compiled_loss_values_and_gradients_equal_eager(name, device):
     torch.testing.assert_close(compiled_x.grad, eager_x.grad, **TOL)
 
 
+def test_noise_range_carries_torchs_constant_result_mark():
+    """probcore marks _noise_range as torch.compiler.assume_constant_result would (without importing
+    torch._dynamo at import time): the same attributes on the function."""
+    from probcore import functional
+
+    def marked():
+        pass
+
+    torch.compiler.assume_constant_result(marked)
+    added = set(vars(marked))
+    assert added and {k: getattr(functional._noise_range, k, None) for k in added} == {k: vars(marked)[k] for k in added}
+
+
 def test_losses_have_no_graph_breaks():
     """torch._dynamo.explain: one graph, no break, for every loss and the sparse mappings."""
     x, t = loss_inputs("cpu")
