@@ -7,6 +7,9 @@ styles them for the light and the dark theme alike.
 """
 from __future__ import annotations
 
+import copy
+import functools
+import json
 import unicodedata
 from typing import NamedTuple
 
@@ -54,6 +57,163 @@ class Spec(go.Figure):
 
     def to_dict(self) -> dict:
         return _typed_arrays(self._spec)
+
+
+_UNDERSCORED = frozenset({"error_x", "error_y", "paper_bgcolor", "plot_bgcolor"})  # names, not paths
+
+
+@functools.lru_cache(maxsize=16)
+def _named_colorscale(name: str) -> list:
+    """Plotly's named colour scale as go.Figure writes it (plotly.js has its own, other "RdBu")."""
+    return [list(stop) for stop in go.layout.Coloraxis(colorscale=name).colorscale]
+
+
+def _props(props: dict) -> dict:
+    """Figure properties as go.Figure reads them, in plain dicts: a "magic underscore" key is a
+    path (title_text=... -> title={"text": ...}), a title string is its text, a colour scale's
+    name its colours, None means unset."""
+    out: dict = {}
+    for key, value in props.items():
+        if value is None:
+            continue
+        if isinstance(value, dict):
+            value = _props(value)
+        elif key == "title" and isinstance(value, str):
+            value = {"text": value}
+        elif key == "colorscale" and isinstance(value, str):
+            value = _named_colorscale(value)
+        if "_" in key and key not in _UNDERSCORED:
+            head, rest = key.split("_", 1)
+            _merge(out, {head: _props({rest: value})})
+        elif isinstance(value, dict) and isinstance(out.get(key), dict):
+            _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _merge(target: dict, updates: dict) -> dict:
+    """go.Figure's update: nested dicts merge, anything else replaces."""
+    for key, value in updates.items():
+        if isinstance(value, dict) and isinstance(target.get(key), dict):
+            _merge(target[key], value)
+        else:
+            target[key] = value
+    return target
+
+
+class PlainFigure(Spec):
+    """The part of go.Figure's interface these builders use (add_<trace>, update_layout,
+    update_xaxes / update_yaxes with row / col), writing plain dicts: no Plotly object is built or
+    validated per step (that was most of a topic page's script time). tests/test_figures.py checks
+    that every figure the pages draw equals the one go.Figure would have made from the same calls."""
+
+    def __new__(cls, layout: dict | None = None, cells: dict | None = None):
+        fig = super().__new__(cls, dict(data=[], layout=layout or {}))
+        fig._cells = cells or {}  # (row, col) -> the trace's subplot keys, e.g. {"xaxis": "x2", "yaxis": "y2"}
+        return fig
+
+    def __init__(self, layout: dict | None = None, cells: dict | None = None):
+        pass
+
+    def add_trace(self, trace: dict, row: int | None = None, col: int | None = None) -> None:
+        trace = _props(trace)
+        if row is not None:
+            trace.update(self._cells[row, col])
+        self._spec["data"].append(trace)
+
+    def add_scatter(self, row: int | None = None, col: int | None = None, **props) -> None:
+        self.add_trace(dict(type="scatter", **props), row, col)
+
+    def add_bar(self, row: int | None = None, col: int | None = None, **props) -> None:
+        self.add_trace(dict(type="bar", **props), row, col)
+
+    def add_heatmap(self, row: int | None = None, col: int | None = None, **props) -> None:
+        self.add_trace(dict(type="heatmap", **props), row, col)
+
+    def add_contour(self, row: int | None = None, col: int | None = None, **props) -> None:
+        self.add_trace(dict(type="contour", **props), row, col)
+
+    def add_scatterternary(self, row: int | None = None, col: int | None = None, **props) -> None:
+        self.add_trace(dict(type="scatterternary", **props), row, col)
+
+    def update_layout(self, **props) -> PlainFigure:
+        _merge(self._spec["layout"], _props(props))
+        return self
+
+    def _line(self, shape: dict, note: dict, annotation_text: str | None, props: dict) -> None:
+        """A line across the plot (as go.Figure.add_vline / add_hline draw it, annotation at the
+        top right)."""
+        layout = self._spec["layout"]
+        layout.setdefault("shapes", []).append(dict(type="line", **shape, **_props(props)))
+        if annotation_text is not None:
+            layout.setdefault("annotations", []).append(dict(showarrow=False, text=annotation_text, **note))
+
+    def add_vline(self, x: float, annotation_text: str | None = None, **props) -> None:
+        self._line(dict(x0=x, x1=x, xref="x", y0=0, y1=1, yref="y domain"),
+                   dict(x=x, xanchor="left", xref="x", y=1, yanchor="top", yref="y domain"), annotation_text, props)
+
+    def add_hline(self, y: float, annotation_text: str | None = None, **props) -> None:
+        self._line(dict(x0=0, x1=1, xref="x domain", y0=y, y1=y, yref="y"),
+                   dict(x=1, xanchor="right", xref="x domain", y=y, yanchor="bottom", yref="y"), annotation_text, props)
+
+    def _update_axes(self, axis: str, row: int | None, col: int | None, props: dict) -> PlainFigure:
+        layout = self._spec["layout"]
+        if row is not None:
+            names = [self._cells[row, col][axis].replace(axis[0], axis, 1)]  # "x2" -> "xaxis2"
+        else:
+            names = sorted(k for k in layout if k.startswith(axis)) or [axis]
+        for name in names:
+            _merge(layout.setdefault(name, {}), _props(props))
+        return self
+
+    def update_xaxes(self, row: int | None = None, col: int | None = None, **props) -> PlainFigure:
+        return self._update_axes("xaxis", row, col, props)
+
+    def update_yaxes(self, row: int | None = None, col: int | None = None, **props) -> PlainFigure:
+        return self._update_axes("yaxis", row, col, props)
+
+
+def _with_traces(fig: PlainFigure, data: list[dict]) -> PlainFigure:
+    for trace in data:
+        fig.add_trace(trace)
+    return fig
+
+
+@functools.lru_cache(maxsize=32)
+def _grid(rows: int, cols: int, specs: str, titles: tuple[bool, ...], horizontal_spacing: float | None,
+          vertical_spacing: float | None) -> tuple[dict, dict]:
+    """make_subplots' layout (axis domains and anchors, title annotations, template left out) and
+    each cell's subplot keys, computed once per grid shape by Plotly itself."""
+    fig = make_subplots(rows=rows, cols=cols, specs=json.loads(specs),
+                        subplot_titles=[f"{k}" if shown else "" for k, shown in enumerate(titles)] or None,
+                        horizontal_spacing=horizontal_spacing, vertical_spacing=vertical_spacing)
+    layout = fig.to_dict()["layout"]
+    layout.pop("template", None)
+    cells = {}
+    for r in range(1, rows + 1):
+        for c in range(1, cols + 1):
+            sub = fig.get_subplot(r, c)
+            if sub is None:
+                continue
+            if hasattr(sub, "xaxis"):
+                cells[r, c] = {"xaxis": sub.xaxis.plotly_name.replace("axis", ""),
+                               "yaxis": sub.yaxis.plotly_name.replace("axis", "")}
+            else:
+                cells[r, c] = {"subplot": sub.plotly_name}
+    return layout, cells
+
+
+def plain_subplots(rows: int = 1, cols: int = 1, specs: list | None = None, subplot_titles: list[str] | None = None,
+                   horizontal_spacing: float | None = None, vertical_spacing: float | None = None) -> PlainFigure:
+    """make_subplots(...) as a :class:`PlainFigure` (the same arguments, the same layout)."""
+    titles = list(subplot_titles or [])
+    layout, cells = _grid(rows, cols, json.dumps(specs or [[{}] * cols] * rows), tuple(bool(x) for x in titles),
+                          horizontal_spacing, vertical_spacing)
+    layout = copy.deepcopy(layout)
+    for note in layout.get("annotations", []):  # the grid's placeholder titles: their index
+        note["text"] = titles[int(note["text"])] if note.get("text") else note.get("text")
+    return PlainFigure(layout, cells)
 
 
 class Curve(NamedTuple):
@@ -226,7 +386,7 @@ def simplex_images(clouds: dict[str, np.ndarray], labels: dict[str, str],
     rows = -(-len(names) // cols)
     cols = min(cols, len(names))
     specs = [[{"type": "ternary"} if r * cols + c < len(names) else None for c in range(cols)] for r in range(rows)]
-    fig = make_subplots(rows=rows, cols=cols, specs=specs,
+    fig = plain_subplots(rows=rows, cols=cols, specs=specs,
                         subplot_titles=[labels[n] for n in names], vertical_spacing=0.12 / rows,
                         horizontal_spacing=0.14)
     for k, name in enumerate(names):
@@ -239,7 +399,7 @@ def simplex_images(clouds: dict[str, np.ndarray], labels: dict[str, str],
         )
     layout = _ternary_layout(tuple(a.split(" ")[0] for a in axis_titles))
     for k in range(len(names)):
-        fig.layout[f"ternary{k + 1 if k else ''}"].update(layout)
+        fig.update_layout(**{f"ternary{k + 1 if k else ''}": layout})
     fig.update_layout(title=t("fig.simplex_images"))
     return _finish(fig, None, None, t("fig.mapping"), height=330 * rows + 60)
 
@@ -301,7 +461,7 @@ def projection_plane(x: np.ndarray, points: dict[str, np.ndarray], projection: s
 def jacobian_pair(analytic: np.ndarray, autograd: np.ndarray | None, index: np.ndarray, title: str) -> go.Figure:
     """Heat maps of J[i, j] = dp_i/dx_j: the analytic one beside torch autograd's (one colour bar)."""
     panels = [(t("fig.analytic"), analytic)] + ([(t("fig.autograd"), autograd)] if autograd is not None else [])
-    fig = make_subplots(rows=1, cols=len(panels), subplot_titles=[p[0] for p in panels], horizontal_spacing=0.16)
+    fig = plain_subplots(rows=1, cols=len(panels), subplot_titles=[p[0] for p in panels], horizontal_spacing=0.16)
     bound = max(float(np.abs(analytic).max()), 1e-12)
     labels = [str(i) for i in index]
     for c, (name, matrix) in enumerate(panels, start=1):
@@ -333,7 +493,7 @@ def loss_landscape(u: np.ndarray, v: np.ndarray, loss: np.ndarray, grad_u: np.nd
                    point: tuple[float, float] | None, title: str, color: str, arrow_step: int = 6) -> go.Figure:
     """Contour map of a loss over the plane (u, v) = (x0 - x2, x1 - x2) with arrows along the
     descent step of (u, v), -(grad_u, grad_v) (compute.loss_surface), and the current logits."""
-    fig = go.Figure()
+    fig = PlainFigure()
     fig.add_contour(x=u, y=v, z=loss, colorscale="Viridis", name=t("fig.loss"), ncontours=24,
                     colorbar=dict(title=dict(text=t("fig.loss"))), line=dict(width=0.5),
                     hovertemplate="u = %{x:.2f}<br>v = %{y:.2f}<br>loss = %{z:.4g}<extra></extra>")
@@ -365,7 +525,7 @@ def line_chart(x: np.ndarray, curves: list[Curve], x_title: str, y_title: str, t
                log_x: bool = False, legend_title: str | None = None, height: int | None = None,
                shape: str = "linear", log_y: bool = False) -> go.Figure:
     """Curves y(x), one trace per curve."""
-    fig = go.Figure()
+    fig = PlainFigure()
     for c in curves:
         _add_curve(fig, x, c, shape)
     fig.update_xaxes(type="log" if log_x else None)
@@ -378,7 +538,7 @@ def panels(x: list[np.ndarray], panel_curves: list[list[Curve]], x_titles: list[
            panel_titles: list[str], legend_title: str | None = None, log_x: bool = False,
            log_y: tuple[bool, ...] = (), title: str | None = None) -> go.Figure:
     """Side-by-side panels of curves; curves with the same label share one legend entry."""
-    fig = make_subplots(rows=1, cols=len(panel_curves), subplot_titles=panel_titles, horizontal_spacing=0.08)
+    fig = plain_subplots(rows=1, cols=len(panel_curves), subplot_titles=panel_titles, horizontal_spacing=0.08)
     shown = set()
     for c, (xs, curves) in enumerate(zip(x, panel_curves), start=1):
         for curve in curves:
@@ -467,7 +627,7 @@ def bars_and_markers(index: np.ndarray, logits: np.ndarray, bars: list[BarSeries
     layout = _layout(t("fig.class_axis"), y_title, legend_title)
     layout["xaxis"].update(_class_ticks(index, logits))
     layout["yaxis"].update(rangemode="tozero")
-    return go.Figure(data=data, layout=dict(layout, title=title))
+    return _with_traces(PlainFigure(dict(layout, title=dict(text=title))), data)
 
 
 def error_chart(ns: np.ndarray, curves: list[Curve], x_title: str, y_title: str, title: str,
@@ -475,7 +635,7 @@ def error_chart(ns: np.ndarray, curves: list[Curve], x_title: str, y_title: str,
     """Errors against the sample count on log-log axes: lines with markers (a different symbol per
     curve, so coinciding curves stay visible); dashed curves are references, without markers.
     Errors below 1e-12 (an estimate equal to the exact value up to rounding) are left out: no log of 0."""
-    fig = go.Figure()
+    fig = PlainFigure()
     for k, c in enumerate(curves):
         y = np.asarray(c.y, dtype=np.float64)
         reference = c.dash == "dash"
@@ -494,7 +654,7 @@ def sample_strips(index: np.ndarray, soft: np.ndarray, hard: np.ndarray, titles:
                   title: str) -> go.Figure:
     """Two heat maps side by side, rows = draw, columns = class: soft samples and their hard
     (one-hot) version, one colour bar on [0, 1]; values written in the cells when few."""
-    fig = make_subplots(rows=1, cols=2, subplot_titles=list(titles), horizontal_spacing=0.08)
+    fig = plain_subplots(rows=1, cols=2, subplot_titles=list(titles), horizontal_spacing=0.08)
     cols = [str(i) for i in index]
     rows = [f"#{r + 1}" for r in range(soft.shape[0])]
     write = len(index) <= 16
@@ -517,7 +677,7 @@ def sharpness_curve(taus: np.ndarray, mean_max: np.ndarray, tau: float, n: int, 
     """Mean largest entry of Gumbel-softmax samples against tau (log x), the limits 1 (one-hot,
     tau -> 0) and 1/n (uniform, tau -> inf), and the chosen tau."""
     color = mapping_color("gumbel_softmax")
-    fig = go.Figure()
+    fig = PlainFigure()
     fig.add_scatter(x=taus, y=mean_max, mode="lines", name=t("perturb.mean_max"), line=dict(color=color, width=2.2),
                     hovertemplate="T = %{x:.3g}<br>%{y:.4f}<extra></extra>")
     for level, label in ((1.0, t("perturb.onehot_limit")), (1.0 / n, t("perturb.uniform_limit", n=n))):
@@ -581,7 +741,7 @@ def margin_regions(grid: np.ndarray, plain: np.ndarray, strict: np.ndarray, cent
     with margin m (a point counts for class t only if cos theta_t - m >= max_{j != t} cos theta_j;
     grey elsewhere: no-man's-land). Arrays indexed [y, x] over grid x grid."""
     classes = len(centres)
-    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.06, subplot_titles=[
+    fig = plain_subplots(rows=1, cols=2, horizontal_spacing=0.06, subplot_titles=[
         t("margin.fig_plain"), t("margin.fig_strict", m=f"{margin:.2f}")])
     hover = "(%{x:.2f}, %{y:.2f})<br>" + t("margin.fig_region") + " %{z}<extra></extra>"
     for c, z in enumerate((plain, strict), start=1):
@@ -602,7 +762,7 @@ def margin_probability_map(grid: np.ndarray, p: np.ndarray, centres: np.ndarray,
                            margin: float, scale: float) -> go.Figure:
     """Heat map of the AM-softmax probability p_t of class ``target`` for a feature labelled
     ``target`` at each point of the plane (indexed [y, x])."""
-    fig = make_subplots(rows=1, cols=1)
+    fig = plain_subplots(rows=1, cols=1)
     fig.add_heatmap(x=grid.astype(np.float32), y=grid.astype(np.float32), z=p, colorscale="Viridis", zmin=0, zmax=1,
                     name=t("margin.fig_pt", target=target), colorbar=dict(title=dict(text=t("margin.fig_pt", target=target))),
                     hovertemplate="(%{x:.2f}, %{y:.2f})<br>p = %{z:.4f}<extra></extra>", row=1, col=1)
@@ -619,7 +779,7 @@ def margin_sweep(ms: np.ndarray, loss: np.ndarray, target_logit: np.ndarray, run
     """Against the margin m: the AM-softmax loss of the feature (left), and its target logit
     s (cos_t - m) beside the largest other logit s cos_j (right); vertical lines at the chosen m
     and at m = cos_t - max_{j != t} cos_j, where the target stops winning."""
-    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.08,
+    fig = plain_subplots(rows=1, cols=2, horizontal_spacing=0.08,
                         subplot_titles=[t("margin.fig_loss_m"), t("margin.fig_logits_m")])
     am = mapping_color("am_softmax")
     fig.add_scatter(x=ms, y=loss, mode="lines", name=t("margin.fig_loss"), line=dict(color=am, width=2.5), row=1, col=1)
@@ -694,7 +854,7 @@ def vocab_tree(nodes: np.ndarray, codes: np.ndarray, lengths: np.ndarray, p: np.
     """The Huffman tree: internal nodes (one sigmoid each), leaves = classes coloured by their
     hierarchical-softmax probability, edges labelled with the code bit (0 = left, 1 = right)."""
     internal, leaves, edges = _tree_layout(nodes, codes, lengths)
-    fig = go.Figure()
+    fig = PlainFigure()
     xs, ys = [], []
     for (x0, y0), (x1, y1), _ in edges:
         xs += [x0, x1, None]
@@ -731,7 +891,7 @@ def vocab_code_lengths(lengths: np.ndarray, freqs: np.ndarray, entropy: float, e
     ls = np.arange(1, int(lengths.max()) + 1)
     classes = np.array([(lengths == k).mean() for k in ls])
     mass = np.array([p[lengths == k].sum() for k in ls])
-    fig = go.Figure()
+    fig = PlainFigure()
     fig.add_bar(x=ls, y=classes, name=t("vocab.fig_share_classes"), marker_color=VOCAB_COLORS["classes"],
                 hovertemplate="len %{x}: %{y:.3f}<extra>%{fullData.name}</extra>")
     fig.add_bar(x=ls, y=mass, name=t("vocab.fig_share_mass"), marker_color=VOCAB_COLORS["mass"],
@@ -841,7 +1001,7 @@ def weight_heatmap(weights: np.ndarray, row_labels: list[str], col_labels: list[
     reads '<0.01'."""
     z = np.asarray(weights, dtype=np.float64)
     rows, cols = z.shape
-    fig = go.Figure()
+    fig = PlainFigure()
     fig.add_heatmap(z=z, x=np.arange(cols), y=np.arange(rows), zmin=0, zmax=1, colorscale="Viridis",
                     text=_weight_cells(z) if cols <= 24 else None, texttemplate="%{text}" if cols <= 24 else None,
                     colorbar=dict(title=dict(text="wⱼ")), name=t("attention.weight"), showlegend=False,
@@ -864,7 +1024,7 @@ def weight_heatmaps(panels: dict[str, np.ndarray], col_labels: list[str], row_la
     names = list(panels)
     rows_n = -(-len(names) // cols)
     height = 80 + rows_n * (150 + 40 * len(row_labels))
-    fig = make_subplots(rows=rows_n, cols=cols, subplot_titles=names, horizontal_spacing=0.1,
+    fig = plain_subplots(rows=rows_n, cols=cols, subplot_titles=names, horizontal_spacing=0.1,
                         vertical_spacing=min(0.5, 110 / height) if rows_n > 1 else 0.0)
     shown = False
     for k, name in enumerate(names):
@@ -892,7 +1052,7 @@ def weight_heatmaps(panels: dict[str, np.ndarray], col_labels: list[str], row_la
 def grouped_bars(categories: list[str], series: list[BarSeries], x_title: str, y_title: str, title: str,
                  legend_title: str | None = None) -> go.Figure:
     """Bars of each series grouped over categories (e.g. output coordinates per mapping)."""
-    fig = go.Figure()
+    fig = PlainFigure()
     for s in series:
         fig.add_bar(x=categories, y=np.asarray(s.y, dtype=np.float64), name=s.label, marker_color=s.color,
                     hovertemplate="%{x}: %{y:.4g}<extra>%{fullData.name}</extra>")
@@ -954,4 +1114,4 @@ def check_row_bars(index: np.ndarray, reference: np.ndarray, user: np.ndarray, d
     layout = _layout(t("check.fig_entry"), t("fig.probability"), None)
     layout["xaxis"].update(tickmode="array", tickvals=pos.tolist(), ticktext=[str(i) for i in index])
     layout["yaxis"].update(range=[low * 1.1, 1.12 * top])
-    return go.Figure(data=data, layout=dict(layout, title=title))
+    return _with_traces(PlainFigure(dict(layout, title=dict(text=title))), data)
