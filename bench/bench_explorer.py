@@ -10,7 +10,10 @@ after the server starts, and new sessions after it) and each page's first render
 session; the main interaction of each of the eleven pages (a logit or parameter step: key press
 -> every chart that changes drawn, the script idle, nothing stale; p50 / p95), split into key press
 -> script start, the script (the run the server logs with PROBCORE_RUN_LOG=1: a fragment's run
-where the step reruns only a fragment) and script end -> drawn; and, outside the browser, where a
+where the step reruns only a fragment) and script end -> drawn; where a step's time goes in the
+browser (Chromium's main-thread busy / JavaScript / layout / style time per step from the DevTools
+Performance domain, then a V8 sampling profile of a few more steps split into Plotly's bundle,
+React's, other JavaScript, native work and garbage collection); and, outside the browser, where a
 Compare rerun's script time goes (cProfile under ``streamlit.testing``). Goals are ratios to the
 floor measured in the same run. Writes bench/results/explorer.md and .json. A benchmark, not a test.
 """
@@ -135,21 +138,71 @@ def step(page, action: Interaction, forward: bool) -> float:
     return time.perf_counter() - start
 
 
-def steps(browser, url: str, action: Interaction, count: int) -> tuple[float, list[float], list[tuple[float, float]]]:
+BROWSER_METRICS = {"TaskDuration": "browser_busy_ms", "ScriptDuration": "js_ms", "LayoutDuration": "layout_ms",
+                   "RecalcStyleDuration": "style_ms"}
+PAGE_SIZE = """() => ({charts: document.querySelectorAll('[data-testid="stPlotlyChart"]').length,
+    traces: [...document.querySelectorAll('.js-plotly-plot')].reduce((n, p) => n + (p._fullData || []).length, 0),
+    elements: document.querySelectorAll('[data-testid="stMain"] [data-testid="stElementContainer"]').length})"""
+
+
+PROFILED_STEPS = 6
+JS_PARTS = {"PlotlyChart": "plotly_ms", "react-dom": "react_ms"}  # script files of Streamlit's frontend bundle
+
+
+def js_split(profile: dict, count: int) -> dict[str, float]:
+    """Milliseconds per step of a V8 sampling profile's self time in Plotly's bundle, in React's,
+    in the rest of the page's JavaScript, and outside JavaScript ("(program)": style, layout,
+    paint and other native work on the main thread) and in garbage collection."""
+    nodes = {n["id"]: n["callFrame"] for n in profile["nodes"]}
+    split = dict.fromkeys([*JS_PARTS.values(), "other_js_ms", "native_ms", "gc_ms"], 0.0)
+    for sample, dt in zip(profile["samples"], profile["timeDeltas"]):
+        frame = nodes[sample]
+        name, url = frame["functionName"], frame["url"]
+        part = next((v for k, v in JS_PARTS.items() if k in url), None)
+        if part is None:
+            part = {"(program)": "native_ms", "(garbage collector)": "gc_ms", "(idle)": None, "(root)": None}.get(
+                name, "other_js_ms")
+        if part is not None:
+            split[part] += dt / 1000 / count
+    return {k: round(v, 1) for k, v in split.items()}
+
+
+def browser_metrics(cdp) -> dict[str, float]:
+    """Chromium's cumulative main-thread times (seconds) from the DevTools Performance domain."""
+    return {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"] if m["name"] in BROWSER_METRICS}
+
+
+def steps(browser, url: str, action: Interaction, count: int) -> tuple[float, list[float], list[tuple[float, float]], dict]:
     """The page's first render, then ``count`` steps alternating forward / back (one cache-warming
-    step first, dropped). Returns the first render, the step times and (press time, step time)."""
+    step first, dropped). Returns the first render, the step times, (press time, step time) and the
+    browser's profile of a step: main-thread busy / JavaScript / layout / style ms per step (DevTools
+    Performance metrics over the timed steps) and the page's charts, traces and elements."""
     page, first = open_page(browser, url)
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Performance.enable")
     if action.kind == "slider":
         page.locator(f".st-key-{action.key} input[type='range']").focus()
     totals, presses = [], []
     for i in range(count + 1):
+        if i == 1:
+            before = browser_metrics(cdp)
         pressed = time.time()
         total = step(page, action, i % 2 == 0)
         if i:
             totals.append(total)
             presses.append((pressed, total))
+    after = browser_metrics(cdp)
+    profile = {name: round(1000 * (after[m] - before[m]) / count, 1) for m, name in BROWSER_METRICS.items()}
+    cdp.send("Profiler.enable")  # then a few more steps under the sampling profiler (its overhead kept out of the timing)
+    cdp.send("Profiler.setSamplingInterval", {"interval": 500})
+    cdp.send("Profiler.start")
+    profiled = min(count, PROFILED_STEPS)
+    for i in range(profiled):
+        step(page, action, i % 2 == (count + 1) % 2)
+    profile.update(js_split(cdp.send("Profiler.stop")["profile"], profiled))
+    profile.update(page.evaluate(PAGE_SIZE))
     page.context.close()
-    return first, totals, presses
+    return first, totals, presses, profile
 
 
 def script_runs(log: Path) -> list[tuple[float, float]]:
@@ -231,6 +284,15 @@ def table(report: dict) -> list[str]:
     return lines
 
 
+def browser_table(report: dict) -> list[str]:
+    floor = report["floor"]["browser"]
+    rows = [("floor app", floor), *((name, r["browser"]) for name, r in report["pages"].items())]
+    return [f"| {name} | {b['browser_busy_ms']:.0f} | {b['js_ms']:.0f} | {b['layout_ms']:.0f} | {b['style_ms']:.0f} | "
+            f"{b['browser_busy_ms'] / floor['browser_busy_ms']:.2f} | {b['plotly_ms']:.0f} | {b['react_ms']:.0f} | "
+            f"{b['other_js_ms']:.0f} | {b['native_ms']:.0f} | {b['gc_ms']:.0f} | {b['charts']} | {b['traces']} | {b['elements']} |"
+            for name, b in rows]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--steps", type=int, default=20, help="steps per page (default 20)")
@@ -244,9 +306,9 @@ def main() -> None:
         floor_script.write_text(FLOOR_APP)
         with serve(Path(tmp) / "floor.log", script=floor_script) as url:
             renders = first_renders(browser, url, 1 + args.sessions)
-            first, totals, _ = steps(browser, url, Interaction("", "x_2", "slider", ""), args.steps)
+            first, totals, _, profile = steps(browser, url, Interaction("", "x_2", "slider", ""), args.steps)
             report["floor"] = {"first_render_cold_s": round(renders[0], 3), "first_render": summary(renders[1:]),
-                               "step": summary(totals)}
+                               "step": summary(totals), "browser": profile}
         report["table elements"] = {}
         for name, element in TABLE_ELEMENTS.items():
             script = Path(tmp) / f"table_{name.replace('.', '_')}.py"
@@ -264,9 +326,9 @@ def main() -> None:
             report["pages"] = {}
             for name in args.pages:
                 action = PAGES[name]
-                first, totals, presses = steps(browser, f"{url}/{action.path}", action, args.steps)
+                first, totals, presses, profile = steps(browser, f"{url}/{action.path}", action, args.steps)
                 report["pages"][name] = {"first_render_s": round(first, 3),
-                                         "step": summary(totals, split(presses, script_runs(log)))}
+                                         "step": summary(totals, split(presses, script_runs(log))), "browser": profile}
                 print(name, report["pages"][name], flush=True)
     report["load_after"] = os.getloadavg()
     profile = script_profile(min(args.steps, 10))
@@ -288,6 +350,14 @@ def main() -> None:
         f"| explorer, first session after the server starts | {home['cold_s']:.2f} | {home['cold_s'] / floor_render:.2f} |",
         f"| floor app, new session (median) | {floor_render:.2f} | 1.00 |",
         f"| explorer server start -> health | {report['server_start_s']:.2f} | |",
+        "", "Where a step's time goes in the browser, ms per step: Chromium's main thread (DevTools Performance "
+        "metrics over the timed steps; JavaScript, layout and style are parts of busy), then a V8 sampling profile of "
+        f"{PROFILED_STEPS} more steps split by where the time was spent (Plotly's bundle, React's, the rest of the JavaScript, "
+        "native work outside JavaScript, garbage collection), and what the page holds:", "",
+        "| page | busy (ms) | JavaScript | layout | style | busy / floor | Plotly JS | React JS | other JS | native | GC "
+        "| charts | traces | elements |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        *browser_table(report),
         "", "The floor app plus the Compare table (8 rows) drawn as each element, stepped the same way:", "",
         "| element | step p50 (s) | p95 (s) | p50 / floor |", "|---|---:|---:|---:|",
         *(f"| {name} | {r['p50_s']:.3f} | {r['p95_s']:.3f} | {r['p50_s'] / report['floor']['step']['p50_s']:.2f} |"

@@ -1,8 +1,9 @@
 """Every Plotly figure of the explorer.
 
-Builders take plain numpy arrays (already computed by ``explorer.compute``) and return a
-``go.Figure`` with axis titles, a legend (a colour bar for heat maps) and the mapping colours of
-``explorer.colors``. They set no background or font colours, so ``st.plotly_chart(theme="streamlit")``
+Builders take plain numpy arrays (already computed by ``explorer.compute``) and return a figure
+with axis titles, a legend (a colour bar for heat maps) and the mapping colours of
+``explorer.colors``, written as Plotly's JSON (:class:`Spec`, :class:`PlainFigure`: a ``go.Figure``
+for st.plotly_chart, but no Plotly object is built and validated on a step). They set no background or font colours, so ``st.plotly_chart(theme="streamlit")``
 styles them for the light and the dark theme alike.
 """
 from __future__ import annotations
