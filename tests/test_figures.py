@@ -10,8 +10,10 @@ import inspect
 import math
 import sys
 
+import numpy as np
 import plotly.graph_objects as go
 import pytest
+from _plotly_utils.utils import to_typed_array_spec
 from plotly.subplots import make_subplots
 from test_app import PAGES, figures, run_app
 
@@ -84,3 +86,17 @@ def test_plain_figures_equal_plotlys(monkeypatch):
 ])
 def test_props_read_keys_as_go_figure_does(props, expected):
     assert F._props(props) == expected
+
+
+@pytest.mark.parametrize("array", [
+    np.arange(3), np.arange(300), np.arange(70000), np.array([2 ** 40]), np.uint64([3, 70000]),
+    np.arange(6.0).reshape(2, 3), np.float32([1.5, 2]), np.arange(12).reshape(3, 4)[:, 1],
+    np.array([True, False]), np.array(["a", "b"]), np.array([], float),
+], ids=lambda a: f"{a.dtype}{a.shape}")
+def test_typed_arrays_as_plotly_writes_them(array):
+    """_typed_array (without plotly's per-array dataframe check) writes what to_typed_array_spec writes."""
+    ours, plotlys = F._typed_array(array), to_typed_array_spec(array)
+    if isinstance(plotlys, dict):
+        assert ours == plotlys
+    else:
+        assert ours is array and np.array_equal(plotlys, array)
