@@ -36,92 +36,100 @@ def top_caption(index: np.ndarray) -> None:
         st.caption(t("ui.top_view", top=len(index), n=n))
 
 
-samples = state.page_option(
-    state.Option("perturb_samples", "choice", 1000, compute.SAMPLE_GRID),
-    lambda key: st.select_slider(t("perturb.samples"), compute.SAMPLE_GRID, key=key, format_func=lambda v: f"{v:,}",
-                                 persist_state="session"))
-N = min(int(samples), compute.sample_cap(n))
-if N < samples:
-    st.caption(t("perturb.capped", n=n, cap=N, budget=compute.MC_DRAW_BUDGET))
-st.caption(t("perturb.seed_note", seed=seed))
+@ui.fragment
+def sampled() -> None:
+    """(a) Gumbel-max and (b) perturb-max: the sample count drives both; a step of it or of the
+    noises reruns only this part of the page."""
+    shown_notes.clear()
+    samples = state.page_option(
+        state.Option("perturb_samples", "choice", 1000, compute.SAMPLE_GRID),
+        lambda key: st.select_slider(t("perturb.samples"), compute.SAMPLE_GRID, key=key, format_func=lambda v: f"{v:,}",
+                                     persist_state="session"))
+    N = min(int(samples), compute.sample_cap(n))
+    if N < samples:
+        st.caption(t("perturb.capped", n=n, cap=N, budget=compute.MC_DRAW_BUDGET))
+    st.caption(t("perturb.seed_note", seed=seed))
 
-# ---------------------------------------------------------------- (a) Gumbel-max
-st.subheader(t("perturb.gumbel_max"))
-st.markdown(t("perturb.gumbel_max_text"))
-st.latex(r"g_i = -\log(-\log u_i),\ u_i \sim \mathcal{U}(0, 1):\qquad "
-         r"P\big[\arg\max_j\,(x_j + g_j) = i\big] = \operatorname{softmax}(x)_i = \frac{e^{x_i}}{\sum_j e^{x_j}}")
-ns, freqs = compute.perturbmax_nested(ctl.x, "gumbel", N, seed)
-f = freqs[-1]
-index = compute.view_index(x, {"softmax": softmax_p, "frequency": f}, state.TOP_VIEW)
-top_caption(index)
-left, right = st.columns(2)
-with left:
-    fig = figures.bars_and_markers(
-        index, x[index], [figures.BarSeries(t("perturb.frequency"), f[index], mapping_color("gumbel_softmax"))],
-        [figures.BarSeries(t("perturb.softmax_ref"), softmax_p[index], mapping_color("softmax"))],
-        t("perturb.hist_title", N=N), t("perturb.freq_axis"), t("fig.legend"), symbol="line-ew-open")
-    ui.show_figure(fig, "perturb_gumbel_max", table=lambda: pd.DataFrame(
-        {"class": np.arange(n), "logit": x, "softmax": softmax_p, f"frequency_N{N}": f}))
-tv = total_variation(freqs, softmax_p)
-max_err = np.abs(freqs - softmax_p).max(axis=1)
-clt = compute.clt_total_variation(softmax_p, ns)
-with right:
-    curves = [figures.Curve(t("perturb.tv"), tv, mapping_color("gumbel_softmax")),
-              figures.Curve(t("perturb.max_err"), max_err, mapping_color("perturbmax")),
-              figures.Curve(t("perturb.clt"), clt, figures.ZERO_COLOR, "dash")]
-    ui.show_figure(figures.error_chart(ns, curves, t("perturb.n_axis"), t("perturb.error_axis"), t("perturb.error_title")),
-                   "perturb_gumbel_error", table=lambda: ui.curves_frame("N", ns, curves))
-st.caption(t("perturb.error_note", N=N, tv=tv[-1], err=max_err[-1], clt=clt[-1]))
-
-# ---------------------------------------------------------------- (b) perturb-max
-st.subheader(t("perturb.perturbmax"))
-st.markdown(t("perturb.perturbmax_text"))
-st.latex(r"p_i = P\big[\arg\max_j\,(x_j + \varepsilon_j) = i\big] "
-         r"= \mathbb{E}\big[\operatorname{onehot}(\arg\max(x + \varepsilon))\big]_i "
-         r"= \int \varphi(t - x_i) \prod_{j \neq i} \Phi(t - x_j)\,dt "
-         r"= \mathbb{E}_{\varepsilon}\Big[\prod_{j \neq i} \Phi(x_i - x_j + \varepsilon)\Big]")
-chosen = state.page_option(
-    state.Option("perturb_noises", "multi", NOISES, NOISES),
-    lambda key: st.pills(t("perturb.noises"), NOISES, selection_mode="multi", key=key, format_func=noise_label,
-                         persist_state="session"))
-noises = [nz for nz in NOISES if nz in (chosen or ())]
-contenders = int(np.count_nonzero(ctl.logits > ctl.logits.max() - 1))  # the only ones uniform noise can lift to the top
-if "uniform" in noises and contenders > UNIFORM_QUAD_MAX_N:
-    noises.remove("uniform")
-    st.caption(t("perturb.uniform_skipped", limit=UNIFORM_QUAD_MAX_N, n=contenders))
-if not noises:
-    st.info(t("perturb.no_noise"))
-else:
-    quad = {nz: compute.probabilities("perturbmax", ctl.x, compute.items({"noise": nz, "temperature": 1.0}))
-            for nz in noises}
-    mc = {nz: compute.perturbmax_nested(ctl.x, nz, N, seed) for nz in noises}
-    index = compute.view_index(x, quad, state.TOP_VIEW)
+    # ---------------------------------------------------------------- (a) Gumbel-max
+    st.subheader(t("perturb.gumbel_max"))
+    st.markdown(t("perturb.gumbel_max_text"))
+    st.latex(r"g_i = -\log(-\log u_i),\ u_i \sim \mathcal{U}(0, 1):\qquad "
+             r"P\big[\arg\max_j\,(x_j + g_j) = i\big] = \operatorname{softmax}(x)_i = \frac{e^{x_i}}{\sum_j e^{x_j}}")
+    ns, freqs = compute.perturbmax_nested(ctl.x, "gumbel", N, seed)
+    f = freqs[-1]
+    index = compute.view_index(x, {"softmax": softmax_p, "frequency": f}, state.TOP_VIEW)
     top_caption(index)
     left, right = st.columns(2)
     with left:
         fig = figures.bars_and_markers(
-            index, x[index],
-            [figures.BarSeries(t("perturb.quad_label", noise=noise_label(nz)), quad[nz][index], figures.noise_color(nz))
-             for nz in noises],
-            [figures.BarSeries(t("perturb.mc_label", noise=noise_label(nz)), mc[nz][1][-1][index], figures.noise_color(nz))
-             for nz in noises],
-            t("perturb.quad_title", N=N), t("fig.probability"), t("perturb.noises"))
-        ui.show_figure(fig, "perturb_quadrature", table=lambda: pd.DataFrame(
-            {"class": np.arange(n), "logit": x, **{f"{nz}_quadrature": quad[nz] for nz in noises},
-             **{f"{nz}_montecarlo_N{N}": mc[nz][1][-1] for nz in noises}}))
+            index, x[index], [figures.BarSeries(t("perturb.frequency"), f[index], mapping_color("gumbel_softmax"))],
+            [figures.BarSeries(t("perturb.softmax_ref"), softmax_p[index], mapping_color("softmax"))],
+            t("perturb.hist_title", N=N), t("perturb.freq_axis"), t("fig.legend"), symbol="line-ew-open")
+        ui.show_figure(fig, "perturb_gumbel_max", table=lambda: pd.DataFrame(
+            {"class": np.arange(n), "logit": x, "softmax": softmax_p, f"frequency_N{N}": f}))
+    tv = total_variation(freqs, softmax_p)
+    max_err = np.abs(freqs - softmax_p).max(axis=1)
+    clt = compute.clt_total_variation(softmax_p, ns)
     with right:
-        curves = []
-        for nz in noises:
-            curves.append(figures.Curve(noise_label(nz), total_variation(mc[nz][1], quad[nz]), figures.noise_color(nz)))
-        for nz in noises:
-            curves.append(figures.Curve(t("perturb.clt_short", noise=noise_label(nz)),
-                                        compute.clt_total_variation(quad[nz], mc[nz][0]), figures.noise_color(nz), "dash"))
-        ui.show_figure(figures.error_chart(ns, curves, t("perturb.n_axis"), t("perturb.tv"), t("perturb.mc_error_title"),
-                                           t("perturb.noises")),
-                       "perturb_mc_error", table=lambda: ui.curves_frame("N", ns, curves))
-    errors = ", ".join(f"{noise_label(nz)} {np.abs(mc[nz][1][-1] - quad[nz]).max():.4f}" for nz in noises)
-    gumbel_quad = compute.probabilities("perturbmax", ctl.x, compute.items({"noise": "gumbel", "temperature": 1.0}))
-    st.caption(t("perturb.quad_note", N=N, errors=errors, gap=float(np.abs(gumbel_quad - softmax_p).max())))
+        curves = [figures.Curve(t("perturb.tv"), tv, mapping_color("gumbel_softmax")),
+                  figures.Curve(t("perturb.max_err"), max_err, mapping_color("perturbmax")),
+                  figures.Curve(t("perturb.clt"), clt, figures.ZERO_COLOR, "dash")]
+        ui.show_figure(figures.error_chart(ns, curves, t("perturb.n_axis"), t("perturb.error_axis"), t("perturb.error_title")),
+                       "perturb_gumbel_error", table=lambda: ui.curves_frame("N", ns, curves))
+    st.caption(t("perturb.error_note", N=N, tv=tv[-1], err=max_err[-1], clt=clt[-1]))
+
+    # ---------------------------------------------------------------- (b) perturb-max
+    st.subheader(t("perturb.perturbmax"))
+    st.markdown(t("perturb.perturbmax_text"))
+    st.latex(r"p_i = P\big[\arg\max_j\,(x_j + \varepsilon_j) = i\big] "
+             r"= \mathbb{E}\big[\operatorname{onehot}(\arg\max(x + \varepsilon))\big]_i "
+             r"= \int \varphi(t - x_i) \prod_{j \neq i} \Phi(t - x_j)\,dt "
+             r"= \mathbb{E}_{\varepsilon}\Big[\prod_{j \neq i} \Phi(x_i - x_j + \varepsilon)\Big]")
+    chosen = state.page_option(
+        state.Option("perturb_noises", "multi", NOISES, NOISES),
+        lambda key: st.pills(t("perturb.noises"), NOISES, selection_mode="multi", key=key, format_func=noise_label,
+                             persist_state="session"))
+    noises = [nz for nz in NOISES if nz in (chosen or ())]
+    contenders = int(np.count_nonzero(ctl.logits > ctl.logits.max() - 1))  # the only ones uniform noise can lift to the top
+    if "uniform" in noises and contenders > UNIFORM_QUAD_MAX_N:
+        noises.remove("uniform")
+        st.caption(t("perturb.uniform_skipped", limit=UNIFORM_QUAD_MAX_N, n=contenders))
+    if not noises:
+        st.info(t("perturb.no_noise"))
+    else:
+        quad = {nz: compute.probabilities("perturbmax", ctl.x, compute.items({"noise": nz, "temperature": 1.0}))
+                for nz in noises}
+        mc = {nz: compute.perturbmax_nested(ctl.x, nz, N, seed) for nz in noises}
+        index = compute.view_index(x, quad, state.TOP_VIEW)
+        top_caption(index)
+        left, right = st.columns(2)
+        with left:
+            fig = figures.bars_and_markers(
+                index, x[index],
+                [figures.BarSeries(t("perturb.quad_label", noise=noise_label(nz)), quad[nz][index], figures.noise_color(nz))
+                 for nz in noises],
+                [figures.BarSeries(t("perturb.mc_label", noise=noise_label(nz)), mc[nz][1][-1][index], figures.noise_color(nz))
+                 for nz in noises],
+                t("perturb.quad_title", N=N), t("fig.probability"), t("perturb.noises"))
+            ui.show_figure(fig, "perturb_quadrature", table=lambda: pd.DataFrame(
+                {"class": np.arange(n), "logit": x, **{f"{nz}_quadrature": quad[nz] for nz in noises},
+                 **{f"{nz}_montecarlo_N{N}": mc[nz][1][-1] for nz in noises}}))
+        with right:
+            curves = []
+            for nz in noises:
+                curves.append(figures.Curve(noise_label(nz), total_variation(mc[nz][1], quad[nz]), figures.noise_color(nz)))
+            for nz in noises:
+                curves.append(figures.Curve(t("perturb.clt_short", noise=noise_label(nz)),
+                                            compute.clt_total_variation(quad[nz], mc[nz][0]), figures.noise_color(nz), "dash"))
+            ui.show_figure(figures.error_chart(ns, curves, t("perturb.n_axis"), t("perturb.tv"), t("perturb.mc_error_title"),
+                                               t("perturb.noises")),
+                           "perturb_mc_error", table=lambda: ui.curves_frame("N", ns, curves))
+        errors = ", ".join(f"{noise_label(nz)} {np.abs(mc[nz][1][-1] - quad[nz]).max():.4f}" for nz in noises)
+        gumbel_quad = compute.probabilities("perturbmax", ctl.x, compute.items({"noise": "gumbel", "temperature": 1.0}))
+        st.caption(t("perturb.quad_note", N=N, errors=errors, gap=float(np.abs(gumbel_quad - softmax_p).max())))
+
+
+sampled()
 
 # ---------------------------------------------------------------- (c) Gumbel-softmax
 st.subheader(t("perturb.gumbel_softmax"))
@@ -144,27 +152,33 @@ def tau_slider(key: str) -> float:
                             persist_state="session")
 
 
-c1, c2 = st.columns(2)
-with c1:
-    tau = state.page_option(state.Option("perturb_tau", "float", 1.0, low=TAU_LOW, high=TAU_HIGH), tau_slider)
-with c2:
-    draws = state.page_option(
-        state.Option("perturb_draws", "int", 5, low=1, high=12),
-        lambda key: st.slider(t("perturb.draws"), 1, 12, key=key, persist_state="session"))
-soft, hard = compute.gumbel_softmax_draws(ctl.x, float(tau), int(draws), seed)
-index = compute.view_index(x, {"softmax": softmax_p}, state.TOP_VIEW)
-top_caption(index)
-left, right = st.columns(2)
-with left:
-    fig = figures.sample_strips(index, soft[:, index], hard[:, index], (t("perturb.soft"), t("perturb.hard")),
-                                t("perturb.strips_title", draws=int(draws), tau=float(tau)))
-    ui.show_figure(fig, "perturb_gumbel_softmax", table=lambda: pd.DataFrame(
-        [[r, kind, *row] for kind, rows in (("soft", soft), ("hard", hard)) for r, row in enumerate(rows)],
-        columns=["sample", "kind", *[f"class_{i}" for i in range(n)]]))
-with right:
-    taus = np.array(compute.TAUS)
-    sharp = compute.gumbel_softmax_sharpness(ctl.x, seed)
-    fig = figures.sharpness_curve(taus, sharp, float(tau), n,
-                                  t("perturb.sharpness_title", draws=compute.SHARPNESS_DRAWS))
-    ui.show_figure(fig, "perturb_sharpness", table=lambda: pd.DataFrame({"tau": taus, "mean_max_y": sharp}))
-st.caption(t("perturb.strip_note", seed=seed))
+@ui.fragment
+def gumbel_softmax() -> None:
+    """(c) Gumbel-softmax samples: its temperature and draws rerun only this part."""
+    c1, c2 = st.columns(2)
+    with c1:
+        tau = state.page_option(state.Option("perturb_tau", "float", 1.0, low=TAU_LOW, high=TAU_HIGH), tau_slider)
+    with c2:
+        draws = state.page_option(
+            state.Option("perturb_draws", "int", 5, low=1, high=12),
+            lambda key: st.slider(t("perturb.draws"), 1, 12, key=key, persist_state="session"))
+    soft, hard = compute.gumbel_softmax_draws(ctl.x, float(tau), int(draws), seed)
+    index = compute.view_index(x, {"softmax": softmax_p}, state.TOP_VIEW)
+    top_caption(index)
+    left, right = st.columns(2)
+    with left:
+        fig = figures.sample_strips(index, soft[:, index], hard[:, index], (t("perturb.soft"), t("perturb.hard")),
+                                    t("perturb.strips_title", draws=int(draws), tau=float(tau)))
+        ui.show_figure(fig, "perturb_gumbel_softmax", table=lambda: pd.DataFrame(
+            [[r, kind, *row] for kind, rows in (("soft", soft), ("hard", hard)) for r, row in enumerate(rows)],
+            columns=["sample", "kind", *[f"class_{i}" for i in range(n)]]))
+    with right:
+        taus = np.array(compute.TAUS)
+        sharp = compute.gumbel_softmax_sharpness(ctl.x, seed)
+        fig = figures.sharpness_curve(taus, sharp, float(tau), n,
+                                      t("perturb.sharpness_title", draws=compute.SHARPNESS_DRAWS))
+        ui.show_figure(fig, "perturb_sharpness", table=lambda: pd.DataFrame({"tau": taus, "mean_max_y": sharp}))
+    st.caption(t("perturb.strip_note", seed=seed))
+
+
+gumbel_softmax()
