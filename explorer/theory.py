@@ -316,3 +316,12 @@ def sampled_softmax_training(n: int, s: float, sigma: float, seed: int, m: int, 
                 kl.append(float((p * (p.log() - torch.log_softmax(theta, 0))).sum()))
         out[method] = np.array(kl)
     return out
+
+
+def vocab_training(settings: tuple, progress=None) -> tuple:
+    """The vocabulary page's training run as a job (explorer.jobs: run in the job process, queued,
+    identical settings computed once): settings = (n, s, sigma, seed, k, m, steps, offset) ->
+    (settings, NCE run, sampled-softmax run)."""
+    n, s, sigma, seed, k, m, steps, offset = settings
+    return (settings, nce_self_normalisation(n, s, sigma, seed, k, steps, offset),
+            sampled_softmax_training(n, s, sigma, seed, m, steps))

@@ -234,3 +234,20 @@ def test_training_nce_learns_minus_log_z_and_sampled_softmax_learns():
     for name in (EN["vocab.method_full"], "sampled softmax, m = 64"):
         curve = np.asarray(trace(kl, name)["y"])
         assert curve[-1] < 0.2 * uniform_kl
+
+
+def test_training_runs_in_the_job_process_not_the_script(monkeypatch):
+    """Train goes through explorer.jobs (a queued run in the job process, identical settings computed
+    once), never in the page's script thread: with the training functions broken in this process,
+    the page still gets its result."""
+    from explorer import theory
+
+    def not_here(*args, **kwargs):
+        raise AssertionError("training ran in the script's thread")
+
+    monkeypatch.setattr(theory, "nce_self_normalisation", not_here)
+    monkeypatch.setattr(theory, "sampled_softmax_training", not_here)
+    at = run_app(PAGE, vocab_n=50, vocab_train_steps=20)
+    at.button(key="vocab_train").click().run()
+    assert_ok(at)
+    assert figure(at, "NCE learns c = −log Z") and figure(at, "Learning the scores")

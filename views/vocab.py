@@ -132,10 +132,10 @@ settings = (n, s, sigma, seed, train_k, train_m, train_steps, offset)
 if n > TRAIN_N_MAX:
     st.info(t("vocab.train_too_big", n=n, limit=TRAIN_N_MAX))
 elif st.button(t("vocab.train_button"), key="vocab_train", icon=":material/model_training:"):
-    with st.spinner(t("vocab.train_running")):
-        st.session_state["_vocab_training"] = (settings, theory.nce_self_normalisation(
-            n, s, sigma, seed, train_k, train_steps, offset), theory.sampled_softmax_training(
-            n, s, sigma, seed, train_m, train_steps))
+    jobs.submit("vocab_training", settings, functools.partial(theory.vocab_training, settings))
+training_job = jobs.follow("vocab_training", lambda detail: t("vocab.train_running"))
+if training_job is not None:
+    st.session_state["_vocab_training"] = training_job.result
 trained = st.session_state.get("_vocab_training")
 if trained is None or n > TRAIN_N_MAX:
     st.caption(t("vocab.train_first"))
