@@ -116,69 +116,81 @@ ui.show_figure(figures.vocab_nce(ks, nce, t("vocab.nce_title", t=nce["target"], 
 st.caption(t("vocab.nce_note"))
 
 # ---------------------------------------------------------------- training with NCE and sampled softmax
-st.subheader(t("vocab.train"))
-st.markdown(t("vocab.train_explain", batch=theory.TRAIN_BATCH))
-st.latex(r"\text{NCE: } \min_c\ L_{\mathrm{NCE}}(x + c)\ \Rightarrow\ c \to -\log Z;\qquad "
-         r"\text{sampled softmax: } L = -\log \frac{e^{\theta_t - \log q_t}}{e^{\theta_t - \log q_t} + "
-         r"\sum_{r=1}^{m} e^{\theta_{s_r} - \log q_{s_r}}}")
-c1, c2, c3, c4 = st.columns(4)
-train_k = int(state.page_option(state.Option("vocab_train_k", "int", 16, low=1, high=256), lambda key: c1.number_input(
-    t("vocab.train_k"), min_value=1, max_value=256, step=1, key=key, persist_state="session")))
-train_m = int(state.page_option(state.Option("vocab_train_m", "int", 64, low=1, high=1024), lambda key: c2.number_input(
-    t("vocab.train_m"), min_value=1, max_value=1024, step=1, key=key, persist_state="session")))
-train_steps = int(state.page_slider("vocab_train_steps", t("vocab.train_steps"), 150, 20, 400, 10))
-offset = float(state.page_slider("vocab_train_offset", t("vocab.train_offset"), 3.0, -5.0, 5.0, 0.5))
-settings = (n, s, sigma, seed, train_k, train_m, train_steps, offset)
-if n > TRAIN_N_MAX:
-    st.info(t("vocab.train_too_big", n=n, limit=TRAIN_N_MAX))
-elif st.button(t("vocab.train_button"), key="vocab_train", icon=":material/model_training:"):
-    jobs.submit("vocab_training", settings, functools.partial(theory.vocab_training, settings))
-training_job = jobs.follow("vocab_training", lambda detail: t("vocab.train_running"))
-if training_job is not None:
-    st.session_state["_vocab_training"] = training_job.result
-trained = st.session_state.get("_vocab_training")
-if trained is None or n > TRAIN_N_MAX:
-    st.caption(t("vocab.train_first"))
-else:
-    ran, nce_run, sampled_run = trained
-    if ran != settings:
-        st.caption(t("vocab.train_stale"))
-    steps_axis = np.arange(len(nce_run["c"]))
-    left, right = st.columns(2)
-    with left:
-        ui.show_figure(figures.line_chart(steps_axis, [
-            figures.Curve(t("vocab.train_c"), nce_run["c"], figures.VOCAB_COLORS["unigram"]),
-            figures.Curve(t("vocab.train_minus_log_z", value=nce_run["minus_log_z"]),
-                          np.full(len(steps_axis), nce_run["minus_log_z"]), figures.VOCAB_COLORS["exact"], "dash")],
-            t("vocab.train_step_axis"), "c", t("vocab.train_nce_title", k=ran[4])), "vocab_train_nce",
-            table=lambda: pd.DataFrame({"step": steps_axis, "c": nce_run["c"]}))
-    kl_axis = np.arange(1, len(sampled_run["full"]) + 1)
-    with right:
-        ui.show_figure(figures.line_chart(kl_axis, [
-            figures.Curve(t("vocab.method_full"), sampled_run["full"], figures.VOCAB_COLORS["full"]),
-            figures.Curve(t("vocab.train_sampled", m=ran[5]), sampled_run["sampled"], figures.VOCAB_COLORS["sampled"])],
-            t("vocab.train_step_axis"), t("vocab.train_kl_axis"), t("vocab.train_kl_title"), log_y=True),
-            "vocab_train_sampled", table=lambda: pd.DataFrame({"step": kl_axis, **sampled_run}))
-    st.caption(t("vocab.train_note", c=f"{nce_run['c'][-1]:.4f}", minus_log_z=f"{nce_run['minus_log_z']:.4f}",
-                 log_z=f"{nce_run['log_z']:.4f}", full=f"{sampled_run['full'][-1]:.4f}",
-                 sampled=f"{sampled_run['sampled'][-1]:.4f}", steps=ran[6]))
+@ui.fragment
+def training_section() -> None:
+    """Its controls, Train and the run's figures: a step here reruns only this section."""
+    st.subheader(t("vocab.train"))
+    st.markdown(t("vocab.train_explain", batch=theory.TRAIN_BATCH))
+    st.latex(r"\text{NCE: } \min_c\ L_{\mathrm{NCE}}(x + c)\ \Rightarrow\ c \to -\log Z;\qquad "
+             r"\text{sampled softmax: } L = -\log \frac{e^{\theta_t - \log q_t}}{e^{\theta_t - \log q_t} + "
+             r"\sum_{r=1}^{m} e^{\theta_{s_r} - \log q_{s_r}}}")
+    c1, c2, c3, c4 = st.columns(4)
+    train_k = int(state.page_option(state.Option("vocab_train_k", "int", 16, low=1, high=256), lambda key: c1.number_input(
+        t("vocab.train_k"), min_value=1, max_value=256, step=1, key=key, persist_state="session")))
+    train_m = int(state.page_option(state.Option("vocab_train_m", "int", 64, low=1, high=1024), lambda key: c2.number_input(
+        t("vocab.train_m"), min_value=1, max_value=1024, step=1, key=key, persist_state="session")))
+    train_steps = int(state.page_slider("vocab_train_steps", t("vocab.train_steps"), 150, 20, 400, 10))
+    offset = float(state.page_slider("vocab_train_offset", t("vocab.train_offset"), 3.0, -5.0, 5.0, 0.5))
+    settings = (n, s, sigma, seed, train_k, train_m, train_steps, offset)
+    if n > TRAIN_N_MAX:
+        st.info(t("vocab.train_too_big", n=n, limit=TRAIN_N_MAX))
+    elif st.button(t("vocab.train_button"), key="vocab_train", icon=":material/model_training:"):
+        jobs.submit("vocab_training", settings, functools.partial(theory.vocab_training, settings))
+    training_job = jobs.follow("vocab_training", lambda detail: t("vocab.train_running"))
+    if training_job is not None:
+        st.session_state["_vocab_training"] = training_job.result
+    trained = st.session_state.get("_vocab_training")
+    if trained is None or n > TRAIN_N_MAX:
+        st.caption(t("vocab.train_first"))
+    else:
+        ran, nce_run, sampled_run = trained
+        if ran != settings:
+            st.caption(t("vocab.train_stale"))
+        steps_axis = np.arange(len(nce_run["c"]))
+        left, right = st.columns(2)
+        with left:
+            ui.show_figure(figures.line_chart(steps_axis, [
+                figures.Curve(t("vocab.train_c"), nce_run["c"], figures.VOCAB_COLORS["unigram"]),
+                figures.Curve(t("vocab.train_minus_log_z", value=nce_run["minus_log_z"]),
+                              np.full(len(steps_axis), nce_run["minus_log_z"]), figures.VOCAB_COLORS["exact"], "dash")],
+                t("vocab.train_step_axis"), "c", t("vocab.train_nce_title", k=ran[4])), "vocab_train_nce",
+                table=lambda: pd.DataFrame({"step": steps_axis, "c": nce_run["c"]}))
+        kl_axis = np.arange(1, len(sampled_run["full"]) + 1)
+        with right:
+            ui.show_figure(figures.line_chart(kl_axis, [
+                figures.Curve(t("vocab.method_full"), sampled_run["full"], figures.VOCAB_COLORS["full"]),
+                figures.Curve(t("vocab.train_sampled", m=ran[5]), sampled_run["sampled"], figures.VOCAB_COLORS["sampled"])],
+                t("vocab.train_step_axis"), t("vocab.train_kl_axis"), t("vocab.train_kl_title"), log_y=True),
+                "vocab_train_sampled", table=lambda: pd.DataFrame({"step": kl_axis, **sampled_run}))
+        st.caption(t("vocab.train_note", c=f"{nce_run['c'][-1]:.4f}", minus_log_z=f"{nce_run['minus_log_z']:.4f}",
+                     log_z=f"{nce_run['log_z']:.4f}", full=f"{sampled_run['full'][-1]:.4f}",
+                     sampled=f"{sampled_run['sampled'][-1]:.4f}", steps=ran[6]))
+
+
+training_section()
 
 # ---------------------------------------------------------------- cost against n
-st.subheader(t("vocab.cost"))
-cfg = compute.VOCAB_COST
-st.markdown(t("vocab.cost_explain", ns=", ".join(f"{v:,}" for v in compute.VOCAB_COST_NS), **cfg))
-method_labels = {meth: t(f"vocab.method_{meth}") for meth in COST_METHODS}
-if st.button(t("vocab.cost_button", s=s), key="vocab_measure", icon=":material/timer:"):
-    jobs.submit("vocab_costs", s, functools.partial(jobs.measure_costs, s), reuse_finished=False)
-job = jobs.follow("vocab_costs", lambda detail: t("vocab.cost_running"))
-if job is not None:
-    st.session_state["_vocab_costs"] = job.result
-costs = st.session_state.get("_vocab_costs")
-if costs is None:
-    st.caption(t("vocab.cost_first"))
-else:
-    st.caption(t("vocab.cost_done", seconds=costs["seconds"], threads=costs["threads"], s=costs["s"]))
-    ui.show_figure(figures.vocab_costs(costs["n"], {meth: costs[meth] for meth in COST_METHODS}, method_labels,
-                                       t("vocab.cost_title")), "vocab_costs",
-                   table=lambda: pd.DataFrame({"n": costs["n"], **{f"{meth}_seconds": costs[meth] for meth in COST_METHODS}}))
-    st.caption(t("vocab.cost_note"))
+@ui.fragment
+def cost_section() -> None:
+    """Measure and its figure: a press reruns only this section."""
+    st.subheader(t("vocab.cost"))
+    cfg = compute.VOCAB_COST
+    st.markdown(t("vocab.cost_explain", ns=", ".join(f"{v:,}" for v in compute.VOCAB_COST_NS), **cfg))
+    method_labels = {meth: t(f"vocab.method_{meth}") for meth in COST_METHODS}
+    if st.button(t("vocab.cost_button", s=s), key="vocab_measure", icon=":material/timer:"):
+        jobs.submit("vocab_costs", s, functools.partial(jobs.measure_costs, s), reuse_finished=False)
+    job = jobs.follow("vocab_costs", lambda detail: t("vocab.cost_running"))
+    if job is not None:
+        st.session_state["_vocab_costs"] = job.result
+    measured = st.session_state.get("_vocab_costs")
+    if measured is None:
+        st.caption(t("vocab.cost_first"))
+    else:
+        st.caption(t("vocab.cost_done", seconds=measured["seconds"], threads=measured["threads"], s=measured["s"]))
+        ui.show_figure(figures.vocab_costs(measured["n"], {meth: measured[meth] for meth in COST_METHODS}, method_labels,
+                                           t("vocab.cost_title")), "vocab_costs",
+                       table=lambda: pd.DataFrame({"n": measured["n"], **{f"{meth}_seconds": measured[meth] for meth in COST_METHODS}}))
+        st.caption(t("vocab.cost_note"))
+
+
+cost_section()
