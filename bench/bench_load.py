@@ -166,6 +166,7 @@ class Student:
         self.reader: asyncio.Task | None = None
         self.file_urls = None  # the last file_urls_response
         self.drawn: dict[str, int] = {}  # element kinds of the last full run and how many
+        self.alerts: list[str] = []  # texts of the last run's st.error / st.warning / st.info
 
     # ---- transport
     def _http(self, method: str, path: str, body: bytes = b"", headers: dict | None = None) -> tuple[int, bytes]:
@@ -244,6 +245,7 @@ class Student:
         deadline = time.monotonic() + timeout
         seen: dict[str, Widget] = {}
         drawn: dict[str, int] = {}
+        alerts: list[str] = []
         error = ""
         while True:
             try:
@@ -266,7 +268,9 @@ class Student:
                 which = element.WhichOneof("type")
                 proto = getattr(element, which) if which else None
                 drawn[which] = drawn.get(which, 0) + 1
-                if which == "exception":
+                if which == "alert":
+                    alerts.append(element.alert.body)
+                elif which == "exception":
                     error = error or f"exception: {element.exception.type}: {element.exception.message[:120]}"
                 elif proto is not None and hasattr(proto, "id") and getattr(proto, "id", ""):
                     seen[proto.id] = Widget(which, proto, msg.delta.fragment_id)
@@ -274,6 +278,7 @@ class Student:
                 if msg.script_finished == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
                     continue  # interrupted by our own next request: keep reading
                 self.widgets = seen if full else {**self.widgets, **seen}
+                self.alerts = alerts
                 if full:
                     self.drawn = drawn
                 if msg.script_finished not in FINISHED_OK:
