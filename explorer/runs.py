@@ -69,7 +69,8 @@ class SharedRuns(SQLiteFile):
 
     def __init__(self, path: Path, clock=time.time, lease_s: float = LEASE_S, keep: int = KEEP,
                  keep_s: float = KEEP_S, max_result_bytes: int = MAX_RESULT_BYTES):
-        self.clock, self.lease_s, self.keep, self.keep_s, self.max_result_bytes = clock, lease_s, keep, keep_s, max_result_bytes
+        self.clock, self.lease_s, self.keep, self.keep_s = clock, lease_s, keep, keep_s
+        self.max_result_bytes = max_result_bytes
         super().__init__(path, """
             CREATE TABLE IF NOT EXISTS runs (key TEXT PRIMARY KEY, owner TEXT NOT NULL, state TEXT NOT NULL,
                 beat REAL NOT NULL, ahead INTEGER NOT NULL DEFAULT 0, fraction REAL NOT NULL DEFAULT 0,
