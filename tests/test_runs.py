@@ -3,10 +3,13 @@ a shared store): two processes pressing the same run compute it once and both ge
 see its progress; a run whose claimer died is taken over; the store stays bounded."""
 from __future__ import annotations
 
+import contextlib
 import functools
 import multiprocessing
 import os
+import sys
 import time
+import types
 from pathlib import Path
 
 from explorer import runs
@@ -22,6 +25,17 @@ def computation(log: str, hold: float, progress):
     progress(0.5, step=1)
     time.sleep(hold)
     return {"pid": os.getpid(), "history": [3.0, 2.0, 1.0]}
+
+
+@contextlib.contextmanager
+def plain_main():
+    """A bare __main__ while processes are spawned: after an AppTest, __main__ is the last script
+    Streamlit ran, which spawn would run again in the child."""
+    main, sys.modules["__main__"] = sys.modules["__main__"], types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        sys.modules["__main__"] = main
 
 
 def lines(log: Path) -> list[str]:
@@ -45,8 +59,9 @@ def test_two_processes_pressing_the_same_run_compute_it_once(tmp_path):
     ctx = multiprocessing.get_context("spawn")
     ready, out = ctx.Barrier(3), ctx.Queue()
     workers = [ctx.Process(target=press, args=(str(store), str(log), ready, out)) for _ in range(2)]
-    for w in workers:
-        w.start()
+    with plain_main():
+        for w in workers:
+            w.start()
     try:
         ready.wait(120)
         results = [out.get(timeout=120) for _ in workers]
@@ -72,7 +87,8 @@ def test_a_run_whose_claimer_died_is_taken_over(tmp_path):
     store, log = tmp_path / "runs.sqlite3", tmp_path / "computed.log"
     shared = runs.SharedRuns(store, lease_s=2.0)
     worker = multiprocessing.get_context("spawn").Process(target=claim_and_die, args=(str(store), str(log)))
-    worker.start()
+    with plain_main():
+        worker.start()
     try:
         deadline = time.monotonic() + 120
         while not lines(log) and time.monotonic() < deadline:
