@@ -288,9 +288,15 @@ class JobQueue:
 @st.cache_resource(show_spinner=False)
 def queue() -> JobQueue:
     """The queue of this server process, its job processes started now (ready before a first press),
-    sharing runs with the machine's other workers through the store of $PROBCORE_RUNS_URL."""
+    sharing runs with the machine's other workers through the store of $PROBCORE_RUNS_URL (when it
+    cannot be opened: a message in the server's log, and runs shared within this process only)."""
+    try:
+        shared = runs.open_runs()
+    except (ValueError, OSError, sqlite3.Error) as err:
+        print(f"probcore: heavy runs not shared between workers: {err}", file=sys.stderr, flush=True)
+        shared = None
     return JobQueue(threads=max(1, int(os.environ.get("PROBCORE_JOB_THREADS", "1"))), runner=ChildProcess,
-                    shared=runs.open_runs())
+                    shared=shared)
 
 
 def submit(slot: str, key: Hashable, fn: Callable, reuse_finished: bool = True) -> None:

@@ -12,6 +12,8 @@ import time
 import types
 from pathlib import Path
 
+import pytest
+
 from explorer import runs
 from explorer.jobs import JobQueue
 
@@ -138,3 +140,10 @@ def test_the_store_is_bounded_in_count_age_and_size_and_forgets_failures(tmp_pat
     assert failed.state == "failed" and isinstance(failed.error, ValueError)  # followers get the error
     assert store.claim(("x",), "c").state == "claimed"  # ... and a new press computes anew
     assert store.computed() == 14
+
+
+def test_the_store_url_names_its_variable(tmp_path, monkeypatch):
+    monkeypatch.setenv(runs.ENV_URL, f"sqlite:///{tmp_path}/env.sqlite3")
+    assert runs.open_runs().path == tmp_path / "env.sqlite3"
+    with pytest.raises(ValueError, match="PROBCORE_RUNS_URL: scheme 'postgresql' is not supported"):
+        runs.open_runs("postgresql://db.example/runs")
