@@ -20,7 +20,9 @@ student reconnects through the proxy as the frontend does (health, then the webs
 old session id) and asks for a rerun with its URL and widget states; it counts as restored when
 that run succeeds and leaves its URL as it was. ``--burst K`` adds K students who open the
 training demo and press Run at the same moment (at a third of the run), with identical settings
-or (``--burst-distinct``) each its own seed.
+or (``--burst-distinct``) each its own seed; the workers share a fresh heavy-run store
+(explorer/runs.py) whose count of computations is reported: identical presses on any worker
+compute once.
 
 Widgets are found by key (Streamlit's element id ends with "-<key>") or else by label, and every
 page and action is in PAGES below. Loopback only, bounded by --students and --seconds (a step
@@ -62,6 +64,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_explorer import FLOOR_APP  # noqa: E402
+from explorer.runs import ENV_URL as RUNS_URL, SharedRuns  # noqa: E402
 from serve.cluster import ROOT, Cluster  # noqa: E402
 
 STEP_TIMEOUT_S = 30.0  # a page step slower than this is an error
@@ -166,6 +169,7 @@ class Student:
         self.reader: asyncio.Task | None = None
         self.file_urls = None  # the last file_urls_response
         self.drawn: dict[str, int] = {}  # element kinds of the last full run and how many
+        self.alerts: list[str] = []  # texts of the last run's st.error / st.warning / st.info
 
     # ---- transport
     def _http(self, method: str, path: str, body: bytes = b"", headers: dict | None = None) -> tuple[int, bytes]:
@@ -244,6 +248,7 @@ class Student:
         deadline = time.monotonic() + timeout
         seen: dict[str, Widget] = {}
         drawn: dict[str, int] = {}
+        alerts: list[str] = []
         error = ""
         while True:
             try:
@@ -266,7 +271,9 @@ class Student:
                 which = element.WhichOneof("type")
                 proto = getattr(element, which) if which else None
                 drawn[which] = drawn.get(which, 0) + 1
-                if which == "exception":
+                if which == "alert":
+                    alerts.append(element.alert.body)
+                elif which == "exception":
                     error = error or f"exception: {element.exception.type}: {element.exception.message[:120]}"
                 elif proto is not None and hasattr(proto, "id") and getattr(proto, "id", ""):
                     seen[proto.id] = Widget(which, proto, msg.delta.fragment_id)
@@ -274,6 +281,7 @@ class Student:
                 if msg.script_finished == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
                     continue  # interrupted by our own next request: keep reading
                 self.widgets = seen if full else {**self.widgets, **seen}
+                self.alerts = alerts
                 if full:
                     self.drawn = drawn
                 if msg.script_finished not in FINISHED_OK:
@@ -568,6 +576,7 @@ def summarize(args, reports: list[Report], burst: list[Report], burst_at: float,
                   "presses": len(burst_runs), "ok": sum(ok for _, ok in burst_runs),
                   "p50_s": quantile([s for s, _ in burst_runs], 0.5),
                   "max_s": max((s for s, _ in burst_runs), default=float("nan")),
+                  "per_worker": {w: sum(r.worker == w for r in burst) for w in sorted({r.worker for r in burst})},
                   "other_steps_meanwhile": len(during), "other_max_s": max(during, default=float("nan"))}
         if burst else None,
         "reconnects": {"count": len(reconnects), "restored_url": sum(ok for _, ok in reconnects),
@@ -607,6 +616,9 @@ def table(result: dict) -> str:
         rows.append((f"burst of {b['students']} Run presses ({'distinct' if b['distinct_seeds'] else 'identical'})",
                      f"{b['ok']}/{b['presses']} ok, p50 {b['p50_s']:.2f} s, last {b['max_s']:.2f} s; other steps "
                      f"meanwhile {b['other_steps_meanwhile']}, max {b['other_max_s']:.3f} s"))
+        rows.append(("  burst students per worker", ", ".join(f"{k or '?'}: {v}" for k, v in b["per_worker"].items())))
+    if result.get("heavy_runs_computed") is not None:
+        rows.append(("heavy runs computed, all workers (shared store)", result["heavy_runs_computed"]))
     width = max(len(str(k)) for k, _ in rows)
     return "\n".join(f"{str(k):<{width}}  {v}" for k, v in rows)
 
@@ -639,8 +651,10 @@ def main(argv: list[str] | None = None) -> dict:
             if args.app == "floor":
                 script = Path(tmp) / "floor.py"
                 script.write_text(FLOOR_APP)
-            with Cluster(args.workers, script=script) as cluster:
+            store = Path(tmp) / "runs.sqlite3"  # this class's shared heavy-run store: its count starts at 0
+            with Cluster(args.workers, script=script, env={RUNS_URL: f"sqlite:///{store}"}) as cluster:
                 result = asyncio.run(the_class(args, cluster.url, cluster))
+            result["heavy_runs_computed"] = SharedRuns(store).computed()
     result["app"] = args.app
     result["load_average_start"] = LOAD_AT_START
     print(table(result))

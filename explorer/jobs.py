@@ -6,13 +6,17 @@ pages' reruns first), at most ``MAX_PENDING`` wait, and a press beyond that is r
 message. A run is named by a key (the page and every setting, seed included); a
 press whose key is queued, running or finished within ``KEEP_SECONDS`` joins that run instead of
 starting another, so thirty identical presses compute once and all get the result (a measurement
-of this machine joins only a run in progress: pressing again measures anew).
+of this machine joins only a run in progress: pressing again measures anew). With a shared
+store (explorer/runs.py, the queue of a server process has one) this holds across the worker
+processes of the machine: the first to claim a key computes it, the others follow its position,
+progress and result through the store, and take it over if its owner dies.
 
 A page hooks in with two calls: :func:`submit` when its button is pressed, :func:`follow` on
 every run. While this session's run is pending, :func:`follow` blocks the script showing the
 queue position (the runs ahead of it), then the run's progress, and returns the finished job;
 a widget change meanwhile interrupts the wait (the run goes on) and the next script run follows
-it again. The queue lives in this process only: each worker behind the proxy has its own.
+it again. The queue lives in this process: each worker behind the proxy has its own, and they
+meet in the shared store.
 """
 from __future__ import annotations
 
@@ -20,7 +24,10 @@ import collections
 import functools
 import multiprocessing.connection
 import os
+import pickle
+import secrets
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -31,6 +38,7 @@ from typing import Any, Callable, Hashable
 
 import streamlit as st
 
+from explorer import runs
 from explorer.i18n import t
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,6 +46,7 @@ MAX_PENDING = 64  # queued runs per server process; beyond that a press is refus
 KEEP = 16  # finished runs kept for identical presses
 KEEP_SECONDS = 600.0
 POLL_SECONDS = 0.25  # how often a waiting page refreshes the position / progress
+SHARE_SECONDS = 0.5  # how often the queue renews its claims and reads the runs it follows in the shared store
 NICE = int(os.environ.get("PROBCORE_JOB_NICE", "5"))  # the job process's priority below the worker's
 
 
@@ -52,6 +61,7 @@ class Job:
     finished: float | None = None
     fraction: float = 0.0
     detail: dict = field(default_factory=dict)
+    ahead: int = 0  # runs before it in another process's queue, while followed through the shared store
     result: Any = None
     error: BaseException | None = None
     done: threading.Event = field(default_factory=threading.Event)
@@ -137,18 +147,24 @@ class ChildProcess:
 class JobQueue:
     """FIFO of distinct runs computed by ``threads`` daemon threads, each handing its jobs to its
     own ``runner()`` (runner(fn, progress) -> result; default: in that thread); identical keys
-    share one Job."""
+    share one Job, across processes too when they share a ``shared`` store (keys of plain values:
+    see runs.run_key)."""
 
     def __init__(self, threads: int = 1, max_pending: int = MAX_PENDING, keep: int = KEEP,
-                 keep_seconds: float = KEEP_SECONDS, runner: Callable[[], Callable] = lambda: _in_thread):
+                 keep_seconds: float = KEEP_SECONDS, runner: Callable[[], Callable] = lambda: _in_thread,
+                 shared: runs.SharedRuns | None = None):
         self.max_pending, self.keep, self.keep_seconds, self.runner = max_pending, keep, keep_seconds, runner
+        self.shared, self.owner = shared, f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self._lock = threading.Condition()
         self._waiting: collections.deque[Job] = collections.deque()
         self._running: dict[Hashable, Job] = {}
         self._finished: collections.OrderedDict[Hashable, Job] = collections.OrderedDict()
+        self._followed: dict[Hashable, Job] = {}  # computed by another process: followed through the store
         self.computed = 0  # runs actually computed (not joined): for tests and the load benchmark
         for i in range(threads):
             threading.Thread(target=self._work, name=f"probcore-job-{i}", daemon=True).start()
+        if shared is not None:
+            threading.Thread(target=self._share, name="probcore-job-share", daemon=True).start()
 
     def submit(self, key: Hashable, fn: Callable, reuse_finished: bool = True) -> Job:
         """The job of ``key``: an identical one queued, running or (``reuse_finished``) recently
@@ -156,18 +172,67 @@ class JobQueue:
         with self._lock:
             self._forget_old()
             job = self._running.get(key) or (self._finished.get(key) if reuse_finished else None)
-            job = job or next((j for j in self._waiting if j.key == key), None)
+            job = job or next((j for j in self._waiting if j.key == key), None) or self._followed.get(key)
             if job is None:
                 if len(self._waiting) >= self.max_pending:
                     raise QueueFull
                 job = Job(key, fn)
-                self._waiting.append(job)
-                self._lock.notify()
+                try:
+                    run = self.shared.claim(key, self.owner, reuse_finished) if self.shared else runs.Run("claimed")
+                except sqlite3.Error:  # the store is unavailable: computed here, not shared
+                    run = runs.Run("claimed")
+                if run.state == "claimed":
+                    self._waiting.append(job)
+                    self._lock.notify()
+                elif run.state == "taken":
+                    self._followed[key] = job
+                else:
+                    self._take(job, run)
             return job
+
+    def _take(self, job: Job, run: runs.Run) -> None:
+        """Finish ``job`` with the done or failed ``run`` another process computed (lock held)."""
+        job.finished = time.monotonic()
+        job.started = job.finished - run.seconds
+        job.result, job.error, job.fraction, job.ahead = run.result, run.error, 1.0, 0
+        self._followed.pop(job.key, None)
+        if job.error is None:
+            self._finished[job.key] = job
+            self._forget_old()
+        job.done.set()
+
+    def _share(self) -> None:
+        """Every SHARE_SECONDS: renew this process's claims (with each run's position and
+        progress); refresh the runs followed from the store, finishing the done ones and claiming
+        those whose owner's claim expired (they go first in this queue)."""
+        while True:
+            time.sleep(SHARE_SECONDS)
+            with self._lock:
+                own = [(job.key, self.position(job), job.fraction, job.detail)
+                       for job in [*self._running.values(), *self._waiting]]
+                followed = list(self._followed.values())
+            try:
+                self.shared.beat(self.owner, own)
+                for job in followed:
+                    run = self.shared.look(job.key) or self.shared.claim(job.key, self.owner)
+                    with self._lock:
+                        if run.state in ("running", "taken"):
+                            job.ahead, job.fraction, job.detail = run.ahead, run.fraction, run.detail
+                        elif run.state == "claimed":
+                            del self._followed[job.key]
+                            job.ahead, job.fraction = 0, 0.0
+                            self._waiting.appendleft(job)
+                            self._lock.notify()
+                        else:
+                            self._take(job, run)
+            except (sqlite3.Error, pickle.UnpicklingError):  # try again at the next beat (the lease is much longer)
+                pass
 
     def position(self, job: Job) -> int:
         """Runs ahead of a waiting job (running ones included); 0 once it runs or is done."""
         with self._lock:
+            if self._followed.get(job.key) is job:
+                return job.ahead
             if job.started is not None:
                 return 0
             ahead = next((i for i, j in enumerate(self._waiting) if j is job), len(self._waiting))
@@ -176,7 +241,7 @@ class JobQueue:
     def stats(self) -> dict:
         with self._lock:
             return {"waiting": len(self._waiting), "running": len(self._running), "kept": len(self._finished),
-                    "computed": self.computed}
+                    "followed": len(self._followed), "computed": self.computed}
 
     def _forget_old(self) -> None:
         now = time.monotonic()
@@ -198,6 +263,7 @@ class JobQueue:
             except Exception as err:  # handed to every session following the job
                 job.error = err
             job.finished = time.monotonic()
+            self._publish(job)
             with self._lock:
                 del self._running[job.key]
                 self.computed += 1
@@ -206,11 +272,31 @@ class JobQueue:
                     self._forget_old()
             job.done.set()
 
+    def _publish(self, job: Job) -> None:
+        """The finished job's result or error for the other processes following it."""
+        if self.shared is None:
+            return
+        try:
+            if job.error is None:
+                self.shared.publish(job.key, self.owner, job.result, job.seconds)
+            else:
+                self.shared.fail(job.key, self.owner, job.error)
+        except (sqlite3.Error, pickle.PicklingError, TypeError, AttributeError):
+            pass  # not shared: the claim expires and a follower computes the run itself
+
 
 @st.cache_resource(show_spinner=False)
 def queue() -> JobQueue:
-    """The queue of this server process, its job processes started now (ready before a first press)."""
-    return JobQueue(threads=max(1, int(os.environ.get("PROBCORE_JOB_THREADS", "1"))), runner=ChildProcess)
+    """The queue of this server process, its job processes started now (ready before a first press),
+    sharing runs with the machine's other workers through the store of $PROBCORE_RUNS_URL (when it
+    cannot be opened: a message in the server's log, and runs shared within this process only)."""
+    try:
+        shared = runs.open_runs()
+    except (ValueError, OSError, sqlite3.Error) as err:
+        print(f"probcore: heavy runs not shared between workers: {err}", file=sys.stderr, flush=True)
+        shared = None
+    return JobQueue(threads=max(1, int(os.environ.get("PROBCORE_JOB_THREADS", "1"))), runner=ChildProcess,
+                    shared=shared)
 
 
 def submit(slot: str, key: Hashable, fn: Callable, reuse_finished: bool = True) -> None:

@@ -4,7 +4,8 @@ restarted worker loses nothing).
 
 The store is chosen by the URL in ``PROBCORE_ROOMS_URL`` (default ``sqlite:///var/rooms.sqlite3``
 under the repository): :class:`RoomStore` is the interface a server database would implement;
-only :class:`SQLiteRooms` exists (WAL mode, a busy timeout, one short transaction per call).
+only :class:`SQLiteRooms` exists (explorer/sqlite_file.py: WAL mode, a busy timeout, one short
+transaction per call).
 
 Security: a room code is 6 characters from a 31-letter alphabet (31^6 ~ 8.9e8 codes), the teacher
 secret 32 random bytes of which only the SHA-256 is stored and compared in constant time; failed
@@ -25,9 +26,9 @@ from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
-from urllib.parse import unquote, urlsplit
 
-ROOT = Path(__file__).resolve().parents[1]
+from explorer.sqlite_file import ROOT, SQLiteFile, path_from_url
+
 ENV_URL = "PROBCORE_ROOMS_URL"
 DEFAULT_URL = f"sqlite:///{ROOT / 'var' / 'rooms.sqlite3'}"
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud and typed from a projector
@@ -36,7 +37,6 @@ ROOM_TTL_S = 3 * 3600
 WINDOW_S = 60
 CLIENT_FAILURES = 10  # failed joins / wrong secrets per client per window
 ALL_FAILURES = 300  # over all clients per window: bounds guessing from many addresses
-BUSY_TIMEOUT_MS = 5000
 MAX_LESSON_BYTES = 64 * 1024
 
 
@@ -86,37 +86,22 @@ class RoomStore(Protocol):
         """Whether ``secret`` drives the room (a wrong one counts as a failure)."""
 
 
-class SQLiteRooms:
+class SQLiteRooms(SQLiteFile):
     """Rooms in one SQLite file shared by every process that opens the same path."""
 
     def __init__(self, path: Path, clock=time.time):
-        self.path = Path(path)
         self.clock = clock
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        super().__init__(path, """
+            CREATE TABLE IF NOT EXISTS rooms (code TEXT PRIMARY KEY, secret_sha256 TEXT NOT NULL,
+                lesson_id TEXT NOT NULL, lesson_text TEXT NOT NULL, step INTEGER NOT NULL,
+                version INTEGER NOT NULL, updated REAL NOT NULL);
+            CREATE TABLE IF NOT EXISTS failures (bucket TEXT NOT NULL, window INTEGER NOT NULL,
+                count INTEGER NOT NULL, PRIMARY KEY (bucket, window));
+            CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            INSERT OR IGNORE INTO meta VALUES ('salt', lower(hex(randomblob(16))));
+        """)
         with closing(self._connect()) as db:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.executescript("""
-                CREATE TABLE IF NOT EXISTS rooms (code TEXT PRIMARY KEY, secret_sha256 TEXT NOT NULL,
-                    lesson_id TEXT NOT NULL, lesson_text TEXT NOT NULL, step INTEGER NOT NULL,
-                    version INTEGER NOT NULL, updated REAL NOT NULL);
-                CREATE TABLE IF NOT EXISTS failures (bucket TEXT NOT NULL, window INTEGER NOT NULL,
-                    count INTEGER NOT NULL, PRIMARY KEY (bucket, window));
-                CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-                INSERT OR IGNORE INTO meta VALUES ('salt', lower(hex(randomblob(16))));
-            """)
             self._salt = db.execute("SELECT value FROM meta WHERE key = 'salt'").fetchone()[0]
-
-    def _connect(self) -> sqlite3.Connection:
-        """A connection for one call: autocommit off, writers wait up to BUSY_TIMEOUT_MS for the lock."""
-        db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
-        db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-        return db
-
-    def _write(self):
-        """A connection inside BEGIN IMMEDIATE (the write lock is taken at once: no upgrade deadlock)."""
-        db = self._connect()
-        db.execute("BEGIN IMMEDIATE")
-        return _Transaction(db)
 
     # ------------------------------------------------ rate limit
     def _bucket(self, client: str) -> str:
@@ -194,31 +179,7 @@ class SQLiteRooms:
             return self._room(db, code)
 
 
-class _Transaction:
-    """COMMIT on success, ROLLBACK on an exception (RateLimited included), then close."""
-
-    def __init__(self, db: sqlite3.Connection):
-        self.db = db
-
-    def __enter__(self) -> sqlite3.Connection:
-        return self.db
-
-    def __exit__(self, kind, value, tb) -> None:
-        try:
-            self.db.execute("ROLLBACK" if kind is not None else "COMMIT")
-        finally:
-            self.db.close()
-
-
 def open_store(url: str | None = None) -> RoomStore:
     """The store named by ``url`` (default: $PROBCORE_ROOMS_URL, else DEFAULT_URL). ``sqlite:///path``
     (relative to the repository) or ``sqlite:////absolute/path``; ValueError for any other scheme."""
-    url = url or os.environ.get(ENV_URL) or DEFAULT_URL
-    parts = urlsplit(url)
-    if parts.scheme != "sqlite":
-        raise ValueError(f"{ENV_URL}: scheme {parts.scheme or '(none)'!r} is not supported; "
-                         "only sqlite:///relative/path or sqlite:////absolute/path")
-    if parts.netloc or not parts.path or parts.path == "/":
-        raise ValueError(f"{ENV_URL}: expected sqlite:///PATH (three slashes), got {url!r}")
-    path = Path(unquote(parts.path[1:]))
-    return SQLiteRooms(path if path.is_absolute() else ROOT / path)
+    return SQLiteRooms(path_from_url(url or os.environ.get(ENV_URL) or DEFAULT_URL, ENV_URL))

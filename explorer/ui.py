@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from explorer import figures, state
+from explorer import figures, guard, state
 from explorer.i18n import mapping_label, t
 from probcore.registry import MAPPINGS
 
@@ -53,15 +53,17 @@ def log_run(started: float) -> None:
 
 
 def fragment(draw: Callable[[], None]) -> Callable[[], None]:
-    """``st.fragment`` around a part of a page: a widget inside it reruns only ``draw``. After a
-    run of the fragment alone the URL is written (app.py does it after a full run) and the run
-    is logged (:func:`log_run`)."""
+    """``st.fragment`` around a part of a page: a widget inside it reruns only ``draw``. A run of
+    the fragment alone spends the session's rerun budget as a full run does (app.py:
+    guard.limit_reruns, refused with its warning beyond it); after it the URL is written (app.py
+    does it after a full run) and the run is logged (:func:`log_run`)."""
     @functools.wraps(draw)
     def run() -> None:
         started = time.time()
         ctx = get_script_run_ctx()
         alone = ctx is not None and bool(ctx.fragment_ids_this_run)  # this fragment, not the whole app
         if alone:
+            guard.limit_reruns()
             st.session_state["_notes"] = set()
         draw()
         if alone:

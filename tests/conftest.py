@@ -1,4 +1,5 @@
-"""Shared fixture: ``case``, every mapping with representative parameters, callable on a tensor."""
+"""Shared fixtures: ``case``, every mapping with representative parameters, callable on a tensor; a
+fresh shared-run store for the session."""
 from dataclasses import dataclass, field
 
 import pytest
@@ -62,3 +63,11 @@ class Case:
 def case(request):
     name, params = CASES[request.param]
     return Case(request.param, name, params)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def fresh_runs_store(tmp_path_factory):
+    """The shared heavy-run store (explorer/runs.py) of this test session, a fresh file (workers
+    started by the tests inherit it): no run of an earlier session is served instead of computed."""
+    import os
+    os.environ.setdefault("PROBCORE_RUNS_URL", f"sqlite:///{tmp_path_factory.mktemp('runs') / 'runs.sqlite3'}")

@@ -140,6 +140,61 @@ def test_a_flood_of_reruns_is_refused_with_a_message_and_the_budget_refills():
     assert not at.warning and any(m.value == "page drawn" for m in at.markdown)
 
 
+FRAGMENT_APP = """
+import streamlit as st
+
+from explorer import guard, ui
+
+guard.RATE, guard.BURST = 1.0, 5.0  # the budget of this test app: below the pace of a worker answering in a loop
+guard.limit_reruns()
+
+
+@ui.fragment
+def part():
+    st.slider("x", 0, 1000, key="flood_x")
+    st.write("part drawn")
+
+
+part()
+"""
+
+
+def test_fragment_reruns_spend_the_same_budget_a_flood_is_refused_a_normal_pace_never(tmp_path):
+    """Fragment reruns sent in a loop as fast as a real worker answers (the protocol client): refused
+    with the warning once the burst is spent; after a pause, changes at 2/3 of RATE are never refused.
+    (The test app's budget is 1 run a second, burst 5: the loop beats it on a loaded machine too.)"""
+    app = tmp_path / "fragment_app.py"
+    app.write_text(FRAGMENT_APP)
+    with Cluster(workers=1, proxy=False, script=app) as c:
+        async def go():
+            s = load.Student(c.worker_url(0), load.Page("", "", 1, ()), random.Random(0), load.Report(), time.monotonic)
+            await s.open()
+            assert (await s.rerun())[0]
+            wid, w = s.find("flood_x")
+            assert w.fragment_id  # the slider lives in the fragment: its change reruns only that
+
+            async def change(value: int) -> bool:
+                s.states[wid] = WidgetState(id=wid)
+                s.states[wid].double_array_value.data.append(value)
+                ok, why = await s.rerun(fragment_id=w.fragment_id)
+                assert ok, why
+                return any("Too many updates" in text for text in s.alerts)
+
+            served = 0
+            while not await change(served + 1):
+                served += 1
+                assert served < 60, "60 fragment reruns in a loop, none refused"
+            assert served >= 3  # the burst (5, less the initial full run) was served first
+            await asyncio.sleep(3.0)  # the budget refills
+            paced = []
+            for value in range(6):
+                paced.append(await change(500 + value))
+                await asyncio.sleep(1.5)
+            assert not any(paced), paced
+            await s.close()
+        run(go())
+
+
 # ---------------------------------------------------------------- behind the proxy ----
 
 def test_haproxy_config_is_sticky_checks_health_and_redispatches(tmp_path):
