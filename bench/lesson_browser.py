@@ -13,6 +13,7 @@ from explorer import rooms
 
 ARTIFACTS = ROOT / "artifacts"  # a screenshot of a page whose button could not be clicked
 BAR = ".st-key-lesson_bar"
+SKELETON = "[data-testid='stSkeleton']"  # an element whose browser code is still loading
 TIMEOUT_MS = 60_000
 
 
@@ -38,9 +39,12 @@ def new_page(browser, viewport=VIEWPORT):
 
 
 def idle(page) -> None:
-    """The script has stopped and nothing on the page is stale."""
+    """The script has stopped, nothing on the page is stale and every element is drawn. Streamlit's
+    browser code loads each kind of element on its first use and shows a skeleton in its place until
+    then, which can outlast the run by a second on a fresh page; a button's keyboard shortcut only
+    exists once the button itself is drawn."""
     page.wait_for_selector(IDLE, state="attached")
-    page.wait_for_function("() => !document.querySelector('[data-stale=\"true\"]')")
+    page.wait_for_function("sel => !document.querySelector(sel)", arg=f"[data-stale='true'], {SKELETON}")
 
 
 def click(page, key: str) -> None:
