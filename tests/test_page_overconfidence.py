@@ -87,13 +87,15 @@ def ran():
 
 def test_run_reports_its_own_time(ran):
     """The page states the run's measured seconds (how fast it is is a benchmark's business, not a test's:
-    a shared 2-core machine takes 3x longer under load)."""
-    at, seconds = ran
+    a shared 2-core machine takes 3x longer under load). The time is the computation's: a run already
+    computed with these settings (by another session or worker: explorer.runs) comes back at once and
+    keeps the time it took there."""
+    at, _ = ran
     assert_ok(at)
     assert compute.oc_estimate_seconds(DEFAULT["steps"], DEFAULT["n_classes"]) < 5  # the default run is short
     result = at.session_state[RESULT]
     assert result["settings"] == DEFAULT
-    assert result["seconds"] <= seconds
+    assert result["seconds"] > 0
     assert any(f"Last run: {result['seconds']:.1f} s" in c.value for c in at.caption)
 
 
