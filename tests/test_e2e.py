@@ -32,6 +32,9 @@ PAGES = {
     "overconfidence": ("overconfidence", "Why sparse", "Topics"),
     "vocab": ("vocab", "Large vocabularies", "Topics"),
     "attention": ("attention", "Attention", "Topics"),
+    "losses": ("losses", "Losses", "Topics"),
+    "smooth_max": ("smooth-max", "Smooth max & properties", "Topics"),
+    "sparse_from_exp": ("sparse-from-exp", "Sparsemax from scratch", "Topics"),
     "check": ("check", "Check my numbers", "Tools"),
 }
 TIMEOUT_MS = 60_000
