@@ -52,20 +52,20 @@ def log_run(started: float) -> None:
         print(f"RUN {started:.4f} {time.time():.4f}", file=sys.stderr, flush=True)
 
 
-def fragment(draw: Callable[[], None]) -> Callable[[], None]:
+def fragment(draw: Callable[..., None]) -> Callable[..., None]:
     """``st.fragment`` around a part of a page: a widget inside it reruns only ``draw``. A run of
     the fragment alone spends the session's rerun budget as a full run does (app.py:
     guard.limit_reruns, refused with its warning beyond it); after it the URL is written (app.py
     does it after a full run) and the run is logged (:func:`log_run`)."""
     @functools.wraps(draw)
-    def run() -> None:
+    def run(*args, **kwargs) -> None:
         started = time.time()
         ctx = get_script_run_ctx()
         alone = ctx is not None and bool(ctx.fragment_ids_this_run)  # this fragment, not the whole app
         if alone:
             guard.limit_reruns()
             st.session_state["_notes"] = set()
-        draw()
+        draw(*args, **kwargs)
         if alone:
             state.sync_url()
             log_run(started)

@@ -142,6 +142,36 @@ else:
     if all(f is None for f in files):
         st.info(t("check.empty_upload"))
 
+
+@ui.fragment
+def row_view(verdicts: list, x: np.ndarray, p: np.ndarray, mapping: str) -> None:
+    """One row against the reference: a step of its row number reruns only this part."""
+    failing = [v.row for v in verdicts if not v.ok]
+    chosen = state.page_option(state.Option("check_row", "int", None, low=0, high=MAX_ROWS - 1), lambda key: st.number_input(
+        t("check.row"), value=None, min_value=0, step=1, key=key, placeholder=t("check.row_placeholder"),
+        help=t("check.row_help"), persist_state="session"))
+    row = (failing[0] if failing else 0) if chosen is None else int(chosen)
+    if row >= len(verdicts):
+        st.warning(state.plain(t("check.row_range", row=row, rows=len(verdicts))))
+        row = failing[0] if failing else 0
+    v = verdicts[row]
+    user = p[row]
+    differing = np.zeros(len(user), dtype=bool)
+    differing[list(v.differing)] = True
+    index = compute.check_view_index(v.reference, user, compute.CHECK_TOP_VIEW)
+    if len(index) < len(user):
+        st.caption(t("check.top_view", top=len(index), n=len(user)))
+    verdict = t("check.ok") if v.ok else t("check.mismatch")
+    fig = figures.check_row_bars(index, v.reference, user, differing, mapping_color(mapping),
+                                 t("check.fig_reference", mapping=mapping_label(mapping)),
+                                 t("check.fig_title", row=row, verdict=verdict))
+    ui.show_figure(fig, "check_row_bars", table=lambda: pd.DataFrame({
+        "entry": np.arange(len(user)), "logit": x[row], "your_p": user, "reference_p": v.reference,
+        "abs_error": np.abs(user - v.reference), "differs": differing}))
+    if v.likely_cause:
+        st.caption(state.plain(t("check.row_cause", cause=v.likely_cause)))
+
+
 # ---------------------------------------------------------------- verdicts
 verdicts = None
 if x is not None and p is not None:
@@ -175,31 +205,7 @@ if verdicts:
     st.dataframe(table, hide_index=True, column_config={
         t("check.col_max_err"): st.column_config.NumberColumn(format="%.3g")})
 
-    # one row against the reference
-    failing = [v.row for v in verdicts if not v.ok]
-    chosen = state.page_option(state.Option("check_row", "int", None, low=0, high=MAX_ROWS - 1), lambda key: st.number_input(
-        t("check.row"), value=None, min_value=0, step=1, key=key, placeholder=t("check.row_placeholder"),
-        help=t("check.row_help"), persist_state="session"))
-    row = (failing[0] if failing else 0) if chosen is None else int(chosen)
-    if row >= len(verdicts):
-        st.warning(state.plain(t("check.row_range", row=row, rows=len(verdicts))))
-        row = failing[0] if failing else 0
-    v = verdicts[row]
-    user = p[row]
-    differing = np.zeros(len(user), dtype=bool)
-    differing[list(v.differing)] = True
-    index = compute.check_view_index(v.reference, user, compute.CHECK_TOP_VIEW)
-    if len(index) < len(user):
-        st.caption(t("check.top_view", top=len(index), n=len(user)))
-    verdict = t("check.ok") if v.ok else t("check.mismatch")
-    fig = figures.check_row_bars(index, v.reference, user, differing, mapping_color(mapping),
-                                 t("check.fig_reference", mapping=mapping_label(mapping)),
-                                 t("check.fig_title", row=row, verdict=verdict))
-    ui.show_figure(fig, "check_row_bars", table=lambda: pd.DataFrame({
-        "entry": np.arange(len(user)), "logit": x[row], "your_p": user, "reference_p": v.reference,
-        "abs_error": np.abs(user - v.reference), "differs": differing}))
-    if v.likely_cause:
-        st.caption(state.plain(t("check.row_cause", cause=v.likely_cause)))
+    row_view(verdicts, x, p, mapping)
 
     # downloads of the reference
     reference = np.stack([v_.reference for v_ in verdicts])
