@@ -189,7 +189,12 @@ def test_busy_sessions_keep_the_numbers_they_were_given(server, browser):
                 p.locator(".st-key-x_0 input[type='range']").press("ArrowRight")
         for p, x in zip(pages, links):
             expected = ", ".join(f"{v:g}" for v in [round(x[0] + 0.05 * steps, 2), *x[1:]])
-            p.wait_for_function("e => new URLSearchParams(location.search).get('logits') === e", arg=expected)
+            try:
+                p.wait_for_function("e => new URLSearchParams(location.search).get('logits') === e", arg=expected)
+            except sync_api.TimeoutError:  # say what the session shows instead: steps lost, or numbers changed
+                got = p.evaluate("() => new URLSearchParams(location.search).get('logits')")
+                raise AssertionError(f"expected logits {expected!r}, the URL holds {got!r}, the text field "
+                                     f"{p.locator('.st-key-w_logits input').input_value()!r}") from None
             settle(p)
             assert_no_exception(p)
             sync_api.expect(p.locator(".st-key-w_logits input")).to_have_value(expected)
