@@ -64,9 +64,18 @@ def counter(k: int, n: int) -> str:
 
 
 def wait_for_step(page, k: int, n: int, timeout_ms: float = TIMEOUT_MS) -> None:
-    """Until the lesson bar says step k of n."""
-    page.wait_for_function("([sel, text]) => { const bar = document.querySelector(sel);"
-                           " return bar && bar.innerText.includes(text); }", arg=[BAR, counter(k, n)], timeout=timeout_ms)
+    """Until the lesson bar says step k of n; on a timeout, an AssertionError saying what the page
+    shows instead (its URL and the bar's text)."""
+    try:
+        page.wait_for_function("([sel, text]) => { const bar = document.querySelector(sel);"
+                               " return bar && bar.innerText.includes(text); }", arg=[BAR, counter(k, n)],
+                               timeout=timeout_ms)
+    except Exception as err:
+        if type(err).__name__ != "TimeoutError":
+            raise
+        bar = page.evaluate("sel => { const bar = document.querySelector(sel); return bar && bar.innerText; }", BAR)
+        raise AssertionError(f"step {k} of {n} not shown within {timeout_ms / 1000:g} s: at {page.url}, "
+                             f"the lesson bar says {bar!r}") from None
 
 
 def start_room(page, server: str, n: int) -> str:

@@ -117,9 +117,13 @@ def back_to_view() -> None:
 
 
 def follow_again() -> None:
+    """Follow the room again, from the teacher's current step at once (not at the next poll)."""
     ss = st.session_state
     ss["_room_follow"] = True
-    ss["_room_version"] = None  # the next poll shows the teacher's step
+    room = store().get(ss["_room"]) if ss.get("_room") else None
+    ss["_room_version"] = None if room is None else room.version  # None: the next poll shows the step
+    if room is not None:
+        show_step(room_lesson(room.lesson_id, room.lesson_text), room.step)
 
 
 def stop_following() -> None:
@@ -182,11 +186,18 @@ def _follow() -> None:
             show_step(room_lesson(room.lesson_id, room.lesson_text), room.step)
             st.rerun(scope="app")
         st.caption(t("room.following", code=code))
-        st.button(t("room.stop"), on_click=stop_following, key="room_stop", icon=":material/pause:")
     else:
         st.caption(t("room.not_following", code=code, step=room.step + 1))
-        st.button(t("room.follow"), on_click=follow_again, key="room_follow", type="primary",
-                  icon=":material/sync:")
+
+
+def _follow_button() -> None:
+    """Stop following / Follow again, outside the polling fragment: a click is a run of the page,
+    not a fragment run racing the fragment's own poll every POLL_S (the likely cause of a test run
+    in which a student did not catch up after Follow again)."""
+    if st.session_state.get("_room_follow", True):
+        st.button(t("room.stop"), on_click=stop_following, key="room_stop", icon=":material/pause:")
+    else:
+        st.button(t("room.follow"), on_click=follow_again, key="room_follow", type="primary", icon=":material/sync:")
 
 
 # ---------------------------------------------------------------- the bar ----
@@ -268,6 +279,7 @@ def bar(page) -> None:
                                                  n=len(ss["_draft"]["steps"]))))
     if ss.get("_room") and not ss.get("_room_secret"):
         _follow()
+        _follow_button()
     if lesson is None:
         return
     _lesson_bar(lesson, k)

@@ -68,7 +68,7 @@ def test_student_on_another_worker_follows_the_teacher(servers, browser, store_p
 
     # a student exploring on their own is not moved ...
     click(student, "room_stop")
-    student.locator(".st-key-room_follow button").first.wait_for()  # drawn by the polling fragment
+    student.locator(".st-key-room_follow button").first.wait_for()
     click(teacher, "lesson_next")
     wait_for_step(teacher, 5, N)
     assert store.get(code).step == 4
