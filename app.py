@@ -10,11 +10,24 @@ import gc
 import time
 
 import streamlit as st
+import torch
 
 from explorer import guard, jobs, lesson_bar, state, ui
 from explorer.i18n import t
 
 started = time.time()
+
+
+@st.cache_resource(show_spinner=False)
+def one_torch_thread() -> None:
+    """Once per server process, before any computation: torch runs on one intra-op thread. The
+    explorer's tensors are small and a server runs many sessions at once; with a second thread the
+    hand-offs (and OpenMP's spin-waits while the other core is busy) cost more CPU than they save
+    (bench/results/load.md: CPU of a Simplex / Perturb step about halved)."""
+    torch.set_num_threads(1)
+
+
+one_torch_thread()
 st.set_page_config(page_title="probcore explorer", page_icon=":material/scatter_plot:", layout="wide")
 guard.limit_reruns()
 state.sidebar()

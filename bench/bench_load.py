@@ -48,6 +48,7 @@ import tempfile
 import time
 import urllib.parse
 import uuid
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -97,12 +98,11 @@ class Page:
 
 ELSEWHERE = tuple(Action("page", path, 0.3) for path in ("", "simplex", "perturb", "margin", "overconfidence", "check"))
 PAGES = (
-    Page("", "", 4, (Action("slider", "x_0", 3), Action("slider", "x_2", 3), Action("number", "temperature", 1,
-                                                                                      (0.5, 1.0, 2.0)),
+    Page("", "", 4, (Action("slider", "x_0", 3), Action("slider", "x_2", 3), Action("number", "w_target", 1, (0, 1, 2)),
                      *ELSEWHERE)),
     Page("simplex", "", 1, (Action("slider", "x_1", 3), *ELSEWHERE)),
     Page("perturb", "", 1, (Action("slider", "x_1", 3), *ELSEWHERE)),
-    Page("margin", "", 1, (Action("slider", "x_0", 3), *ELSEWHERE)),
+    Page("margin", "", 1, (Action("slider", "margin_m", 2), Action("slider", "margin_angle", 1), *ELSEWHERE)),
     Page("overconfidence", "", 2, (Action("button", "oc_run", 1), Action("number", "oc_eps", 2, (0.05, 0.1, 0.5, 1.0)),
                                    Action("number", "oc_seed", 0.5, (0, 1)), *ELSEWHERE)),
     Page("check", "", 1.5, (Action("choice", "check_source", 1, (1,)),
@@ -110,6 +110,7 @@ PAGES = (
                             Action("choice", "check_example", 1, (2, 3)), *ELSEWHERE)),
 )
 FLOOR_PAGES = (Page("", "", 1, (Action("slider", "x_2", 1),)),)  # the yardstick app: one slider, one chart
+UPLOAD_SOURCE = ("check_source", 1)  # the choice that shows the uploaders, and its option index
 BURST_PAGE = "overconfidence"
 BURST_BUTTON = "oc_run"
 BURST_SEED = "oc_seed"
@@ -146,6 +147,7 @@ class Report:
     lost: bool = False
     worker: str = ""  # the worker serving it now (the proxy's cookie)
     workers: list = field(default_factory=list)  # every worker it was served by, in order
+    missing: list = field(default_factory=list)  # widget actions whose widget was not on the page
 
 
 class Lost(Exception):
@@ -327,6 +329,10 @@ class Student:
     async def upload(self, keys: tuple[str, ...]) -> tuple[bool, str]:
         """Both files as the frontend sends them: URLs from the server, a multipart PUT each (XSRF
         header = cookie), then a rerun with the file_uploader states."""
+        if self.find(keys[0]) is None and self.find(UPLOAD_SOURCE[0]) is not None:  # as a student: pick "upload" first
+            ok, why = await self.act(Action("choice", UPLOAD_SOURCE[0], values=(UPLOAD_SOURCE[1],)))
+            if not ok:
+                return ok, why
         files = upload_files(self.rng)
         for key, (name, data) in zip(keys, files):
             found = self.find(key)
@@ -432,6 +438,8 @@ class Student:
                     await self.reconnect(self.clock())  # served again: counted from the loss
                     continue
                 if why == "skipped":
+                    if action.kind != "page":
+                        self.report.missing.append(f"{self.page_name or '/'} {action.kind} {action.target}")
                     continue
                 seconds = self.clock() - began
                 if action.kind == "button":
@@ -586,6 +594,7 @@ def summarize(args, reports: list[Report], burst: list[Report], burst_at: float,
         "first_worker": [r.workers[0] if r.workers else "" for r in reports],
         "reconnected": [len(r.reconnects) for r in reports],
         "error_samples": [f"{t:.1f}s {what}" for t, what in errors[:10]],
+        "missing_widgets": dict(Counter(m for r in reports + burst for m in r.missing)),
         "load_average_end": os.getloadavg()[0],
         "client_cpu_s": round(time.process_time(), 1),  # this generator's own CPU, on the same cores
     }
@@ -603,6 +612,8 @@ def table(result: dict) -> str:
             ("students per worker", ", ".join(f"{k or '?'}: {v}" for k, v in sorted(result["students_per_worker"].items()))),
             ("RSS MiB per worker (warm, end, max)", "; ".join(f"w{r['worker']}: {r['after_warmup']}, {r['end']}, {r['max']}"
                                                              for r in result["rss_mb"])),
+            ("actions whose widget was missing", ", ".join(f"{k} x{v}" for k, v in result["missing_widgets"].items())
+             or "none"),
             ("load average (1 min) at the end", f"{result['load_average_end']:.2f}"),
             ("CPU seconds of this load generator", result["client_cpu_s"])]
     if result.get("worker_cpu_s"):

@@ -1,5 +1,5 @@
-"""probcore calls of the explorer, numpy in and numpy out, cached: grids with ``st.cache_data``,
-single logit vectors with an in-process memo.
+"""probcore calls of the explorer, numpy in and numpy out, cached in process-wide memos of
+bounded size (:func:`memo`), shared by every session of a worker.
 
 Every function takes plain hashable arguments (logits as a tuple, keyword arguments as a sorted
 tuple of items) so the cache key is cheap, and computes in float64 through the registry
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+from types import MappingProxyType
 
 import numpy as np
 import streamlit as st
@@ -59,13 +60,37 @@ def _frozen(a: np.ndarray) -> np.ndarray:
     return a
 
 
-# One logit vector: a slider step misses any cache, so these use a plain in-process memo
-# (no pickling of arguments and results as st.cache_data does); the grids below use st.cache_data.
-@functools.lru_cache(maxsize=1024)
+def _immutable(value):
+    """``value`` made safe to share: arrays read-only, tuples / lists as tuples and dicts as
+    read-only mappings, each item in turn."""
+    if isinstance(value, np.ndarray):
+        return _frozen(value)
+    if isinstance(value, (tuple, list)):
+        return tuple(_immutable(v) for v in value)
+    if isinstance(value, dict):
+        return MappingProxyType({k: _immutable(v) for k, v in value.items()})
+    return value
+
+
+def memo(max_entries: int):
+    """Cache a function of hashable arguments in this process, at most ``max_entries`` results
+    (least recently used out), each result immutable (:func:`_immutable`) since every session
+    shares it. Unlike ``st.cache_data`` it neither hashes the arguments' bytes nor pickles the
+    result on every call (about 0.25 ms a call on a busy worker, 19 calls a Simplex step)."""
+    def decorate(fn):
+        @functools.lru_cache(maxsize=max_entries)
+        @functools.wraps(fn)
+        def cached(*args, **kwargs):
+            return _immutable(fn(*args, **kwargs))
+        return cached
+    return decorate
+
+
+@memo(1024)
 def probabilities(name: str, x: tuple, kw: Kw, target: int = 0, seed: int = 0) -> np.ndarray:
     """p = mapping(x) for one logit vector (read-only array)."""
     with torch.no_grad():
-        return _frozen(_forward(name, _tensor(x), kw, target, seed).numpy())
+        return _forward(name, _tensor(x), kw, target, seed).numpy()
 
 
 def entropy(p: np.ndarray) -> np.ndarray:
@@ -108,7 +133,7 @@ def _batch_loss(name: str, x: torch.Tensor, kw: Kw, target: torch.Tensor) -> tor
     return fn(x, target, reduction="none", **kwargs)
 
 
-@functools.lru_cache(maxsize=1024)
+@memo(1024)
 def loss_and_grad(name: str, x: tuple, kw: Kw, target: int) -> tuple[float, np.ndarray] | None:
     """(L(x, target), dL/dx) of the mapping's loss by autograd, None if it has no loss."""
     if not has_loss(name, kw):
@@ -116,10 +141,10 @@ def loss_and_grad(name: str, x: tuple, kw: Kw, target: int) -> tuple[float, np.n
     xt = _tensor(x).requires_grad_(True)
     loss = _batch_loss(name, xt, kw, torch.tensor(target))
     loss.backward()
-    return float(loss.detach()), _frozen(xt.grad.numpy())
+    return float(loss.detach()), xt.grad.numpy()
 
 
-@st.cache_data(max_entries=128, show_spinner=False)
+@memo(128)
 def jacobians(name: str, x: tuple, kw: Kw, target: int, seed: int) -> tuple[np.ndarray, np.ndarray | None]:
     """(probcore.jacobian, torch autograd Jacobian or None when n > AUTOGRAD_MAX_N), J[i, j] = dp_i/dx_j.
     ValueError beyond AUTOGRAD_MAX_N for a mapping whose Jacobian is autograd's anyway."""
@@ -138,7 +163,7 @@ def rank(matrix: np.ndarray) -> int:
     return int(np.linalg.matrix_rank(matrix, tol=1e-9 * max(1.0, float(np.abs(matrix).max()))))
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@memo(64)
 def simplex_image(name: str, kw: Kw, radius: float, m: int, target: int, seed: int) -> np.ndarray:
     """One p per 1e-3 cell (the drawing's resolution) of the outputs over the m x m grid of logits
     (u, v, 0), u, v in [-radius, radius]: shape (<= m*m, 3). Sparse mappings pile many logits on
@@ -156,7 +181,7 @@ def _without_temperature(kw: Kw) -> Kw:
     return tuple((k, 1.0 if k == "temperature" else v) for k, v in kw)
 
 
-@st.cache_data(max_entries=128, show_spinner=False)
+@memo(128)
 def temperature_sweep(name: str, x: tuple, kw: Kw, target: int, seed: int) -> np.ndarray:
     """Rows p = mapping(x / T) (its own temperature set to 1) for T in TEMPERATURES: (len(T), n)."""
     batch = np.asarray(x)[None, :] / TEMPERATURES[:, None]
@@ -169,7 +194,7 @@ def alpha_names() -> tuple[str, ...]:
     return tuple(n for n, m in MAPPINGS.items() if any(p.name == "alpha" for p in m.params))
 
 
-@st.cache_data(max_entries=128, show_spinner=False)
+@memo(128)
 def alpha_sweep(name: str, x: tuple, kw: Kw, target: int, seed: int) -> np.ndarray:
     """Rows p = mapping(x; alpha) for alpha in ALPHAS (one batched call, alpha per row): (len(ALPHAS), n)."""
     batch = np.repeat(np.asarray(x, dtype=np.float64)[None, :], len(ALPHAS), axis=0)
@@ -183,7 +208,7 @@ def plane_grid(radius: float, m: int) -> np.ndarray:
     return np.linspace(-radius, radius, m)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@memo(64)
 def loss_surface(name: str, kw: Kw, target: int, radius: float, m: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Loss over the plane x = (u, v, 0) and the descent step's direction: arrays (m, m) indexed
     [v, u]: (L, g0 - g2, g1 - g2) with g = dL/dx. A gradient step x <- x - eta g on all three logits
@@ -200,7 +225,7 @@ def loss_surface(name: str, kw: Kw, target: int, radius: float, m: int) -> tuple
             (grad[:, 1] - grad[:, 2]).reshape(shape))
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@memo(64)
 def binary_losses(name: str, kw: Kw, margins: tuple) -> np.ndarray:
     """The mapping's loss of logits [t, 0] with target class 0, for each margin t."""
     t = np.asarray(margins)
@@ -234,7 +259,7 @@ def modified_huber(t: np.ndarray) -> np.ndarray:
     return np.where(t >= -1, np.maximum(0.0, 1.0 - t) ** 2, -4.0 * t)
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@memo(8)
 def classic_panels(margins: tuple, probs: tuple) -> dict[float, tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """For alpha in CLASSIC_ALPHAS: (Tsallis entropy of [p, 1 - p], entmax([t, 0])_1, entmax loss of
     [t, 0] for class 0). alpha = inf is the limit: argmax and the perceptron loss max(0, -t)."""
@@ -285,7 +310,7 @@ def sample_cap(n: int) -> int:
     return fitting[-1] if fitting else SAMPLE_GRID[0]
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@memo(64)
 def perturbmax_nested(x: tuple, noise: str, n_max: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Monte-Carlo perturb-max (probcore.functional.perturbmax_sample, temperature 1) at every N
     of SAMPLE_GRID up to ``n_max``, nested: one generator, torch.Generator().manual_seed(seed),
@@ -319,14 +344,14 @@ def _gumbel_softmax_rows(x: tuple, rows: int, tau: float, hard: bool, seed: int)
         return _forward("gumbel_softmax", batch, items({"temperature": tau, "hard": hard}), 0, seed).numpy()
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@memo(64)
 def gumbel_softmax_draws(x: tuple, tau: float, draws: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """(soft, hard) samples, shape (draws, n), from the same Gumbel noise (seed): hard is the
     straight-through one-hot of soft's argmax."""
     return _gumbel_softmax_rows(x, draws, tau, False, seed), _gumbel_softmax_rows(x, draws, tau, True, seed)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@memo(64)
 def gumbel_softmax_sharpness(x: tuple, seed: int) -> np.ndarray:
     """Mean of max_i y_i over SHARPNESS_DRAWS Gumbel-softmax samples y for every tau of TAUS
     (the same noise for every tau: the seed is reset)."""
@@ -363,7 +388,7 @@ def margin_gap(cos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.argmax(cos, axis=-1), top2[..., 1] - top2[..., 0]
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@memo(32)
 def margin_regions(classes: int, margin: float, scale: float, target: int, radius: float = MARGIN_RADIUS,
                    size: int = MARGIN_GRID) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Over the size x size grid of [-radius, radius]^2 (arrays indexed [y, x]): (grid, plain,
@@ -383,7 +408,7 @@ def margin_regions(classes: int, margin: float, scale: float, target: int, radiu
     return grid, plain.astype(np.int8), strict.astype(np.int8), p.astype(np.float32)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@memo(64)
 def margin_share(classes: int, margin: float) -> float:
     """Fraction of directions (MARGIN_DIRECTIONS evenly spaced angles) in no-man's-land, i.e. with
     cos theta_(1) - cos theta_(2) < margin."""
@@ -392,7 +417,7 @@ def margin_share(classes: int, margin: float) -> float:
     return float(np.mean(gap < margin))
 
 
-@functools.lru_cache(maxsize=256)
+@memo(256)
 def margin_point(classes: int, angle_deg: float, margin: float, scale: float, target: int) -> dict:
     """The feature (cos a, sin a) with label ``target``: its cosines, AM-softmax logits
     s (cos - m [j = t]), probcore.am_softmax probabilities with margin and without (m = 0, i.e.
@@ -406,11 +431,11 @@ def margin_point(classes: int, angle_deg: float, margin: float, scale: float, ta
         loss = float(losses.am_softmax_loss(xt, tt, margin=margin, scale=scale))
         loss0 = float(losses.am_softmax_loss(xt, tt, margin=0.0, scale=scale))
     logits = scale * (cos - margin * (np.arange(classes) == target))
-    return {"cos": _frozen(cos), "logits": _frozen(logits), "p": _frozen(p), "p0": _frozen(p0),
+    return {"cos": cos, "logits": logits, "p": p, "p0": p0,
             "loss": loss, "loss0": loss0}
 
 
-@functools.lru_cache(maxsize=256)
+@memo(256)
 def margin_sweep(classes: int, angle_deg: float, scale: float, target: int) -> dict:
     """For m in MARGIN_SWEEP: probcore's AM-softmax loss and p_target of the feature at angle
     ``angle_deg`` labelled ``target`` (one call per m), the target logit s (cos_t - m) and the
@@ -423,8 +448,8 @@ def margin_sweep(classes: int, angle_deg: float, scale: float, target: int) -> d
         loss = np.array([float(losses.am_softmax_loss(xt, tt, margin=m, scale=scale)) for m in ms])
         p_t = np.array([float(probcore.am_softmax(xt, tt, margin=m, scale=scale)[target]) for m in ms])
     others = np.delete(cos, target)
-    return {"m": ms, "loss": _frozen(loss), "p_target": _frozen(p_t), "target_logit": _frozen(scale * (cos[target] - ms)),
-            "runner_logit": _frozen(np.full(len(ms), scale * others.max()))}
+    return {"m": ms, "loss": loss, "p_target": p_t, "target_logit": scale * (cos[target] - ms),
+            "runner_logit": np.full(len(ms), scale * others.max())}
 
 
 
@@ -437,7 +462,7 @@ OC_N = tuple(int(v) for v in np.unique(np.round(np.geomspace(2, 1e6, 241))))  # 
 OC_MS_PER_UPDATE = (1.0, 0.08)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@memo(64)
 def oc_bounds(eps: float, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(n, cross-entropy bound, top-k bound) for n in OC_N: explorer.training.logit_gap_bound(n,
     eps), the smallest s_max - s_min at loss eps, and logit_gap_bound(n, eps, k=min(k, n)), the
@@ -500,7 +525,7 @@ def vocab_proposal(name: str, n: int, s: float) -> torch.Tensor:
     return torch.full((n,), 1.0 / n, dtype=torch.float64) if name == "uniform" else zipf_frequencies(n, s)
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@memo(32)
 @_one_thread
 def vocab_hs(n: int, s: float, seed: int) -> dict:
     """Huffman tree of Zipf(s) over n classes and the hierarchical-softmax probabilities of one
@@ -520,7 +545,7 @@ def vocab_hs(n: int, s: float, seed: int) -> dict:
                 max_length=tree.max_length)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@memo(16)
 @_one_thread
 def huffman_uniform(n: int) -> dict[str, float]:
     """code_length_summary of n equal frequencies (Zipf s = 0): the Huffman expected length equals
@@ -529,7 +554,7 @@ def huffman_uniform(n: int) -> dict[str, float]:
     return code_length_summary(zipf_frequencies(n, 0.0))
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@memo(16)
 @_one_thread
 def vocab_bounds(s: float) -> dict[str, np.ndarray]:
     """Entropy, Huffman expected and maximum code length of Zipf(s) for n in VOCAB_BOUND_NS."""
@@ -539,7 +564,7 @@ def vocab_bounds(s: float) -> dict[str, np.ndarray]:
             for key in ("n", "entropy_bits", "expected_length", "log2_n", "max_length")}
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@memo(32)
 @_one_thread
 def vocab_importance(n: int, s: float, sigma: float, seed: int) -> dict:
     """``importance_sampling_stats`` of ``vocab_logits`` for each proposal and each m in VOCAB_MS
@@ -557,7 +582,7 @@ def vocab_importance(n: int, s: float, sigma: float, seed: int) -> dict:
     return out
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@memo(32)
 @_one_thread
 def vocab_nce(n: int, s: float, sigma: float, seed: int) -> dict:
     """NCE with k unigram noise samples (k in VOCAB_KS) for the normalised model scores
@@ -656,7 +681,7 @@ def attention_scores(q: np.ndarray, k: np.ndarray, scale: float) -> np.ndarray:
     return scale * (np.atleast_2d(q) @ np.asarray(k).T) / np.sqrt(np.shape(k)[1])
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
+@memo(256)
 def attention_weights(name: str, scores: tuple, kw: Kw) -> np.ndarray:
     """The mapping (registry forward) of every row of ``scores`` (a tuple of row tuples): (m, L)."""
     with torch.no_grad():

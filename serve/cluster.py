@@ -30,6 +30,12 @@ TEMPLATE = Path(__file__).with_name("haproxy.cfg")
 HAPROXY = shutil.which("haproxy") or "/usr/sbin/haproxy"
 
 
+# Workers (and their job processes) compute on one thread each (unless the environment says
+# otherwise): a worker serves many sessions at once, and a second OpenMP / BLAS thread per
+# operation only spins against the other workers (app.py: one_torch_thread).
+ONE_THREAD = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -104,7 +110,7 @@ class Cluster:
         self.bind, self.worker_bind, self.proxy, self.backends = bind, worker_bind, proxy, tuple(backends)
         self.worker_ports = [worker_port + i if worker_port else free_port() for i in range(workers)]
         self.run_dir = Path(run_dir or tempfile.mkdtemp(prefix="probcore-serve-"))
-        self.env = {**os.environ, "STREAMLIT_SERVER_COOKIE_SECRET": os.environ.get(
+        self.env = {**ONE_THREAD, **os.environ, "STREAMLIT_SERVER_COOKIE_SECRET": os.environ.get(
             "STREAMLIT_SERVER_COOKIE_SECRET", secrets.token_hex(16)), **(env or {})}
         self.workers: list[subprocess.Popen | None] = [None] * workers
         self.haproxy: subprocess.Popen | None = None

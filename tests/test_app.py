@@ -126,6 +126,27 @@ def test_every_page_renders_with_extreme_settings(page, setting):
         assert len(bars["x"]) == 50  # the top-50 view
 
 
+def test_the_app_computes_on_one_torch_thread():
+    """app.one_torch_thread: many sessions share a worker's cores, so torch runs one intra-op
+    thread (set once per process, before the first computation)."""
+    import threading
+
+    import streamlit as st
+    import torch
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    st.cache_resource.clear()  # as in a fresh server process
+    try:
+        run_app()
+        seen = []  # in a new thread, as the next script run (OpenMP keeps a count per thread)
+        thread = threading.Thread(target=lambda: seen.append(torch.get_num_threads()))
+        thread.start()
+        thread.join()
+        assert seen == [1]
+    finally:
+        torch.set_num_threads(before)
+
+
 def test_sparsemax_has_exact_zeros_for_the_default_logits():
     fig = figures(run_app())[0]
     sparse = trace(fig, label("sparsemax"), type="bar")

@@ -214,6 +214,15 @@ def cluster():
         yield c
 
 
+def test_workers_and_their_job_processes_compute_on_one_thread(cluster):
+    """A worker serves many sessions: a second OpenMP / BLAS thread per operation would only spin
+    against the other workers (serve.cluster.ONE_THREAD; the job process inherits the worker's
+    environment)."""
+    for proc in cluster.workers:
+        environ = set(open(f"/proc/{proc.pid}/environ", "rb").read().split(b"\0"))
+        assert {b"OMP_NUM_THREADS=1", b"OPENBLAS_NUM_THREADS=1", b"MKL_NUM_THREADS=1"} <= environ
+
+
 def student(cluster, path: str, link: str = "") -> load.Student:
     page = next(p for p in load.PAGES if p.path == path)
     page = load.Page(page.path, link, page.weight, page.actions)
@@ -324,6 +333,7 @@ def test_short_class_and_a_killed_worker_whose_students_come_back(cluster):
                                    burst_distinct=False, seed=1, app="explorer")
     result = run(load.the_class(args, cluster.url, cluster))
     assert result["steps"] >= 1, result  # the class ran (how fast is bench_load's business, not a test's)
+    assert not result["missing_widgets"], result["missing_widgets"]  # every action of the mix found its widget
     assert result["sessions_lost"] == 0, result["error_samples"]
     on_killed = [n for first, n in zip(result["first_worker"], result["reconnected"]) if first == "w1"]
     assert on_killed and all(n >= 1 for n in on_killed)  # each of its students reconnected through the proxy
