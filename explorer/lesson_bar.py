@@ -339,7 +339,11 @@ def _text(step: lessons.Step, field: str, lang: str) -> str:
 
 
 def _jump(key: str, drawn_at: int) -> None:
-    """The jump list's choice "K. Page" -> step K. A list drawn at another step than the current one
-    is stale (Streamlit may report it changed on the run after a room moved the student): ignored."""
-    if st.session_state.get("_lesson_step") == drawn_at:
-        move(to=int(st.session_state[key].split(".")[0]) - 1)
+    """The jump list's choice "K. Page" -> step K. Streamlit may report the list changed when nobody
+    touched it (on the run after a room moved the student; on a poll run after a page switch, which
+    Streamlit can take for a switch back and so forget the widget values): a list drawn at another
+    step than the current one, or a choice of the step it was drawn at, is no move (a following
+    student would stop following)."""
+    k = int(st.session_state[key].split(".")[0]) - 1
+    if st.session_state.get("_lesson_step") == drawn_at and k != drawn_at:
+        move(to=k)
