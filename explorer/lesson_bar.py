@@ -3,9 +3,12 @@ page) draws the lesson bar above the page (narration, step counter, Previous / N
 lesson's view), keeps ``lesson``, ``step`` and ``room`` in the URL, opens what a link names, and
 in a room moves a following student to the teacher's step (a fragment polling the room store).
 
-Showing a step = setting every control to the step's state (:func:`show_step`) and switching to
-its page. A control already drawn in this run cannot be set (Streamlit refuses), but a deleted key
-can: the step's values replace the old ones and the next run draws them.
+Showing a step (:func:`show_step`, from a click or the room poll) = switching to its page, then, in
+that page's run, setting every control to the step's state (:func:`bar`, before the page draws a
+control). Not before the switch: the run that switches pages may carry the browser's widget values
+of the page it leaves (a poll of the room sent meanwhile, which Streamlit merges into the switch's
+run); set before them, the step's state would be undone by them, and the old page's callbacks would
+fire on keys the step deleted (a KeyError ending the run: no bar, no more polls, a student stuck).
 """
 from __future__ import annotations
 
@@ -63,12 +66,18 @@ def base_url() -> str:
 # ---------------------------------------------------------------- moving between steps ----
 
 def show_step(lesson: lessons.Lesson, k: int) -> None:
-    """Make step k (0-based) the current one and set every control to its state: the defaults,
-    then the step's parameters (the viewer's language and presentation mode stay). The page is
-    switched to by :func:`bar` on the next run."""
+    """Make step k (0-based) the current one: :func:`bar` switches to its page (``_lesson_go``)
+    and there sets every control to the step's state (``_lesson_set``, :func:`_set_step_state`)."""
     ss = st.session_state
     k = max(0, min(int(k), len(lesson.steps) - 1))
-    step = lesson.steps[k]
+    ss["_lesson"], ss["_lesson_step"], ss["_lesson_go"], ss["_lesson_set"] = lesson, k, True, True
+
+
+def _set_step_state(step: lessons.Step) -> None:
+    """Every control to the step's state: the defaults, then the step's parameters (the viewer's
+    language and presentation mode stay). Before the page draws: a control already drawn in this
+    run cannot be set (Streamlit refuses), but a deleted key can."""
+    ss = st.session_state
     values = {key: o.default for key, o in {**state.OPTIONS, **lessons.ALL_PAGE_OPTIONS}.items()
               if key not in lessons.VIEWER_KEYS}
     values.update(step.values())
@@ -80,7 +89,6 @@ def show_step(lesson: lessons.Lesson, k: int) -> None:
         del ss[key]
     ss["_last_kwargs"] = {}
     ss["_check_filled"] = "none"  # views/check.py fills the step's example in again
-    ss["_lesson"], ss["_lesson_step"], ss["_lesson_go"] = lesson, k, True
 
 
 def leave() -> None:
@@ -191,9 +199,8 @@ def _follow() -> None:
 
 
 def _follow_button() -> None:
-    """Stop following / Follow again, outside the polling fragment: a click is a run of the page,
-    not a fragment run racing the fragment's own poll every POLL_S (the likely cause of a test run
-    in which a student did not catch up after Follow again)."""
+    """Stop following / Follow again, outside the polling fragment: a click runs the whole page
+    (Follow again shows the teacher's step, maybe on another page)."""
     if st.session_state.get("_room_follow", True):
         st.button(t("room.stop"), on_click=stop_following, key="room_stop", icon=":material/pause:")
     else:
@@ -265,10 +272,13 @@ def bar(page) -> None:
     ss["lesson"] = lesson.id if lesson is not None and lesson.id in _shipped_ids() else ""
     ss["step"] = k + 1 if lesson is not None else 0
     ss["room"] = ss.get("_room") or ""
-    if lesson is not None and ss.pop("_lesson_go", False):
+    if lesson is not None and ss.get("_lesson_go"):
         target = lessons.PAGES[lesson.steps[k].page]
         if page.url_path != target.url_path:
-            st.switch_page(target.script)
+            st.switch_page(target.script)  # _lesson_go stays set until a run is on the step's page
+        ss["_lesson_go"] = False
+    if lesson is not None and ss.pop("_lesson_set", False):
+        _set_step_state(lesson.steps[k])
     if ss.get("_room_error"):
         st.error(state.plain(ss.pop("_room_error")))
     if ss.get("_draft") is not None and page.url_path != "lesson" and page.url_path in lessons.PAGE_BY_PATH:
@@ -329,7 +339,11 @@ def _text(step: lessons.Step, field: str, lang: str) -> str:
 
 
 def _jump(key: str, drawn_at: int) -> None:
-    """The jump list's choice "K. Page" -> step K. A list drawn at another step than the current one
-    is stale (Streamlit may report it changed on the run after a room moved the student): ignored."""
-    if st.session_state.get("_lesson_step") == drawn_at:
-        move(to=int(st.session_state[key].split(".")[0]) - 1)
+    """The jump list's choice "K. Page" -> step K. Streamlit may report the list changed when nobody
+    touched it (on the run after a room moved the student; on a poll run after a page switch, which
+    Streamlit can take for a switch back and so forget the widget values): a list drawn at another
+    step than the current one, or a choice of the step it was drawn at, is no move (a following
+    student would stop following)."""
+    k = int(st.session_state[key].split(".")[0]) - 1
+    if st.session_state.get("_lesson_step") == drawn_at and k != drawn_at:
+        move(to=k)

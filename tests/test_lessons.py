@@ -276,6 +276,40 @@ def test_back_to_the_lessons_view_undoes_a_students_change():
     assert "step 1 of" in at.markdown[0].value
 
 
+def test_showing_a_step_sets_no_control_before_its_page_runs(monkeypatch):
+    """show_step (a click's or a room poll's callback) only records the step: the run that switches
+    to its page may carry the old page's widget values (a room poll merged into it by Streamlit),
+    which fired the old page's slider callback on the x_ keys a step deletes (a KeyError: no bar, no
+    more polls). The controls are set by the bar on the step's page, before the page draws."""
+    from explorer import lesson_bar
+    lesson = SHIPPED["01_softmax_temperature"]
+    before = {"logits": "9, 9, 9", "preset": "custom", "x_0": 1.5, "temperature": 3.0, "_lesson_step": 3}
+    ss = dict(before)
+    monkeypatch.setattr(lesson_bar.st, "session_state", ss)
+    lesson_bar.show_step(lesson, 4)
+    assert {key: ss[key] for key in before} == {**before, "_lesson_step": 4}
+    assert ss["_lesson"] is lesson and ss["_lesson_go"] and ss["_lesson_set"]
+    lesson_bar._set_step_state(lesson.steps[4])  # what the bar does on the step's page
+    assert "x_0" not in ss and all(ss[key] == value for key, value in lesson.steps[4].values().items())
+
+
+def test_the_jump_list_moves_only_to_another_step(monkeypatch):
+    """Streamlit may report the jump list changed when nobody touched it (a room poll after a page
+    switch; the run after a room moved the student): a list drawn at another step than the current
+    one, or a choice of the step it shows, is no move, which would stop a following student."""
+    from explorer import lesson_bar
+    moves = []
+    monkeypatch.setattr(lesson_bar, "move", lambda to: moves.append(to))
+    ss = {"_lesson_step": 4, "jump": "5. Smooth max"}
+    monkeypatch.setattr(lesson_bar.st, "session_state", ss)
+    lesson_bar._jump("jump", 4)  # the step the list shows
+    lesson_bar._jump("jump", 3)  # a list drawn at another step
+    assert moves == []
+    ss["jump"] = "7. Jacobian"
+    lesson_bar._jump("jump", 4)
+    assert moves == [6]
+
+
 def test_unknown_lesson_in_the_url_is_a_message():
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     at.query_params.update({"lesson": "<script>", "step": "99"})
