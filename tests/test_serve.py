@@ -208,6 +208,20 @@ def test_haproxy_config_is_sticky_checks_health_and_redispatches(tmp_path):
     subprocess.run([HAPROXY, "-c", "-q", "-f", str(tmp_path / "h.cfg")], check=True)
 
 
+def test_a_worker_runs_no_full_garbage_collection_after_each_script_run():
+    """runner.postScriptGC is off in the project's .streamlit/config.toml, as Streamlit reads it in
+    the repository: a full collection after every run walked all the sessions' objects, half of a
+    busy worker's Python time (bench/results/load.md)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    code = ("from streamlit import config; config.get_config_options(force_reparse=True); "
+            "print(config.get_option('runner.postScriptGC'))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[1], check=True,
+                         capture_output=True, text=True).stdout
+    assert out.strip() == "False"
+
+
 @pytest.fixture(scope="module")
 def cluster():
     with Cluster(workers=2) as c:
