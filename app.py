@@ -65,9 +65,9 @@ state.sync_url()
 
 @st.cache_resource(show_spinner=False)
 def freeze_imported_objects() -> None:
-    """Once per server process, after a first run has imported torch, plotly and pandas: Streamlit runs
-    gc.collect(2) after every run, which holds the GIL ~0.1 s over these ~250k long-lived objects and so
-    delays sending the run's elements to the browser; frozen (gc.freeze), the collector skips them."""
+    """Once per server process, after a first run has imported torch, plotly and pandas: a full
+    collection (Python's own; Streamlit's after every run is off in .streamlit/config.toml) would
+    hold the GIL ~0.1 s over these ~250k long-lived objects; frozen (gc.freeze), it skips them."""
     gc.freeze()
 
 
