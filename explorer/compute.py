@@ -500,17 +500,6 @@ VOCAB_COST = dict(d=64, m=64, batch=16, repeats=5)  # measure_costs settings of 
 VOCAB_PROPOSALS = ("uniform", "unigram")
 
 
-def _one_thread(fn):
-    """Run ``fn`` with one torch thread: many small tensors, where thread hand-offs cost more than
-    they save (see probcore.check.torch_threads)."""
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        from probcore.check import torch_threads
-        with torch_threads(1):
-            return fn(*args, **kwargs)
-    return wrapper
-
-
 def vocab_logits(n: int, s: float, sigma: float, seed: int) -> torch.Tensor:
     """Logits of one context over n classes: the Zipf(s) unigram log-frequency plus N(0, sigma^2)
     noise (the context moves the scores away from the unigram), float64, from ``seed``."""
@@ -526,7 +515,6 @@ def vocab_proposal(name: str, n: int, s: float) -> torch.Tensor:
 
 
 @memo(32)
-@_one_thread
 def vocab_hs(n: int, s: float, seed: int) -> dict:
     """Huffman tree of Zipf(s) over n classes and the hierarchical-softmax probabilities of one
     random h with random node vectors (both N(0, 1), d = VOCAB_D, drawn from ``seed``: first the
@@ -546,7 +534,6 @@ def vocab_hs(n: int, s: float, seed: int) -> dict:
 
 
 @memo(16)
-@_one_thread
 def huffman_uniform(n: int) -> dict[str, float]:
     """code_length_summary of n equal frequencies (Zipf s = 0): the Huffman expected length equals
     log2 n only when n is a power of 2."""
@@ -555,7 +542,6 @@ def huffman_uniform(n: int) -> dict[str, float]:
 
 
 @memo(16)
-@_one_thread
 def vocab_bounds(s: float) -> dict[str, np.ndarray]:
     """Entropy, Huffman expected and maximum code length of Zipf(s) for n in VOCAB_BOUND_NS."""
     from probcore.vocab import code_length_summary, zipf_frequencies
@@ -565,7 +551,6 @@ def vocab_bounds(s: float) -> dict[str, np.ndarray]:
 
 
 @memo(32)
-@_one_thread
 def vocab_importance(n: int, s: float, sigma: float, seed: int) -> dict:
     """``importance_sampling_stats`` of ``vocab_logits`` for each proposal and each m in VOCAB_MS
     (VOCAB_REPEATS draws, a generator seeded with ``seed`` for every m): {proposal: {field: array}}
@@ -583,7 +568,6 @@ def vocab_importance(n: int, s: float, sigma: float, seed: int) -> dict:
 
 
 @memo(32)
-@_one_thread
 def vocab_nce(n: int, s: float, sigma: float, seed: int) -> dict:
     """NCE with k unigram noise samples (k in VOCAB_KS) for the normalised model scores
     log softmax(vocab_logits) and one target t ~ softmax (drawn from ``seed``):

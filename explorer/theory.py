@@ -3,6 +3,7 @@ views/smooth_max.py, views/sparse_from_exp.py) and of the vocabulary page's trai
 number comes from probcore (mappings, losses, thresholds, vocab losses), cached per argument tuple."""
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -10,7 +11,7 @@ import streamlit as st
 import torch
 
 import probcore
-from explorer.compute import _one_thread, vocab_logits, vocab_proposal
+from explorer.compute import vocab_logits, vocab_proposal
 from probcore import losses
 from probcore.registry import MAPPINGS
 from probcore.threshold import sparsemax_threshold
@@ -41,6 +42,19 @@ def _loss_and_grad0(fn, x: torch.Tensor) -> tuple[np.ndarray, np.ndarray]:
 
 
 # ---------------------------------------------------------------- Losses page
+
+
+def _one_thread(fn):
+    """Run ``fn`` with one torch thread: many small tensors, where thread hand-offs cost more than
+    they save (see probcore.check.torch_threads). For the runs done in the job process
+    (explorer.jobs), which a plain ``streamlit run`` starts with torch's default thread count; the
+    app's own process already computes on one thread (app.py: one_torch_thread)."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        from probcore.check import torch_threads
+        with torch_threads(1):
+            return fn(*args, **kwargs)
+    return wrapper
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def surrogate_gradients(x: tuple, target: int) -> dict[str, dict[str, np.ndarray]]:
