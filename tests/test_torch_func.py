@@ -23,6 +23,8 @@ def logits(shape, device, seed=0):
 def extra(case, x, device):
     """case's extra keywords (target, generator) for x with the mapped dim last, on device."""
     kw = case.extra(x)
+    if "generator" in kw:  # a generator draws on its own device
+        kw["generator"] = torch.Generator(device=device).manual_seed(0)
     if "target" in kw:
         kw["target"] = (torch.arange(kw["target"].numel()) % x.shape[-1]).reshape(kw["target"].shape).to(device)
     return kw
@@ -39,8 +41,8 @@ def call(case, x, **kw):
 def test_vmap_equals_the_batched_call(case, device):
     x = logits((4, 3, 6), device)
     if case.mapping.stochastic:  # one noise draw shared by the vmapped rows, as in the per-row calls
-        got = vmap(lambda r: call(case, r, **case.extra(r)), randomness="same")(x)
-        want = torch.stack([call(case, r, **case.extra(r)) for r in x])
+        got = vmap(lambda r: call(case, r, **extra(case, r, device)), randomness="same")(x)
+        want = torch.stack([call(case, r, **extra(case, r, device)) for r in x])
     else:
         kw = extra(case, x, device)
         in_dims = (0, 0) if "target" in kw else (0, None)
