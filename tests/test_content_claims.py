@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 import torch
-from test_app import assert_ok, run_app
+from helpers import assert_ok, run_app
 
 import probcore
 from explorer import compute, state, training, ui

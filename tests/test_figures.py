@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 import pytest
 from _plotly_utils.utils import to_typed_array_spec
 from plotly.subplots import make_subplots
-from test_app import PAGES, figures, run_app
+from helpers import PAGES, figures, run_app
 
 from explorer import figures as F
 

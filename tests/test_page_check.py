@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 import torch
 from streamlit.testing.v1 import AppTest
-from test_app import APP, TIMEOUT, assert_readable, figures, run_app, trace
-from test_check import softmax_np as softmax
-from test_check import sparsemax_np as sparsemax
+from helpers import APP, TIMEOUT, assert_readable, figures, run_app, trace
+from helpers import softmax_np as softmax
+from helpers import sparsemax_np as sparsemax
 
 import probcore
 from explorer.i18n import EN, ZH

@@ -8,7 +8,7 @@ import time
 
 import numpy as np
 import pytest
-from test_app import assert_ok, assert_readable, figures, run_app, trace
+from helpers import assert_ok, assert_readable, figures, run_app, trace
 
 from explorer import compute, training
 from explorer.i18n import EN

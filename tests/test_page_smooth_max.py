@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 import torch
-from test_app import figure, assert_ok, assert_readable, figures, run_app, trace
+from helpers import figure, assert_ok, assert_readable, figures, run_app, trace
 
 import probcore
 from probcore.registry import MAPPINGS

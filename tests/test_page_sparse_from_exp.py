@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
-from test_app import assert_ok, assert_readable, figures, run_app, trace
+from helpers import assert_ok, assert_readable, figures, run_app, trace
 
 import probcore
 from probcore.threshold import sparsemax_threshold

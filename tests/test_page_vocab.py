@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import torch
 from streamlit.testing.v1 import AppTest
-from test_app import figure, APP, TIMEOUT, assert_ok, assert_readable, figures, run_app, trace
+from helpers import figure, APP, TIMEOUT, assert_ok, assert_readable, figures, run_app, trace
 
 from explorer import compute
 from explorer.i18n import EN, ZH

@@ -10,47 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
+from helpers import INF, KINDS, SHAPES, TOL, close, make
 from probcore import threshold as T
 
-INF = float("inf")
-TOL = {torch.float32: 1e-6, torch.float64: 1e-12}
 ALPHAS = (1.05, 1.25, 1.5, 1.75, 2.0, 2.5, 4.0)
-
-
-def close(fast, ref, factor=1):
-    tol = factor * TOL[fast.dtype]
-    torch.testing.assert_close(fast, ref, rtol=tol, atol=tol)
-
-
-def make(kind, shape, dtype, seed=0):
-    """Test inputs: random at several scales, peaked, tied, partly / fully -inf, huge, constant."""
-    g = torch.Generator().manual_seed(seed)
-    x = torch.randn(shape, generator=g, dtype=dtype)
-    if kind == "small":
-        return x * 0.01
-    if kind == "wide":
-        return x * 10
-    if kind == "peaked":
-        x[..., :3] += 20
-        return x
-    if kind == "tied":
-        return torch.randint(0, 3, shape, generator=g).to(dtype)
-    if kind == "masked":
-        x[torch.rand(shape, generator=g) < 0.6] = -INF
-        x[..., -1] = 0.5  # at least one finite entry per row
-        return x
-    if kind == "fully_masked":
-        x[::2] = -INF
-        return x
-    if kind == "huge":
-        return x * 3e4
-    if kind == "constant":
-        return torch.full(shape, 7.0, dtype=dtype)
-    return x
-
-
-KINDS = ("random", "small", "wide", "peaked", "tied", "masked", "fully_masked", "huge", "constant")
-SHAPES = ((5, 1), (4096, 1), (4, 2), (2048, 3), (6, 7), (600, 7), (64, 100), (16, 256), (4, 1000), (2, 32000))
 
 
 def mass(z, tau, alpha):
