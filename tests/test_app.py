@@ -14,6 +14,8 @@ from explorer.i18n import EN
 from helpers import CORE_PAGES, PAGES, assert_ok, assert_readable, figures, label, run_app, trace
 from probcore.registry import MAPPINGS
 
+pytestmark = pytest.mark.slow  # whole pages run under AppTest
+
 
 def params_of(at: AppTest, name: str) -> None:
     """Open the parameters of mapping ``name`` (one mapping's parameters are drawn at a time)."""

@@ -11,6 +11,8 @@ from probcore import losses
 from probcore.registry import MAPPINGS
 from helpers import assert_ok, label, run_app
 
+pytestmark = pytest.mark.slow  # whole pages run under AppTest
+
 X = torch.tensor([[float(v) for v in DEFAULT_LOGITS.split(",")]], dtype=torch.float64)
 TARGET = torch.tensor([0])
 

@@ -18,6 +18,8 @@ from probcore import losses, vocab
 from probcore.registry import BOUNDED_NOISES, MAPPINGS
 from probcore.check import check_outputs
 
+pytestmark = pytest.mark.slow  # whole pages run under AppTest
+
 D64 = torch.float64
 
 

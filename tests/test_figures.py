@@ -19,6 +19,8 @@ from helpers import PAGES, figures, run_app
 
 from explorer import figures as F
 
+pytestmark = pytest.mark.slow  # whole pages run under AppTest
+
 VIEWS = [  # (page, query): every page, plus the settings that draw the builders a default view does not
     *((page, {}) for page in PAGES),
     ("views/compare.py", {"present": "1"}),

@@ -21,6 +21,8 @@ import probcore
 from explorer.i18n import EN, ZH
 from probcore import check
 
+pytestmark = pytest.mark.slow  # whole pages run under AppTest
+
 PAGE = "views/check.py"
 CAUSE = EN["check.col_cause"]
 VERDICT = EN["check.col_verdict"]

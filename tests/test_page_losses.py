@@ -14,6 +14,8 @@ import probcore
 from explorer import theory
 from probcore import losses
 
+pytestmark = pytest.mark.slow  # whole pages run under AppTest
+
 PAGE = "views/losses.py"
 D64 = torch.float64
 

@@ -13,6 +13,8 @@ from helpers import assert_ok, assert_readable, figures, run_app, trace
 import probcore
 from probcore import losses
 
+pytestmark = pytest.mark.slow  # whole pages run under AppTest
+
 PAGE = "views/margin.py"
 
 

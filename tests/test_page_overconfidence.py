@@ -14,6 +14,8 @@ from explorer import compute, training
 from explorer.i18n import EN
 from explorer.training import LOSSES, logit_gap_bound, run_training
 
+pytestmark = pytest.mark.slow  # whole pages run under AppTest
+
 PAGE = "views/overconfidence.py"
 RESULT = "_oc_result"
 DEFAULT = dict(steps=100, n_classes=20, k=5, seed=0)

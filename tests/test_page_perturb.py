@@ -11,6 +11,8 @@ from probcore import functional as F
 from probcore._validate import NOISES
 from helpers import assert_ok, assert_readable, figures, run_app, trace
 
+pytestmark = pytest.mark.slow  # whole pages run under AppTest
+
 PAGE = "views/perturb.py"
 DEFAULT_X = [1.2, 0.3, -0.5]
 NOISE_LABELS = {"gumbel": "Gumbel", "normal": "normal", "uniform": "uniform", "logistic": "logistic"}

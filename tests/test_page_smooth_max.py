@@ -13,6 +13,8 @@ from helpers import figure, assert_ok, assert_readable, figures, run_app, trace
 import probcore
 from probcore.registry import MAPPINGS
 
+pytestmark = pytest.mark.slow  # whole pages run under AppTest
+
 PAGE = "views/smooth_max.py"
 D64 = torch.float64
 

@@ -10,6 +10,8 @@ from helpers import assert_ok, assert_readable, figures, run_app, trace
 import probcore
 from probcore.threshold import sparsemax_threshold
 
+pytestmark = pytest.mark.slow  # whole pages run under AppTest
+
 PAGE = "views/sparse_from_exp.py"
 D64 = torch.float64
 

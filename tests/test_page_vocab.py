@@ -15,6 +15,8 @@ from explorer import compute
 from explorer.i18n import EN, ZH
 from probcore import vocab
 
+pytestmark = pytest.mark.slow  # whole pages run under AppTest
+
 PAGE = "views/vocab.py"
 D64 = torch.float64
 
