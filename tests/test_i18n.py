@@ -169,6 +169,7 @@ def test_interface_fields_named_error_are_translated(chinese):
     assert localize("something probcore never says") == "something probcore never says"
 
 
+@pytest.mark.slow
 def test_parameter_help_and_a_typed_bad_value_read_in_chinese():
     """The parameters of α-entmax (picked under Mappings) in a Chinese session opened with a bad α."""
     from streamlit.testing.v1 import AppTest

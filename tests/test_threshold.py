@@ -31,6 +31,7 @@ def assert_mass_one(z, tau, alpha):
     assert (mass(z, tau + delta, alpha) <= 1 + slack).all()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
 @pytest.mark.parametrize("shape", SHAPES)
 @pytest.mark.parametrize("kind", KINDS)
@@ -40,6 +41,7 @@ def test_sparsemax_and_entmax15_equal_the_sort(kind, shape, dtype):
     close(T.entmax15_threshold(x / 2), T.entmax15_threshold_sort(x / 2))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
 @pytest.mark.parametrize("shape", [(6, 7), (16, 256), (4, 1000), (2, 32000)])
 @pytest.mark.parametrize("kind", ["random", "wide", "peaked", "tied", "masked", "fully_masked", "huge"])
@@ -74,6 +76,7 @@ def test_batch_dims_layouts_and_empty_batches(dtype):
         assert f(torch.zeros(0, 4, 50, dtype=dtype)).shape == (0, 4, 1)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
 @pytest.mark.parametrize("kind", KINDS)
 def test_defining_equation_and_exact_support(kind, dtype):
@@ -175,6 +178,7 @@ def test_matches_the_entmax_package():
     torch.testing.assert_close((x / 2 - T.entmax15_threshold(x / 2)).clamp(min=0) ** 2, entmax_pkg.entmax15(x, dim=-1))
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(
     x=st.tuples(st.integers(1, 4), st.integers(1, 80)).flatmap(
@@ -193,6 +197,7 @@ def test_random_rows_with_ties_and_masks(x):
 CAND_SHAPES = ((6, 7), (600, 7), (4096, 256), (64, 3000), (2, 32000))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
 @pytest.mark.parametrize("shape", CAND_SHAPES)
 @pytest.mark.parametrize("kind", KINDS)
