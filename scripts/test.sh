@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the tests need (Python packages; from Debian: Chromium for the browser test,
 # HAProxy for the serving test) and runs every test. `--fast` runs the fast tier only (-m "not slow":
-# no browser, no served class, no test over ~3 s), for the development loop; other arguments go to pytest.
+# no browser, no served workers, no whole page under AppTest, no test over ~3 s), for the development loop;
+# other arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 missing=()
