@@ -222,7 +222,7 @@ def thresholds(shapes, rounds):
              "|---|---|---:|---:|---:|---:|---:|"]
     for shape in shapes:
         x = inputs(shape)[0].detach()
-        thunks = {"softmax": lambda: torch.softmax(x, -1)}
+        thunks = {"softmax": lambda x=x: torch.softmax(x, -1)}
         for label, scale, fast, ref in pairs:
             z = x * scale
             thunks[label], thunks[label + " ref"] = (lambda f=fast, z=z: f(z)), (lambda f=ref, z=z: f(z))
@@ -245,14 +245,15 @@ def stages(shapes, rounds):
         x, g = inputs(shape)
         xd = x.detach()
         soft = torch.softmax(x, -1)
-        base = timed({"fwd": lambda: torch.softmax(x, -1),
-                      "bwd": lambda: torch.autograd.grad(soft, x, g, retain_graph=True)}, rounds)
+        base = timed({"fwd": lambda x=x: torch.softmax(x, -1),
+                      "bwd": lambda x=x, g=g, soft=soft: torch.autograd.grad(soft, x, g, retain_graph=True)}, rounds)
         del soft
         for label, alpha in STAGED:
             f = candidates()[f"probcore {label}"]
             p = f(x)
-            t = timed({"thr": lambda: threshold.threshold_candidates(xd, alpha), "fwd": lambda: f(x),
-                       "bwd": lambda: torch.autograd.grad(p, x, g, retain_graph=True)}, rounds)
+            t = timed({"thr": lambda xd=xd, alpha=alpha: threshold.threshold_candidates(xd, alpha),
+                       "fwd": lambda f=f, x=x: f(x),
+                       "bwd": lambda x=x, g=g, p=p: torch.autograd.grad(p, x, g, retain_graph=True)}, rounds)
             del p
             lines.append(f"| {shape[0]} x {shape[1]} | {label} | {ms(t['thr'])} | {ms(max(t['fwd'] - t['thr'], 0))} |"
                          f" {ms(t['bwd'])} | {ms(t['fwd'] + t['bwd'])} | {ms(base['fwd'])} / {ms(base['bwd'])} |"

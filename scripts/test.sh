@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the tests need (Python packages; from Debian: Chromium for the browser test,
-# HAProxy for the serving test) and runs every test. Extra arguments go to pytest.
+# HAProxy for the serving test) and runs every test. `--fast` runs the fast tier only (-m "not slow":
+# no browser, no served workers, no whole page under AppTest, no test over ~3 s), for the development loop;
+# other arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 missing=()
@@ -13,4 +15,8 @@ fi
 python -m pip install -q -r requirements-test.txt
 # probcore itself (editable, no dependencies: they are above), for the `probcore` command's tests
 python -m pip install -q --no-deps -e .
-python -m pytest -q "$@"
+args=()
+for arg in "$@"; do
+  if [ "$arg" = --fast ]; then args+=(-m "not slow"); else args+=("$arg"); fi
+done
+python -m pytest -q ${args[@]+"${args[@]}"}

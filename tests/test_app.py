@@ -2,101 +2,25 @@
 extreme settings, hostile URLs, widgets -> URL state, and what the figures contain."""
 from __future__ import annotations
 
-import base64
-import json
-from pathlib import Path
+import re
+import string
 
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from explorer import compute
+from explorer.i18n import EN
+from helpers import CORE_PAGES, PAGES, assert_ok, assert_readable, figures, label, run_app, trace
 from probcore.registry import MAPPINGS
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
-CORE_PAGES = ("views/compare.py", "views/simplex.py", "views/jacobian.py", "views/loss_landscape.py", "views/sweeps.py")
-TOPIC_PAGES = ("views/perturb.py", "views/margin.py", "views/overconfidence.py", "views/vocab.py", "views/attention.py",
-               "views/losses.py", "views/smooth_max.py", "views/sparse_from_exp.py", "views/check.py")
-PAGES = CORE_PAGES + TOPIC_PAGES
-TIMEOUT = 90  # seconds per script run (AppTest's default of 3 s is too short on a loaded machine)
-
-
-def run_app(page: str = PAGES[0], **params) -> AppTest:
-    """A fresh session opened with query parameters ``params`` on ``page``."""
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    at.query_params.update({k: str(v) for k, v in params.items()})
-    at.run()
-    if page != PAGES[0]:
-        at.switch_page(page).run()
-    return at
-
-
-def _decode(obj):
-    """Plotly JSON with its base64 typed arrays ({"bdata", "dtype", "shape"}) as plain lists."""
-    if isinstance(obj, dict):
-        if "bdata" in obj and "dtype" in obj:
-            array = np.frombuffer(base64.b64decode(obj["bdata"]), dtype=obj["dtype"])
-            shape = obj.get("shape")
-            if shape:
-                array = array.reshape([int(s) for s in str(shape).split(",")])
-            return array.tolist()
-        return {k: _decode(v) for k, v in obj.items()}
-    if isinstance(obj, list):
-        return [_decode(v) for v in obj]
-    return obj
-
-
-def figures(at: AppTest) -> list[dict]:
-    return [_decode(json.loads(chart.proto.spec)) for chart in at.get("plotly_chart")]
-
-
-def figure(at: AppTest, title_start: str) -> dict:
-    """The first figure whose title starts with ``title_start``."""
-    found = [f for f in figures(at) if f["layout"]["title"]["text"].startswith(title_start)]
-    assert found, (title_start, [f["layout"]["title"]["text"] for f in figures(at)])
-    return found[0]
-
-
-def trace(fig: dict, name: str, **match) -> dict:
-    found = [tr for tr in fig["data"] if tr.get("name") == name and all(tr.get(k) == v for k, v in match.items())]
-    assert found, f"no trace {name!r} {match} in {[tr.get('name') for tr in fig['data']]}"
-    return found[0]
-
-
-def label(name: str) -> str:
-    return MAPPINGS[name].label
+pytestmark = pytest.mark.slow  # whole pages run under AppTest
 
 
 def params_of(at: AppTest, name: str) -> None:
     """Open the parameters of mapping ``name`` (one mapping's parameters are drawn at a time)."""
     [pills] = [g for g in at.get("button_group") if g.key == "w_params_of"]
     pills.set_value(name).run()
-
-
-def assert_ok(at: AppTest, errors: bool = False) -> None:
-    """No traceback; inline errors only where expected; at least one chart."""
-    assert not at.exception, [e.value for e in at.exception]
-    if not errors:
-        assert not at.error, [e.value for e in at.error]
-    assert at.get("plotly_chart")
-
-
-def assert_readable(fig: dict) -> None:
-    """Axis titles on every used axis, a legend (or a colour bar) and explicit trace colours."""
-    layout = fig["layout"]
-    axes = [k for k in layout if k.startswith(("xaxis", "yaxis"))]
-    ternaries = [k for k in layout if k.startswith("ternary")]
-    assert axes or ternaries
-    for key in axes:
-        if layout[key].get("visible", True) and layout[key].get("anchor") != "free":
-            assert layout[key].get("title", {}).get("text"), f"{key} has no title"
-    for key in ternaries:
-        for axis in ("aaxis", "baxis", "caxis"):
-            assert layout[key][axis]["title"]["text"]
-    named = [tr for tr in fig["data"] if tr.get("name") and tr.get("showlegend", True)]
-    colour_bar = "coloraxis" in layout or any("colorbar" in tr for tr in fig["data"])
-    assert named or colour_bar
-    assert layout.get("showlegend", True) is not False
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -318,9 +242,17 @@ def test_every_core_page_asks_a_question_and_reveals_a_computed_answer(page):
     key = QUESTIONS[page]
     assert at.radio(key=f"{key}_guess").value is None  # nothing given away before the guess
     assert not at.success and not at.info or all("Right" not in s.value for s in at.success)
-    text = reveal(at, key, 0)
+    before = {m.value for m in at.markdown}
+    reveal(at, key, 0)
+    shown = [m.value for m in at.markdown if m.value not in before]
     verdicts = [e.value for e in (*at.success, *at.info)]
     assert any(v.startswith(("Right", "Not quite")) for v in verdicts), verdicts
+    # the answer: its template with every field filled from the live values, numbers among them
+    template = EN[f"{key}.a"]
+    pattern = "".join(re.escape(literal) + ("(.+?)" if name else "")
+                      for literal, name, _, _ in string.Formatter().parse(template))
+    filled = [m.groups() for m in map(re.compile(pattern, re.S).fullmatch, shown) if m]
+    assert filled and any(re.search(r"\d", value) for value in filled[0]), (template, shown)
 
 
 def test_compare_question_shift_leaves_sparsemax_unchanged_in_the_chart():

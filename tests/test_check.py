@@ -1,6 +1,7 @@
 """probcore.check: verdicts on users' outputs, the diagnosed causes, and the hostile-input parsers.
 
-The "user implementations" below are written here from the formulas, independently of probcore."""
+The "user implementations" (tests/helpers.py: softmax_np, sparsemax_np) are written from the formulas,
+independently of probcore."""
 import io
 import math
 import pickle
@@ -8,26 +9,9 @@ import pickle
 import numpy as np
 import pytest
 
+from helpers import softmax_np, sparsemax_np
 from probcore import check
 from probcore.check import check_outputs, load_rows, parse_vector, summary
-
-
-def softmax_np(x, t=1.0):
-    z = x / t
-    e = np.exp(z - z.max(-1, keepdims=True))
-    return e / e.sum(-1, keepdims=True)
-
-
-def sparsemax_np(x, off_by=0):
-    """Sparsemax by sorting; off_by shifts the support size K used for tau (the bug under test)."""
-    out = []
-    for z in np.atleast_2d(x):
-        zs = np.sort(z)[::-1]
-        k = np.arange(1, len(z) + 1)
-        cs = np.cumsum(zs)
-        K = k[1 + k * zs > cs].max() + off_by
-        out.append(np.maximum(z - (cs[K - 1] - 1) / K, 0))
-    return np.array(out)
 
 
 @pytest.fixture

@@ -9,7 +9,9 @@ from explorer import ui
 from explorer.state import DEFAULT_LOGITS
 from probcore import losses
 from probcore.registry import MAPPINGS
-from test_app import assert_ok, label, run_app
+from helpers import assert_ok, label, run_app
+
+pytestmark = pytest.mark.slow  # whole pages run under AppTest
 
 X = torch.tensor([[float(v) for v in DEFAULT_LOGITS.split(",")]], dtype=torch.float64)
 TARGET = torch.tensor([0])

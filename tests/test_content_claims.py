@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 import torch
-from test_app import assert_ok, run_app
+from helpers import assert_ok, run_app
 
 import probcore
 from explorer import compute, state, training, ui
@@ -17,6 +17,8 @@ from explorer.i18n import EN
 from probcore import losses, vocab
 from probcore.registry import BOUNDED_NOISES, MAPPINGS
 from probcore.check import check_outputs
+
+pytestmark = pytest.mark.slow  # whole pages run under AppTest
 
 D64 = torch.float64
 

@@ -44,7 +44,8 @@ MARGINS_KEPT = """() => {  // Plotly widens a margin that is too small only afte
 }"""
 SHOT_HEIGHT = 1700
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium at /usr/bin/chromium")
+pytestmark = [pytest.mark.slow,  # a real browser on a served explorer
+              pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium at /usr/bin/chromium")]
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,8 @@ from bench.lesson_browser import BAR, click, counter, idle, new_page, start_room
 from explorer import lessons, rooms
 
 sync_api = pytest.importorskip("playwright.sync_api")
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium at /usr/bin/chromium")
+pytestmark = [pytest.mark.slow,  # served workers and real browsers
+              pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium at /usr/bin/chromium")]
 
 FOLLOW_TIMEOUT_MS = 30_000  # a following student moves within POLL_S + one run (1-2 s on an idle machine)
 N = len(lessons.shipped()["01_softmax_temperature"].steps)  # the lesson a room starts with

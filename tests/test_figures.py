@@ -15,9 +15,11 @@ import plotly.graph_objects as go
 import pytest
 from _plotly_utils.utils import to_typed_array_spec
 from plotly.subplots import make_subplots
-from test_app import PAGES, figures, run_app
+from helpers import PAGES, figures, run_app
 
 from explorer import figures as F
+
+pytestmark = pytest.mark.slow  # whole pages run under AppTest
 
 VIEWS = [  # (page, query): every page, plus the settings that draw the builders a default view does not
     *((page, {}) for page in PAGES),

@@ -10,6 +10,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
+from helpers import KINDS, make
 from probcore import functional as F
 
 INF = float("inf")
@@ -419,13 +420,6 @@ from probcore import threshold as T  # noqa: E402
 
 FAST_ALPHAS = (2.0, 1.5, 1.25, 1.75)
 FAST_SHAPES = ((5, 7), (4096, 256), (64, 3000), (4, 32000))  # sort path; dense (chunked); sparse (screened)
-FAST_KINDS = ("random", "small", "wide", "peaked", "tied", "masked", "fully_masked", "huge", "constant")
-
-
-def fast_input(kind, shape, dtype, seed=0):
-    """The threshold tests' inputs: random, peaked, tied, masked (-inf), fully masked rows, ..."""
-    from test_threshold import make
-    return make(kind, shape, dtype, seed)
 
 
 def entmax_by_alpha(x, alpha, **kw):
@@ -469,8 +463,8 @@ def test_forward_and_gradient_equal_the_references(alpha, shape, dtype):
     single = dtype == torch.float32
     tol_p, tol_g = (1e-6, 1e-5) if single else (1e-12, 1e-12)
     tol_ref = (1e-5 if alpha in (2.0, 1.5) else 2e-4) if single else 1e-12
-    for kind in FAST_KINDS:
-        x = fast_input(kind, shape, dtype).requires_grad_()
+    for kind in KINDS:  # the threshold tests' inputs (tests/helpers.py)
+        x = make(kind, shape, dtype).requires_grad_()
         g = torch.randn(shape, dtype=dtype, generator=torch.Generator().manual_seed(1))
         p = entmax_by_alpha(x, alpha)
         (grad,) = torch.autograd.grad(p, x, g)
@@ -486,7 +480,7 @@ def test_forward_and_gradient_equal_the_references(alpha, shape, dtype):
 @pytest.mark.parametrize("alpha", (2.0, 1.5))
 def test_gradient_equals_autograd_through_the_sort(alpha, shape):
     """The closed-form backward against autograd through the sort-based reference itself."""
-    x = fast_input("peaked", shape, torch.float64, seed=2).requires_grad_()
+    x = make("peaked", shape, torch.float64, seed=2).requires_grad_()
     g = torch.randn(shape, dtype=torch.float64, generator=torch.Generator().manual_seed(3))
     (ours,) = torch.autograd.grad(entmax_by_alpha(x, alpha), x, g)
     (ref,) = torch.autograd.grad(reference_p(x, alpha), x, g)
@@ -496,7 +490,7 @@ def test_gradient_equals_autograd_through_the_sort(alpha, shape):
 @pytest.mark.parametrize("shape", FAST_SHAPES)
 @pytest.mark.parametrize("alpha", FAST_ALPHAS)
 def test_nan_rows_give_nan_and_leave_the_others(alpha, shape):
-    x = fast_input("random", shape, torch.float32).requires_grad_()
+    x = make("random", shape, torch.float32).requires_grad_()
     with torch.no_grad():
         x[1, 2] = float("nan")
     g = torch.randn(shape, generator=torch.Generator().manual_seed(1))
@@ -515,7 +509,7 @@ def test_nan_rows_give_nan_and_leave_the_others(alpha, shape):
 def test_create_graph_backward_equals_the_fast_backward(alpha, shape):
     """With create_graph the backward runs differentiable ops on the saved p (double backward);
     its first derivative is the fast one's."""
-    x = fast_input("random", shape, torch.float64).requires_grad_()
+    x = make("random", shape, torch.float64).requires_grad_()
     g = torch.randn(shape, dtype=torch.float64, generator=torch.Generator().manual_seed(1))
     p = entmax_by_alpha(x, alpha)
     (fast,) = torch.autograd.grad(p, x, g, retain_graph=True)
@@ -528,7 +522,7 @@ def test_create_graph_backward_equals_the_fast_backward(alpha, shape):
 
 @pytest.mark.parametrize("alpha", (1.5, 1.25, 1.75))
 def test_double_backward_on_the_sparse_path(alpha):
-    x = fast_input("peaked", (2, 3000), torch.float64, seed=5)[:, :2600].requires_grad_()
+    x = make("peaked", (2, 3000), torch.float64, seed=5)[:, :2600].requires_grad_()
     assert T.threshold_candidates(x.detach(), alpha).values is not None
     f = lambda v: entmax_by_alpha(v, alpha)  # noqa: E731
     g = torch.randn(x.shape, dtype=torch.float64, generator=torch.Generator().manual_seed(1))
@@ -544,7 +538,7 @@ def test_double_backward_on_the_sparse_path(alpha):
 @pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
 def test_half_precision_through_the_fast_paths(alpha, dtype):
     for shape in ((4096, 256), (4, 32000)):
-        x = fast_input("peaked", shape, torch.float32).to(dtype).requires_grad_()
+        x = make("peaked", shape, torch.float32).to(dtype).requires_grad_()
         p = entmax_by_alpha(x, alpha)
         assert p.dtype == dtype
         torch.testing.assert_close(p.float(), entmax_by_alpha(x.detach().float(), alpha).to(dtype).float())
@@ -556,7 +550,7 @@ def test_half_precision_through_the_fast_paths(alpha, dtype):
 def test_chunks_dims_and_temperature(alpha, monkeypatch):
     """The chunked backward gives the same gradient whatever the chunk (rows split across
     chunks, one row per chunk); dim and temperature go through the fast paths too."""
-    x = fast_input("random", (300, 256), torch.float64, seed=6).requires_grad_()
+    x = make("random", (300, 256), torch.float64, seed=6).requires_grad_()
     g = torch.randn(x.shape, dtype=torch.float64, generator=torch.Generator().manual_seed(2))
     (whole,) = torch.autograd.grad(entmax_by_alpha(x, alpha), x, g)
     for chunk in (1000, 10):
@@ -564,14 +558,14 @@ def test_chunks_dims_and_temperature(alpha, monkeypatch):
         (chunked,) = torch.autograd.grad(entmax_by_alpha(x, alpha), x, g)
         torch.testing.assert_close(chunked, whole, rtol=1e-14, atol=1e-14)
     monkeypatch.undo()
-    wide = fast_input("random", (3, 8000), torch.float64, seed=7)
+    wide = make("random", (3, 8000), torch.float64, seed=7)
     for v in (wide, x.detach()):
         ref = entmax_by_alpha(v / 0.7, alpha)
         torch.testing.assert_close(entmax_by_alpha(v.T, alpha, dim=0, temperature=0.7), ref.T)
 
 
 def test_gradient_of_alpha_one_float_is_softmax():
-    x = fast_input("random", (64, 3000), torch.float64).requires_grad_()
+    x = make("random", (64, 3000), torch.float64).requires_grad_()
     g = torch.randn(x.shape, dtype=torch.float64)
     (a,) = torch.autograd.grad(F.entmax(x, alpha=1.0), x, g)
     (b,) = torch.autograd.grad(torch.softmax(x, -1), x, g)
@@ -608,7 +602,7 @@ def test_scratch_is_never_shared_with_results(alpha):
     second layer would run) leaves the first one's p and gradient as they were, and threads
     running at once each get their own workspace."""
     from concurrent.futures import ThreadPoolExecutor
-    xs = [fast_input("random", (4096, 256), torch.float64, seed=s).requires_grad_() for s in (11, 12, 13, 14)]
+    xs = [make("random", (4096, 256), torch.float64, seed=s).requires_grad_() for s in (11, 12, 13, 14)]
     g = torch.randn(4096, 256, dtype=torch.float64, generator=torch.Generator().manual_seed(3))
     alone = []
     for x in xs:

@@ -1,5 +1,5 @@
 """The fused path (fused=True, probcore.fused): the same 1e-6 / 1e-12 agreement with the sort /
-bisection references as the eager path, on test_threshold's inputs; gradients equal the eager
+bisection references as the eager path, on the threshold tests' inputs (tests/helpers.py); gradients equal the eager
 ones; rows the kernel leaves are recomputed; without a C compiler it warns once and runs eager."""
 import warnings
 
@@ -7,9 +7,9 @@ import pytest
 import torch
 
 import probcore
+from helpers import KINDS, SHAPES, close, make
 from probcore import fused
 from probcore import threshold as T
-from test_threshold import KINDS, SHAPES, close, make
 
 ALPHAS = (2.0, 1.5, 1.3, 1.25, 1.75)  # the kernel's range, [1.25, 2]
 

@@ -59,7 +59,7 @@ def test_full_width_punctuation():
     for key, text in ZH.items():
         plain = re.sub(r"\{[^}]*\}", "", text)
         hits = re.findall(rf"[{CJK}”][,;:!?]|[,;:!?]\s*[{CJK}“]|[{CJK}]\(", plain)
-        hits += [m for m in re.findall(rf"\(([^()]*)\)", plain) if re.match(rf"[{CJK}]", m) and len(re.findall(f"[{CJK}]", m)) >= 3]
+        hits += [m for m in re.findall(r"\(([^()]*)\)", plain) if re.match(rf"[{CJK}]", m) and len(re.findall(f"[{CJK}]", m)) >= 3]
         if hits:
             bad[key] = hits
     assert not bad, bad
@@ -110,7 +110,9 @@ def _messages() -> list[str]:
     buffer = io.BytesIO()
     np.save(buffer, np.array([[1.0, np.nan]]))
     catch(check.load_rows, buffer.getvalue(), "x.npy")
-    catch(compute.parse_check_rows, "1, 2\n3", "logits") if hasattr(compute, "parse_check_rows") else None
+    catch(compute.check_parse_rows, "1, 2\n3", "logits")  # the Check page's pasted rows
+    catch(compute.check_parse_rows, "[[1, 2], [3]]", "probabilities")
+    catch(compute.check_parse_rows, " \n", "logits")
     x = np.array([[1.0, 2.0, 0.5]])
     catch(check.check_outputs, x, np.ones((1, 2)), "softmax")
     catch(check.check_outputs, np.array([[1.0, np.nan, 0]]), np.ones((1, 3)) / 3, "softmax")
@@ -167,10 +169,11 @@ def test_interface_fields_named_error_are_translated(chinese):
     assert localize("something probcore never says") == "something probcore never says"
 
 
+@pytest.mark.slow
 def test_parameter_help_and_a_typed_bad_value_read_in_chinese():
     """The parameters of α-entmax (picked under Mappings) in a Chinese session opened with a bad α."""
     from streamlit.testing.v1 import AppTest
-    from test_app import APP, TIMEOUT
+    from helpers import APP, TIMEOUT
 
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)  # one run: a second in Chinese trips AppTest's selectbox formatting
     at.query_params.update({"lang": "zh", "alpha": "-0.5"})

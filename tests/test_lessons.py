@@ -37,6 +37,7 @@ def test_every_page_of_the_app_is_known_to_lessons():
     assert scripts - {"views/lesson.py"} == {page.script for page in lessons.PAGES.values()}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", list(lessons.PAGES))
 def test_page_options_are_exactly_what_the_page_draws(page):
     """lessons.PAGES lists a page's own query parameters by hand (the views build them when drawn):
@@ -216,6 +217,7 @@ def _page_title(at: AppTest) -> str:
     return at.title[0].value if at.title else ""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lesson_id", list(SHIPPED))
 def test_every_step_renders_with_its_page_and_state(lesson_id):
     """Open the lesson's link at step 1, then Next through every step: no exception, no error, the
@@ -246,6 +248,7 @@ def test_every_step_renders_with_its_page_and_state(lesson_id):
                 assert declared.get(key) == option, (step.page, key)
 
 
+@pytest.mark.slow
 def test_a_step_in_chinese():
     """?lang=zh: the bar and the narration in Chinese. (AppTest cannot click in a Chinese session:
     it formats the sidebar's select boxes in English.)"""
@@ -259,6 +262,7 @@ def test_a_step_in_chinese():
     assert lessons.resolve(step.texts["text"]["zh"], step) in [m.value for m in at.markdown]
 
 
+@pytest.mark.slow
 def test_back_to_the_lessons_view_undoes_a_students_change():
     """A student's change is undone by "back to the lesson's view"; Previous restores step 1's state."""
     lesson = SHIPPED["01_softmax_temperature"]
@@ -310,6 +314,7 @@ def test_the_jump_list_moves_only_to_another_step(monkeypatch):
     assert moves == [6]
 
 
+@pytest.mark.slow
 def test_unknown_lesson_in_the_url_is_a_message():
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     at.query_params.update({"lesson": "<script>", "step": "99"})
@@ -420,6 +425,7 @@ def _lesson_page(monkeypatch, tmp_path) -> AppTest:
     return at
 
 
+@pytest.mark.slow
 def test_writing_a_lesson_from_the_pages(monkeypatch, tmp_path):
     """Start a lesson, add the compare page's current view as a step, and the draft is a valid lesson
     whose step holds that view's parameters."""
@@ -440,6 +446,7 @@ def test_writing_a_lesson_from_the_pages(monkeypatch, tmp_path):
     assert lesson.steps[0].params == {"logits": "3, 1, 0"} and lesson.title["zh"] == "我的"
 
 
+@pytest.mark.slow
 def test_starting_and_joining_rooms_on_the_page(monkeypatch, tmp_path):
     """A room started on the page shows its code; a wrong code typed by a student is a message."""
     at = _lesson_page(monkeypatch, tmp_path)

@@ -389,7 +389,7 @@ def test_matches_the_entmax_package(ours, theirs):
         ({"reduction": "mean"}, {"reduction": "elementwise_mean"}),
         ({"reduction": "mean", "ignore_index": 0}, {"reduction": "elementwise_mean", "ignore_index": 0}),
     ):
-        a, ga = _grad_and_value(lambda v: ours(v, t, **kw_ours), x)
-        b, gb = _grad_and_value(lambda v: theirs(**kw_theirs)(v, t), x)
+        a, ga = _grad_and_value(lambda v, kw=kw_ours: ours(v, t, **kw), x)
+        b, gb = _grad_and_value(lambda v, kw=kw_theirs: theirs(**kw)(v, t), x)
         torch.testing.assert_close(a, b)
         torch.testing.assert_close(ga, gb)

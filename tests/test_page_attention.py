@@ -10,7 +10,9 @@ import torch
 
 from explorer import compute
 from probcore import functional as F
-from test_app import assert_ok, assert_readable, figures, run_app, trace
+from helpers import assert_ok, assert_readable, figures, run_app, trace
+
+pytestmark = pytest.mark.slow  # whole pages run under AppTest
 
 PAGE = "views/attention.py"
 ROWS = ["Softmax", "Sparsemax", "α-entmax (α = {alpha:g})", "Sparse softmax (k = {k})"]

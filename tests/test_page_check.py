@@ -13,13 +13,15 @@ import numpy as np
 import pytest
 import torch
 from streamlit.testing.v1 import AppTest
-from test_app import APP, TIMEOUT, assert_readable, figures, run_app, trace
-from test_check import softmax_np as softmax
-from test_check import sparsemax_np as sparsemax
+from helpers import APP, TIMEOUT, assert_readable, figures, run_app, trace
+from helpers import softmax_np as softmax
+from helpers import sparsemax_np as sparsemax
 
 import probcore
 from explorer.i18n import EN, ZH
 from probcore import check
+
+pytestmark = pytest.mark.slow  # whole pages run under AppTest
 
 PAGE = "views/check.py"
 CAUSE = EN["check.col_cause"]

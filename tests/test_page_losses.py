@@ -8,11 +8,13 @@ import math
 import numpy as np
 import pytest
 import torch
-from test_app import figure, assert_ok, assert_readable, figures, run_app, trace
+from helpers import figure, assert_ok, assert_readable, figures, run_app, trace
 
 import probcore
 from explorer import theory
 from probcore import losses
+
+pytestmark = pytest.mark.slow  # whole pages run under AppTest
 
 PAGE = "views/losses.py"
 D64 = torch.float64

@@ -8,10 +8,12 @@ import math
 import numpy as np
 import pytest
 import torch
-from test_app import assert_ok, assert_readable, figures, run_app, trace
+from helpers import assert_ok, assert_readable, figures, run_app, trace
 
 import probcore
 from probcore import losses
+
+pytestmark = pytest.mark.slow  # whole pages run under AppTest
 
 PAGE = "views/margin.py"
 

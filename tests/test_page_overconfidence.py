@@ -8,11 +8,13 @@ import time
 
 import numpy as np
 import pytest
-from test_app import assert_ok, assert_readable, figures, run_app, trace
+from helpers import assert_ok, assert_readable, figures, run_app, trace
 
 from explorer import compute, training
 from explorer.i18n import EN
 from explorer.training import LOSSES, logit_gap_bound, run_training
+
+pytestmark = pytest.mark.slow  # whole pages run under AppTest
 
 PAGE = "views/overconfidence.py"
 RESULT = "_oc_result"

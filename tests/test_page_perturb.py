@@ -9,7 +9,9 @@ import torch
 from explorer import compute
 from probcore import functional as F
 from probcore._validate import NOISES
-from test_app import assert_ok, assert_readable, figures, run_app, trace
+from helpers import assert_ok, assert_readable, figures, run_app, trace
+
+pytestmark = pytest.mark.slow  # whole pages run under AppTest
 
 PAGE = "views/perturb.py"
 DEFAULT_X = [1.2, 0.3, -0.5]

@@ -8,10 +8,12 @@ import math
 import numpy as np
 import pytest
 import torch
-from test_app import figure, assert_ok, assert_readable, figures, run_app, trace
+from helpers import figure, assert_ok, assert_readable, figures, run_app, trace
 
 import probcore
 from probcore.registry import MAPPINGS
+
+pytestmark = pytest.mark.slow  # whole pages run under AppTest
 
 PAGE = "views/smooth_max.py"
 D64 = torch.float64

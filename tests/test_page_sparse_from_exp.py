@@ -5,10 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
-from test_app import assert_ok, assert_readable, figures, run_app, trace
+from helpers import assert_ok, assert_readable, figures, run_app, trace
 
 import probcore
 from probcore.threshold import sparsemax_threshold
+
+pytestmark = pytest.mark.slow  # whole pages run under AppTest
 
 PAGE = "views/sparse_from_exp.py"
 D64 = torch.float64

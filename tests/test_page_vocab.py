@@ -9,11 +9,13 @@ import numpy as np
 import pytest
 import torch
 from streamlit.testing.v1 import AppTest
-from test_app import figure, APP, TIMEOUT, assert_ok, assert_readable, figures, run_app, trace
+from helpers import figure, APP, TIMEOUT, assert_ok, assert_readable, figures, run_app, trace
 
 from explorer import compute
 from explorer.i18n import EN, ZH
 from probcore import vocab
+
+pytestmark = pytest.mark.slow  # whole pages run under AppTest
 
 PAGE = "views/vocab.py"
 D64 = torch.float64

@@ -27,6 +27,8 @@ from bench import bench_load as load
 from explorer.jobs import NICE, ChildProcess, JobQueue, QueueFull, train_histories
 from serve.cluster import HAPROXY, Cluster, haproxy_config
 
+pytestmark = pytest.mark.slow  # served workers behind HAProxy, job processes
+
 
 # ---------------------------------------------------------------- the queue ----
 

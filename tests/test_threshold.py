@@ -10,47 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
+from helpers import INF, KINDS, SHAPES, TOL, close, make
 from probcore import threshold as T
 
-INF = float("inf")
-TOL = {torch.float32: 1e-6, torch.float64: 1e-12}
 ALPHAS = (1.05, 1.25, 1.5, 1.75, 2.0, 2.5, 4.0)
-
-
-def close(fast, ref, factor=1):
-    tol = factor * TOL[fast.dtype]
-    torch.testing.assert_close(fast, ref, rtol=tol, atol=tol)
-
-
-def make(kind, shape, dtype, seed=0):
-    """Test inputs: random at several scales, peaked, tied, partly / fully -inf, huge, constant."""
-    g = torch.Generator().manual_seed(seed)
-    x = torch.randn(shape, generator=g, dtype=dtype)
-    if kind == "small":
-        return x * 0.01
-    if kind == "wide":
-        return x * 10
-    if kind == "peaked":
-        x[..., :3] += 20
-        return x
-    if kind == "tied":
-        return torch.randint(0, 3, shape, generator=g).to(dtype)
-    if kind == "masked":
-        x[torch.rand(shape, generator=g) < 0.6] = -INF
-        x[..., -1] = 0.5  # at least one finite entry per row
-        return x
-    if kind == "fully_masked":
-        x[::2] = -INF
-        return x
-    if kind == "huge":
-        return x * 3e4
-    if kind == "constant":
-        return torch.full(shape, 7.0, dtype=dtype)
-    return x
-
-
-KINDS = ("random", "small", "wide", "peaked", "tied", "masked", "fully_masked", "huge", "constant")
-SHAPES = ((5, 1), (4096, 1), (4, 2), (2048, 3), (6, 7), (600, 7), (64, 100), (16, 256), (4, 1000), (2, 32000))
 
 
 def mass(z, tau, alpha):
@@ -68,6 +31,7 @@ def assert_mass_one(z, tau, alpha):
     assert (mass(z, tau + delta, alpha) <= 1 + slack).all()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
 @pytest.mark.parametrize("shape", SHAPES)
 @pytest.mark.parametrize("kind", KINDS)
@@ -77,6 +41,7 @@ def test_sparsemax_and_entmax15_equal_the_sort(kind, shape, dtype):
     close(T.entmax15_threshold(x / 2), T.entmax15_threshold_sort(x / 2))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
 @pytest.mark.parametrize("shape", [(6, 7), (16, 256), (4, 1000), (2, 32000)])
 @pytest.mark.parametrize("kind", ["random", "wide", "peaked", "tied", "masked", "fully_masked", "huge"])
@@ -111,6 +76,7 @@ def test_batch_dims_layouts_and_empty_batches(dtype):
         assert f(torch.zeros(0, 4, 50, dtype=dtype)).shape == (0, 4, 1)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
 @pytest.mark.parametrize("kind", KINDS)
 def test_defining_equation_and_exact_support(kind, dtype):
@@ -212,6 +178,7 @@ def test_matches_the_entmax_package():
     torch.testing.assert_close((x / 2 - T.entmax15_threshold(x / 2)).clamp(min=0) ** 2, entmax_pkg.entmax15(x, dim=-1))
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(
     x=st.tuples(st.integers(1, 4), st.integers(1, 80)).flatmap(
@@ -230,6 +197,7 @@ def test_random_rows_with_ties_and_masks(x):
 CAND_SHAPES = ((6, 7), (600, 7), (4096, 256), (64, 3000), (2, 32000))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
 @pytest.mark.parametrize("shape", CAND_SHAPES)
 @pytest.mark.parametrize("kind", KINDS)
