@@ -1,4 +1,4 @@
-"""Screenshots of lessons for the README (Playwright + Debian's Chromium, two local workers sharing a
+"""Screenshots of lessons for docs/lessons.md (Playwright + Debian's Chromium, two local workers sharing a
 temporary room store): docs/screenshots/lesson_presentation.png, a lesson step in presentation mode
 as a projector shows it, and docs/screenshots/lesson_follow.png, a teacher's window and a student's
 window side by side in one live room. Run: python scripts/lesson_screenshots.py"""

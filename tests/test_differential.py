@@ -109,6 +109,7 @@ MAPPINGS = {
 }
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(logits(), st.lists(ALPHAS, min_size=1, max_size=3))
 def test_every_dtype_against_float64(case, alphas):
@@ -201,6 +202,7 @@ FY_MAPPINGS = {
 }
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(logits(), ALPHAS, st.sampled_from([1.0, 0.5, 3.0, -1.5]), st.integers(0, 2**31 - 1))
 def test_losses_gradient_is_p_minus_onehot_over_T(case, alpha, temperature, seed):

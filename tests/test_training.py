@@ -36,6 +36,7 @@ def test_bound_rejects(args, word):
         logit_gap_bound(*args)
 
 
+@pytest.mark.slow
 def test_compare_runs_everything(compared):
     results = compared
     assert set(results) == {(name, start) for name in LOSSES for start in (False, True)}
