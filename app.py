@@ -1,8 +1,8 @@
 """probcore explorer: ``streamlit run app.py``.
 
 The sidebar holds what is session-wide (language, presentation mode, reset); each page draws its
-own controls next to what they change (explorer.state.controls / mapping_controls), in a fragment
-where a step should redraw only that part (explorer.ui.fragment). Every control lives in the URL.
+own controls next to what they change (explorer.session.state.controls / mapping_controls), in a fragment
+where a step should redraw only that part (explorer.drawing.ui.fragment). Every control lives in the URL.
 A page is one module under views/ plus one line in PAGES. (Not pages/: Streamlit 1.67 routes a first request
 for /<name> straight to pages/<name>.py when that folder exists, bypassing this script.)
 """
@@ -12,7 +12,10 @@ import time
 import streamlit as st
 import torch
 
-from explorer import guard, jobs, lesson_bar, state, ui
+from explorer.classroom import lesson_bar
+from explorer.drawing import ui
+from explorer.serving import guard, jobs
+from explorer.session import state
 from explorer.i18n import t
 
 started = time.time()

@@ -21,7 +21,7 @@ old session id) and asks for a rerun with its URL and widget states; it counts a
 that run succeeds and leaves its URL as it was. ``--burst K`` adds K students who open the
 training demo and press Run at the same moment (at a third of the run), with identical settings
 or (``--burst-distinct``) each its own seed; the workers share a fresh heavy-run store
-(explorer/runs.py) whose count of computations is reported: identical presses on any worker
+(explorer/serving/runs.py) whose count of computations is reported: identical presses on any worker
 compute once.
 
 Widgets are found by key (Streamlit's element id ends with "-<key>") or else by label, and every
@@ -65,7 +65,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_explorer import FLOOR_APP  # noqa: E402
-from explorer.runs import ENV_URL as RUNS_URL, SharedRuns  # noqa: E402
+from explorer.serving.runs import ENV_URL as RUNS_URL, SharedRuns  # noqa: E402
 from serve.cluster import ROOT, Cluster  # noqa: E402
 
 STEP_TIMEOUT_S = 30.0  # a page step slower than this is an error

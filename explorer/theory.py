@@ -47,7 +47,7 @@ def _loss_and_grad0(fn, x: torch.Tensor) -> tuple[np.ndarray, np.ndarray]:
 def _one_thread(fn):
     """Run ``fn`` with one torch thread: many small tensors, where thread hand-offs cost more than
     they save (see probcore.check.torch_threads). For the runs done in the job process
-    (explorer.jobs), which a plain ``streamlit run`` starts with torch's default thread count; the
+    (explorer.serving.jobs), which a plain ``streamlit run`` starts with torch's default thread count; the
     app's own process already computes on one thread (app.py: one_torch_thread)."""
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
@@ -333,7 +333,7 @@ def sampled_softmax_training(n: int, s: float, sigma: float, seed: int, m: int, 
 
 
 def vocab_training(settings: tuple, progress=None) -> tuple:
-    """The vocabulary page's training run as a job (explorer.jobs: run in the job process, queued,
+    """The vocabulary page's training run as a job (explorer.serving.jobs: run in the job process, queued,
     identical settings computed once): settings = (n, s, sigma, seed, k, m, steps, offset) ->
     (settings, NCE run, sampled-softmax run)."""
     n, s, sigma, seed, k, m, steps, offset = settings

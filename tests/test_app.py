@@ -378,7 +378,7 @@ def test_every_english_sentence_has_a_chinese_one():
 
 
 def test_url_numbers_are_checked_against_their_range():
-    from explorer.state import OPTIONS, Option, parse_option
+    from explorer.session.state import OPTIONS, Option, parse_option
     radius = Option("radius", "float", 4.0, low=0.5, high=20.0)
     assert parse_option(radius, ["20"]) == 20.0
     for bad in ("20.5", "0.1", "nan", "1e400"):
@@ -419,7 +419,7 @@ def test_pages_show_only_the_controls_they_use():
 
 def test_parameter_names_and_defaults_that_cannot_be_confused():
     from explorer.i18n import param_label
-    from explorer.state import PARAM_OPTIONS
+    from explorer.session.state import PARAM_OPTIONS
     assert "k" not in param_label("order").split() and param_label("k") != param_label("order")
     assert PARAM_OPTIONS["alpha"].default != 1.5  # α-entmax does not draw 1.5-entmax again
     at = run_app(show="entmax15,entmax")

@@ -12,7 +12,9 @@ import torch
 from test_app import assert_ok, run_app
 
 import probcore
-from explorer import compute, state, training, ui
+from explorer import compute, training
+from explorer.drawing import ui
+from explorer.session import state
 from explorer.i18n import EN
 from probcore import losses, vocab
 from probcore.registry import BOUNDED_NOISES, MAPPINGS

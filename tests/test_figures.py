@@ -1,4 +1,4 @@
-"""explorer.figures builds its figures as plain dicts (PlainFigure, plain_subplots: no Plotly object
+"""explorer.drawing.figures builds its figures as plain dicts (PlainFigure, plain_subplots: no Plotly object
 validated per step). Every figure the pages draw must equal the one go.Figure / make_subplots make
 from the same calls: each page runs twice under AppTest, once as shipped and once with go.Figure
 and make_subplots put back, and every chart's JSON is compared (Plotly's template, which the
@@ -17,7 +17,7 @@ from _plotly_utils.utils import to_typed_array_spec
 from plotly.subplots import make_subplots
 from test_app import PAGES, figures, run_app
 
-from explorer import figures as F
+from explorer.drawing import figures as F
 
 VIEWS = [  # (page, query): every page, plus the settings that draw the builders a default view does not
     *((page, {}) for page in PAGES),
@@ -28,7 +28,7 @@ VIEWS = [  # (page, query): every page, plus the settings that draw the builders
 
 
 def plain_builders() -> set[str]:
-    """The functions of explorer.figures that create a PlainFigure or a plain grid."""
+    """The functions of explorer.drawing.figures that create a PlainFigure or a plain grid."""
     return {name for name, fn in inspect.getmembers(F, inspect.isfunction) if fn.__module__ == F.__name__
             and name not in ("plain_subplots", "_grid") and any(
                 call in inspect.getsource(fn) for call in ("PlainFigure(", "plain_subplots("))}

@@ -1,4 +1,4 @@
-"""Lessons (explorer/lessons.py, lessons/*.toml): every shipped lesson parses, covers the pages, has
+"""Lessons (explorer/classroom/lessons.py, lessons/*.toml): every shipped lesson parses, covers the pages, has
 complete English and Chinese texts, and every number its narrations show is recomputed here from
 probcore (the numpy reference where there is one) at the step's state; every step renders in the
 app (AppTest) with the lesson bar; the validator refuses bad files with messages naming line and step."""
@@ -13,7 +13,7 @@ import pytest
 import torch
 from streamlit.testing.v1 import AppTest
 
-from explorer import lessons
+from explorer.classroom import lessons
 from probcore import reference, vocab
 from probcore.registry import MAPPINGS
 
@@ -281,7 +281,7 @@ def test_showing_a_step_sets_no_control_before_its_page_runs(monkeypatch):
     to its page may carry the old page's widget values (a room poll merged into it by Streamlit),
     which fired the old page's slider callback on the x_ keys a step deletes (a KeyError: no bar, no
     more polls). The controls are set by the bar on the step's page, before the page draws."""
-    from explorer import lesson_bar
+    from explorer.classroom import lesson_bar
     lesson = SHIPPED["01_softmax_temperature"]
     before = {"logits": "9, 9, 9", "preset": "custom", "x_0": 1.5, "temperature": 3.0, "_lesson_step": 3}
     ss = dict(before)
@@ -297,7 +297,7 @@ def test_the_jump_list_moves_only_to_another_step(monkeypatch):
     """Streamlit may report the jump list changed when nobody touched it (a room poll after a page
     switch; the run after a room moved the student): a list drawn at another step than the current
     one, or a choice of the step it shows, is no move, which would stop a following student."""
-    from explorer import lesson_bar
+    from explorer.classroom import lesson_bar
     moves = []
     monkeypatch.setattr(lesson_bar, "move", lambda to: moves.append(to))
     ss = {"_lesson_step": 4, "jump": "5. Smooth max"}
@@ -411,7 +411,7 @@ def test_writer_keeps_any_text(text):
 
 def _lesson_page(monkeypatch, tmp_path) -> AppTest:
     monkeypatch.setenv("PROBCORE_ROOMS_URL", f"sqlite:///{tmp_path / 'rooms.sqlite3'}")
-    from explorer import lesson_bar
+    from explorer.classroom import lesson_bar
     lesson_bar.store.clear()  # the store of this test's URL
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     at.run()

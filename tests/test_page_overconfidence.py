@@ -88,7 +88,7 @@ def ran():
 def test_run_reports_its_own_time(ran):
     """The page states the run's measured seconds (how fast it is is a benchmark's business, not a test's:
     a shared 2-core machine takes 3x longer under load). The time is the computation's: a run already
-    computed with these settings (by another session or worker: explorer.runs) comes back at once and
+    computed with these settings (by another session or worker: explorer.serving.runs) comes back at once and
     keeps the time it took there."""
     at, _ = ran
     assert_ok(at)

@@ -237,7 +237,7 @@ def test_training_nce_learns_minus_log_z_and_sampled_softmax_learns():
 
 
 def test_training_runs_in_the_job_process_not_the_script(monkeypatch):
-    """Train goes through explorer.jobs (a queued run in the job process, identical settings computed
+    """Train goes through explorer.serving.jobs (a queued run in the job process, identical settings computed
     once), never in the page's script thread: with the training functions broken in this process,
     the page still gets its result."""
     from explorer import theory

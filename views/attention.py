@@ -5,8 +5,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from explorer import compute, figures, state, ui
-from explorer.colors import mapping_color
+from explorer import compute
+from explorer.drawing import figures, ui
+from explorer.session import state
+from explorer.drawing.colors import mapping_color
 from explorer.i18n import mapping_label, t
 from probcore.check import parse_vector
 from probcore.registry import MAPPINGS

@@ -8,8 +8,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from explorer import compute, figures, state, ui
-from explorer.colors import mapping_color
+from explorer import compute
+from explorer.drawing import figures, ui
+from explorer.session import state
+from explorer.drawing.colors import mapping_color
 from explorer.i18n import localize, mapping_label, param_help, param_label, t
 from probcore.check import MAX_FILE_BYTES, MAX_ROWS, summary
 from probcore.registry import MAPPINGS

@@ -1,9 +1,10 @@
 """Lessons: pick a shipped lesson (or open a lesson file) and play it, start a live room or join
 one with its code, and write a lesson: add views as steps from any page, edit the narrations,
-reorder, download the file. The player itself is the bar above every page (explorer.lesson_bar)."""
+reorder, download the file. The player itself is the bar above every page (explorer.classroom.lesson_bar)."""
 import streamlit as st
 
-from explorer import lesson_bar, lessons, rooms, state
+from explorer.classroom import lesson_bar, lessons, rooms
+from explorer.session import state
 from explorer.i18n import LANGS, language, t
 
 ss = st.session_state

@@ -5,7 +5,9 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from explorer import compute, figures, state, ui
+from explorer import compute
+from explorer.drawing import figures, ui
+from explorer.session import state
 from explorer.i18n import t
 
 MAX_CLASSES = len(figures.CLASS_COLORS)

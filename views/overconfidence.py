@@ -6,8 +6,11 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from explorer import compute, figures, jobs, state, training, ui
-from explorer.colors import mapping_color
+from explorer import compute, training
+from explorer.drawing import figures, ui
+from explorer.serving import jobs
+from explorer.session import state
+from explorer.drawing.colors import mapping_color
 from explorer.i18n import t
 
 RESULT = "_oc_result"  # session_state: the last run (settings, seconds, histories)

@@ -4,7 +4,9 @@ of a grid of logits. A logit step reruns only the part that depends on the logit
 images (independent of the logits) rerun with their radius or the mappings."""
 import streamlit as st
 
-from explorer import compute, figures, state, ui
+from explorer import compute
+from explorer.drawing import figures, ui
+from explorer.session import state
 from explorer.i18n import t
 
 ui.header("page.simplex", "simplex.intro")

@@ -8,8 +8,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from explorer import compute, figures, state, theory, ui
-from explorer.colors import EXTRA_COLORS, mapping_color
+from explorer import compute, theory
+from explorer.drawing import figures, ui
+from explorer.session import state
+from explorer.drawing.colors import EXTRA_COLORS, mapping_color
 from explorer.i18n import mapping_label, t
 
 ui.header("page.smooth_max", "smooth.intro")

@@ -5,8 +5,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from explorer import figures, state, theory, ui
-from explorer.colors import EXTRA_COLORS, mapping_color
+from explorer import theory
+from explorer.drawing import figures, ui
+from explorer.session import state
+from explorer.drawing.colors import EXTRA_COLORS, mapping_color
 from explorer.i18n import mapping_label, t
 
 ui.header("page.sparse_from_exp", "sfe.intro")

@@ -4,8 +4,10 @@ against alpha."""
 import numpy as np
 import streamlit as st
 
-from explorer import compute, figures, state, ui
-from explorer.colors import mapping_color
+from explorer import compute
+from explorer.drawing import figures, ui
+from explorer.session import state
+from explorer.drawing.colors import mapping_color
 from explorer.i18n import t
 
 ui.header("page.sweeps", "sweeps.intro")

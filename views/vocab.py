@@ -10,7 +10,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from explorer import compute, figures, jobs, state, theory, ui
+from explorer import compute, theory
+from explorer.drawing import figures, ui
+from explorer.serving import jobs
+from explorer.session import state
 from explorer.i18n import t
 from probcore.vocab import COST_METHODS
 

@@ -4,7 +4,7 @@ restarted worker loses nothing).
 
 The store is chosen by the URL in ``PROBCORE_ROOMS_URL`` (default ``sqlite:///var/rooms.sqlite3``
 under the repository): :class:`RoomStore` is the interface a server database would implement;
-only :class:`SQLiteRooms` exists (explorer/sqlite_file.py: WAL mode, a busy timeout, one short
+only :class:`SQLiteRooms` exists (explorer/serving/sqlite_file.py: WAL mode, a busy timeout, one short
 transaction per call).
 
 Security: a room code is 6 characters from a 31-letter alphabet (31^6 ~ 8.9e8 codes), the teacher
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from explorer.sqlite_file import ROOT, SQLiteFile, path_from_url
+from explorer.serving.sqlite_file import ROOT, SQLiteFile, path_from_url
 
 ENV_URL = "PROBCORE_ROOMS_URL"
 DEFAULT_URL = f"sqlite:///{ROOT / 'var' / 'rooms.sqlite3'}"

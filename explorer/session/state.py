@@ -47,8 +47,8 @@ default is left out of the URL; a path selects the page (/, /simplex, /jacobian,
   ``check_row``; Losses ``losses_n``, ``losses_log_eps``, ``losses_sparse_n``, ``losses_alpha``,
   ``losses_labels``, ``losses_steps``; Smooth max ``smooth_log_T``, ``smooth_n``, ``smooth_draws``,
   ``smooth_shift``, ``smooth_seed``, ``smooth_beta``, ``smooth_sat_seed``, ``smooth_log2_d``; Sparse from
-  exp ``sfe_beta`` (the same list, with types and ranges: ``explorer.lessons.PAGES``).
-- Lessons (explorer/lesson_bar.py): ``lesson``, ``step``, ``room`` (and ``teacher``, read once).
+  exp ``sfe_beta`` (the same list, with types and ranges: ``explorer.classroom.lessons.PAGES``).
+- Lessons (explorer/classroom/lesson_bar.py): ``lesson``, ``step``, ``room`` (and ``teacher``, read once).
 """
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ message. A run is named by a key (the page and every setting, seed included); a
 press whose key is queued, running or finished within ``KEEP_SECONDS`` joins that run instead of
 starting another, so thirty identical presses compute once and all get the result (a measurement
 of this machine joins only a run in progress: pressing again measures anew). With a shared
-store (explorer/runs.py, the queue of a server process has one) this holds across the worker
+store (explorer/serving/runs.py, the queue of a server process has one) this holds across the worker
 processes of the machine: the first to claim a key computes it, the others follow its position,
 progress and result through the store, and take it over if its owner dies.
 
@@ -38,10 +38,10 @@ from typing import Any, Callable, Hashable
 
 import streamlit as st
 
-from explorer import runs
+from explorer.serving import runs
 from explorer.i18n import t
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 MAX_PENDING = 64  # queued runs per server process; beyond that a press is refused
 KEEP = 16  # finished runs kept for identical presses
 KEEP_SECONDS = 600.0
@@ -120,7 +120,7 @@ class ChildProcess:
     def start(self) -> None:
         ours, theirs = socket.socketpair()
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", "import sys; from explorer.jobs import _child_main; "
+            [sys.executable, "-c", "import sys; from explorer.serving.jobs import _child_main; "
              "_child_main(int(sys.argv[1]), int(sys.argv[2]))", str(theirs.fileno()), str(self.nice)],
             cwd=ROOT, pass_fds=(theirs.fileno(),),  # the parent's import path, as multiprocessing passes it
             env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), *filter(None, sys.path)])})
@@ -326,7 +326,7 @@ def follow(slot: str, describe: Callable[[dict], str] = lambda detail: "") -> Jo
     bar.empty()
     del jobs[slot]
     if isinstance(job.error, ValueError):
-        from explorer.state import plain
+        from explorer.session.state import plain
         st.error(plain(str(job.error)))
         return None
     if job.error is not None:

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from explorer import lessons, rooms, state
+from explorer.classroom import lessons, rooms
+from explorer.session import state
 from explorer.i18n import language, t
 
 POLL_S = 1.0  # a following student sees a teacher's move within POLL_S + one page run

@@ -1,9 +1,9 @@
 """Lessons: a teacher's path through the pages, read from small TOML files in lessons/ (format in
 lessons/README.md). Parsed with tomllib and validated here, never executed; no Streamlit session
-needed (the player is explorer/lesson_bar.py and views/lesson.py).
+needed (the player is explorer/classroom/lesson_bar.py and views/lesson.py).
 
 A step is a page plus that page's state as the query parameters a shared link carries, checked
-with :func:`explorer.state.parse_option`. Narrations hold no typed numbers: ``{{name:arg:arg|.3f}}``
+with :func:`explorer.session.state.parse_option`. Narrations hold no typed numbers: ``{{name:arg:arg|.3f}}``
 is a placeholder resolved by the computation ``name`` of :data:`COMPUTATIONS` (a whitelist of
 functions that call probcore with the step's state); anything else between ``{{`` and ``}}`` is
 refused.
@@ -20,12 +20,14 @@ from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
-from explorer import compute, state, theory, ui
+from explorer import compute, theory
+from explorer.drawing import ui
+from explorer.session import state
 from explorer.i18n import LANGS, t
 from probcore._validate import NOISES
 from probcore.registry import MAPPINGS
 
-LESSON_DIR = Path(__file__).resolve().parents[1] / "lessons"
+LESSON_DIR = Path(__file__).resolve().parents[2] / "lessons"
 MAX_BYTES = 64 * 1024  # a lesson file
 MAX_STEPS = 30
 MIN_STEPS = 1

@@ -10,7 +10,7 @@ The store is bounded: at most ``keep`` finished runs, each at most ``keep_s`` ol
 ``max_result_bytes`` pickled (a bigger result is not shared: each process computes its own).
 
 The file is named by ``PROBCORE_RUNS_URL`` (default ``sqlite:///var/runs.sqlite3`` beside the
-rooms; explorer/sqlite_file.py). Results are pickles written by the explorer's own workers: the
+rooms; explorer/serving/sqlite_file.py). Results are pickles written by the explorer's own workers: the
 file must be writable by the server's user only, as the code is.
 """
 from __future__ import annotations
@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Hashable
 
-from explorer.sqlite_file import ROOT, SQLiteFile, path_from_url
+from explorer.serving.sqlite_file import ROOT, SQLiteFile, path_from_url
 
 ENV_URL = "PROBCORE_RUNS_URL"
 DEFAULT_URL = f"sqlite:///{ROOT / 'var' / 'runs.sqlite3'}"

@@ -2,7 +2,7 @@
 
 Builders take plain numpy arrays (already computed by ``explorer.compute``) and return a figure
 with axis titles, a legend (a colour bar for heat maps) and the mapping colours of
-``explorer.colors``, written as Plotly's JSON (:class:`Spec`, :class:`PlainFigure`: a ``go.Figure``
+``explorer.drawing.colors``, written as Plotly's JSON (:class:`Spec`, :class:`PlainFigure`: a ``go.Figure``
 for st.plotly_chart, but no Plotly object is built and validated on a step). They set no background or font colours, so ``st.plotly_chart(theme="streamlit")``
 styles them for the light and the dark theme alike.
 """
@@ -19,7 +19,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from explorer.colors import mapping_color, with_alpha
+from explorer.drawing.colors import mapping_color, with_alpha
 from explorer.i18n import t
 
 ZERO_SYMBOL = "x-thin-open"

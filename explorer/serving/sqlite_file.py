@@ -8,7 +8,7 @@ from contextlib import closing
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BUSY_TIMEOUT_MS = 5000
 
 

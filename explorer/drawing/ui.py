@@ -15,7 +15,9 @@ import plotly.graph_objects as go
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from explorer import figures, guard, state
+from explorer.drawing import figures
+from explorer.serving import guard
+from explorer.session import state
 from explorer.i18n import mapping_label, t
 from probcore.registry import MAPPINGS
 
