@@ -12,11 +12,11 @@ from streamlit.testing.v1 import AppTest
 
 from explorer import compute
 from probcore.registry import MAPPINGS
+from views.registry import PAGES as REGISTRY
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
-CORE_PAGES = ("views/compare.py", "views/simplex.py", "views/jacobian.py", "views/loss_landscape.py", "views/sweeps.py")
-TOPIC_PAGES = ("views/perturb.py", "views/margin.py", "views/overconfidence.py", "views/vocab.py", "views/attention.py",
-               "views/losses.py", "views/smooth_max.py", "views/sparse_from_exp.py", "views/check.py")
+CORE_PAGES = tuple(page.script for page in REGISTRY.values() if page.section == "nav.core")
+TOPIC_PAGES = tuple(page.script for page in REGISTRY.values() if page.section != "nav.core" and page.in_lessons)
 PAGES = CORE_PAGES + TOPIC_PAGES
 TIMEOUT = 90  # seconds per script run (AppTest's default of 3 s is too short on a loaded machine)
 
@@ -297,11 +297,11 @@ def test_sweeps_animate_with_plotly_frames():
 
 
 QUESTIONS = {  # page -> (question key, the answer's live number that must appear after the action)
-    "views/compare.py": "q_compare",
-    "views/simplex.py": "q_simplex",
-    "views/jacobian.py": "q_jacobian",
-    "views/loss_landscape.py": "q_loss",
-    "views/sweeps.py": "q_sweeps",
+    REGISTRY["compare"].script: "q_compare",
+    REGISTRY["simplex"].script: "q_simplex",
+    REGISTRY["jacobian"].script: "q_jacobian",
+    REGISTRY["loss"].script: "q_loss",
+    REGISTRY["sweeps"].script: "q_sweeps",
 }
 
 
@@ -338,7 +338,7 @@ def test_compare_question_shift_leaves_sparsemax_unchanged_in_the_chart():
 
 
 def test_loss_question_margin_one_gives_zero_sparsemax_loss():
-    at = run_app("views/loss_landscape.py")
+    at = run_app(REGISTRY["loss"].script)
     reveal(at, "q_loss", 1)
     [button] = [b for b in at.button if b.key == "q_loss_action"]
     button.click().run()
@@ -349,15 +349,15 @@ def test_loss_question_margin_one_gives_zero_sparsemax_loss():
 
 
 def test_sweeps_question_reports_the_logit_gap():
-    at = run_app("views/sweeps.py", logits="2, 0.5, 0")
+    at = run_app(REGISTRY["sweeps"].script, logits="2, 0.5, 0")
     text = reveal(at, "q_sweeps", 1)
     assert "T ≤ 1.5 here" in text
     assert "Right" in at.success[0].value
 
 
 def test_presentation_mode_enlarges_fonts_and_lines():
-    plain_figs = figures(run_app("views/sweeps.py"))
-    at = run_app("views/sweeps.py", present=1)
+    plain_figs = figures(run_app(REGISTRY["sweeps"].script))
+    at = run_app(REGISTRY["sweeps"].script, present=1)
     assert at.toggle(key="present").value is True
     big = figures(at)
     assert all(fig["layout"]["font"]["size"] == 22 for fig in big)
@@ -378,8 +378,8 @@ def test_every_english_sentence_has_a_chinese_one():
 
 
 def test_url_numbers_are_checked_against_their_range():
-    from explorer.session.state import OPTIONS, Option, parse_option
-    radius = Option("radius", "float", 4.0, low=0.5, high=20.0)
+    from explorer.session.state import OPTIONS, parse_option
+    radius = REGISTRY["simplex"].option("radius")
     assert parse_option(radius, ["20"]) == 20.0
     for bad in ("20.5", "0.1", "nan", "1e400"):
         with pytest.raises(ValueError, match="radius"):
@@ -407,7 +407,7 @@ def test_a_linked_logit_is_never_snapped_to_the_slider_grid():
 
 def test_pages_show_only_the_controls_they_use():
     """Logit controls only where a page uses the logits, mapping controls only where it draws them."""
-    logit_pages = CORE_PAGES + ("views/perturb.py", "views/losses.py", "views/smooth_max.py", "views/sparse_from_exp.py")
+    logit_pages = CORE_PAGES + (REGISTRY["perturb"].script, REGISTRY["losses"].script, REGISTRY["smooth_max"].script, REGISTRY["sparse_from_exp"].script)
     uses = {page: (page in logit_pages, page in CORE_PAGES) for page in PAGES}
     for page, (logits, mappings) in uses.items():
         at = run_app(page)

@@ -18,12 +18,13 @@ from plotly.subplots import make_subplots
 from test_app import PAGES, figures, run_app
 
 from explorer.drawing import figures as F
+from views.registry import PAGES as REGISTRY
 
 VIEWS = [  # (page, query): every page, plus the settings that draw the builders a default view does not
     *((page, {}) for page in PAGES),
-    ("views/compare.py", {"present": "1"}),
-    ("views/vocab.py", {"vocab_n": "12"}),
-    ("views/attention.py", {"attention_queries": "3"}),
+    (REGISTRY["compare"].script, {"present": "1"}),
+    (REGISTRY["vocab"].script, {"vocab_n": "12"}),
+    (REGISTRY["attention"].script, {"attention_queries": "3"}),
 ]
 
 

@@ -18,6 +18,7 @@ from explorer import compute, i18n
 from explorer.i18n import EN, MESSAGE_PATTERNS, ZH, localize, message_id
 from probcore import check
 from probcore.registry import MAPPINGS
+from views.check import compute as check_compute
 
 # Names and formulas that read the same in Chinese.
 SAME_IN_BOTH = {
@@ -117,8 +118,8 @@ def _messages() -> list[str]:
     catch(check.check_outputs, x, np.ones((1, 3)) / 3, "gumbel_softmax")
     catch(check.check_outputs, x, np.ones((1, 3)) / 3, "am_softmax")
     catch(check.check_outputs, x, np.ones((1, 3)) / 3, "softmax", target=0)
-    for example in compute.CHECK_EXAMPLES:
-        mapping, params, xs, user = compute.check_example(example)
+    for example in check_compute.CHECK_EXAMPLES:
+        mapping, params, xs, user = check_compute.check_example(example)
         out += [v.likely_cause for v in check.check_outputs(xs, user, mapping, **params) if v.likely_cause]
     rows = np.random.default_rng(0).normal(size=(3, 6))
     p = torch.softmax(torch.tensor(rows), -1).numpy()

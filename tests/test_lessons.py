@@ -16,6 +16,8 @@ from streamlit.testing.v1 import AppTest
 from explorer.classroom import lessons
 from probcore import reference, vocab
 from probcore.registry import MAPPINGS
+from views import registry
+from views.registry import PAGES as REGISTRY
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 TIMEOUT = 120
@@ -29,29 +31,7 @@ def test_shipped_lessons_cover_every_page():
     assert len(SHIPPED) >= 4
     for lesson in SHIPPED.values():
         assert 8 <= len(lesson.steps) <= 15, (lesson.id, len(lesson.steps))
-    assert {s.page for lesson in SHIPPED.values() for s in lesson.steps} == set(lessons.PAGES)
-
-
-def test_every_page_of_the_app_is_known_to_lessons():
-    scripts = set(re.findall(r'st\.Page\("(views/\w+\.py)"', Path(APP).read_text()))
-    assert scripts - {"views/lesson.py"} == {page.script for page in lessons.PAGES.values()}
-
-
-@pytest.mark.parametrize("page", list(lessons.PAGES))
-def test_page_options_are_exactly_what_the_page_draws(page):
-    """lessons.PAGES lists a page's own query parameters by hand (the views build them when drawn):
-    the page drawn at its defaults registers exactly those, equal field by field (the Check page
-    draws the parameters of its current mapping only: a subset)."""
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    at.run()
-    if lessons.PAGES[page].url_path:
-        at.switch_page(lessons.PAGES[page].script).run()
-    assert not at.exception, [e.value for e in at.exception]
-    registered = {key: o for key, o in at.session_state["_page_options"].items() if key not in lessons.PLAYER_KEYS}
-    declared = {o.key: o for o in lessons.PAGES[page].options}
-    assert {key: declared.get(key) for key in registered} == registered
-    if page != "check":
-        assert set(declared) == set(registered)
+    assert {s.page for lesson in SHIPPED.values() for s in lesson.steps} == set(registry.lesson_pages())
 
 
 @pytest.mark.parametrize("lesson_id", list(SHIPPED))
@@ -175,7 +155,7 @@ def expected(name: str, args: list[str], step: lessons.Step):
     if name == "log2n":
         return math.log2(int(v["vocab_n"]))
     if name == "check_rows":
-        from explorer.compute import check_example
+        from views.check.compute import check_example
         mapping, params, rows, outputs = check_example(v["check_example"])
         ok = [np.allclose(out, _probs(mapping, row, params), atol=1e-6, rtol=1e-5) for row, out in zip(rows, outputs)]
         return sum(ok) if args[0] == "ok" else len(ok) - sum(ok)
@@ -220,7 +200,7 @@ def _page_title(at: AppTest) -> str:
 def test_every_step_renders_with_its_page_and_state(lesson_id):
     """Open the lesson's link at step 1, then Next through every step: no exception, no error, the
     step's page (its title) under the lesson bar, the narration with its numbers, the step's
-    parameters in the URL, and the page's own controls exactly those lessons.PAGES declares."""
+    parameters in the URL, and the page's own controls exactly those its registry entry declares."""
     from explorer.i18n import EN
     lesson = SHIPPED[lesson_id]
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
@@ -231,7 +211,7 @@ def test_every_step_renders_with_its_page_and_state(lesson_id):
             at.button(key="lesson_next").click().run()
         assert not at.exception, (k + 1, [e.value for e in at.exception])
         assert not at.error, (k + 1, [e.value for e in at.error])
-        assert _page_title(at) == EN[f"page.{step.page}"], (k + 1, _page_title(at))
+        assert _page_title(at) == EN[REGISTRY[step.page].title], (k + 1, _page_title(at))
         assert f"step {k + 1} of {len(lesson.steps)}" in at.markdown[0].value
         assert lessons.resolve(step.texts["text"]["en"], step) in [m.value for m in at.markdown]
         query = {key: at.query_params[key][-1] if isinstance(at.query_params[key], list) else at.query_params[key]
@@ -240,7 +220,7 @@ def test_every_step_renders_with_its_page_and_state(lesson_id):
         for key, value in step.values().items():
             assert at.session_state[key] == value, (k + 1, key)
         registered = at.session_state["_page_options"]
-        declared = {o.key: o for o in lessons.PAGES[step.page].options}
+        declared = {o.key: o for o in REGISTRY[step.page].options}
         for key, option in registered.items():
             if key not in ("lesson", "step", "room"):
                 assert declared.get(key) == option, (step.page, key)
@@ -415,7 +395,7 @@ def _lesson_page(monkeypatch, tmp_path) -> AppTest:
     lesson_bar.store.clear()  # the store of this test's URL
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     at.run()
-    at.switch_page("views/lesson.py").run()
+    at.switch_page(REGISTRY["lesson"].script).run()
     assert not at.exception, [e.value for e in at.exception]
     return at
 
@@ -425,13 +405,13 @@ def test_writing_a_lesson_from_the_pages(monkeypatch, tmp_path):
     whose step holds that view's parameters."""
     at = _lesson_page(monkeypatch, tmp_path)
     at.button(key="author_new").click().run()
-    at.switch_page("views/compare.py").run()
+    at.switch_page(REGISTRY["compare"].script).run()
     at.text_input(key="w_logits").set_value("3, 1, 0").run()
     at.button(key="author_add_view").click().run()
     assert not at.exception
     draft = at.session_state["_draft"]
     assert [(s["page"], s["params"]) for s in draft["steps"]] == [("compare", {"logits": "3, 1, 0"})]
-    at.switch_page("views/lesson.py").run()
+    at.switch_page(REGISTRY["lesson"].script).run()
     at.text_input(key="author_title_en").set_value("Mine").run()
     at.text_input(key="author_title_zh").set_value("我的").run()
     assert not at.exception

@@ -20,8 +20,9 @@ from test_check import sparsemax_np as sparsemax
 import probcore
 from explorer.i18n import EN, ZH
 from probcore import check
+from views.registry import PAGES as REGISTRY
 
-PAGE = "views/check.py"
+PAGE = REGISTRY["check"].script
 CAUSE = EN["check.col_cause"]
 VERDICT = EN["check.col_verdict"]
 

@@ -12,8 +12,9 @@ from test_app import assert_ok, assert_readable, figures, run_app, trace
 
 import probcore
 from probcore import losses
+from views.registry import PAGES as REGISTRY
 
-PAGE = "views/margin.py"
+PAGE = REGISTRY["margin"].script
 
 
 def cosines(classes: int, angle_deg: float) -> np.ndarray:

@@ -12,8 +12,9 @@ from test_app import figure, assert_ok, assert_readable, figures, run_app, trace
 
 import probcore
 from probcore.registry import MAPPINGS
+from views.registry import PAGES as REGISTRY
 
-PAGE = "views/smooth_max.py"
+PAGE = REGISTRY["smooth_max"].script
 D64 = torch.float64
 
 

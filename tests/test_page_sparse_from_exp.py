@@ -9,8 +9,9 @@ from test_app import assert_ok, assert_readable, figures, run_app, trace
 
 import probcore
 from probcore.threshold import sparsemax_threshold
+from views.registry import PAGES as REGISTRY
 
-PAGE = "views/sparse_from_exp.py"
+PAGE = REGISTRY["sparse_from_exp"].script
 D64 = torch.float64
 
 

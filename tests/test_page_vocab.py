@@ -11,11 +11,12 @@ import torch
 from streamlit.testing.v1 import AppTest
 from test_app import figure, APP, TIMEOUT, assert_ok, assert_readable, figures, run_app, trace
 
-from explorer import compute
 from explorer.i18n import EN, ZH
 from probcore import vocab
+from views.vocab import compute as vocab_compute
+from views.registry import PAGES as REGISTRY
 
-PAGE = "views/vocab.py"
+PAGE = REGISTRY["vocab"].script
 D64 = torch.float64
 
 
@@ -57,8 +58,8 @@ def test_hierarchical_softmax_sum_and_code_lengths_equal_probcore():
     assert_ok(at)
     tree = vocab.huffman_tree(vocab.zipf_frequencies(n, s))
     g = torch.Generator().manual_seed(seed)  # the page draws the node vectors first, then h
-    vectors = torch.randn(n - 1, compute.VOCAB_D, generator=g, dtype=D64)
-    h = torch.randn(compute.VOCAB_D, generator=g, dtype=D64)
+    vectors = torch.randn(n - 1, vocab_compute.VOCAB_D, generator=g, dtype=D64)
+    h = torch.randn(vocab_compute.VOCAB_D, generator=g, dtype=D64)
     p = vocab.hierarchical_softmax(h, vectors, tree)
     shown = float(metric(at, EN["vocab.hs_sum"]))
     assert abs(shown - float(p.sum())) < 1e-6 and abs(shown - 1) < 1e-6
@@ -78,7 +79,7 @@ def test_hierarchical_softmax_sum_and_code_lengths_equal_probcore():
     np.testing.assert_allclose(share["y"], counts, rtol=1e-6)
 
     bound = figure(at, "Expected path length against n")
-    want = [vocab.code_length_summary(vocab.zipf_frequencies(k, s))["expected_length"] for k in compute.VOCAB_BOUND_NS]
+    want = [vocab.code_length_summary(vocab.zipf_frequencies(k, s))["expected_length"] for k in vocab_compute.VOCAB_BOUND_NS]
     np.testing.assert_allclose(trace(bound, EN["vocab.fig_expected_n"])["y"], want, rtol=1e-6)
     assert all(h_ <= e < h_ + 1 + 1e-6 for h_, e in zip(trace(bound, EN["vocab.fig_entropy_n"])["y"], want))
 
@@ -91,10 +92,10 @@ def test_log_z_estimates_equal_probcore_with_the_same_seed():
     assert float(metric(at, EN["vocab.log_z"])) == pytest.approx(float(torch.logsumexp(x, 0)), abs=1e-6)
     log_z_fig, bias_fig, grad_fig = figure(at, "log Ẑ against m"), figure(at, "Bias and variance"), figure(at, "Error of")
     for key, q in proposals(n, s).items():
-        stats = [vocab.importance_sampling_stats(x, q, m, compute.VOCAB_REPEATS, torch.Generator().manual_seed(seed))
-                 for m in compute.VOCAB_MS]
+        stats = [vocab.importance_sampling_stats(x, q, m, vocab_compute.VOCAB_REPEATS, torch.Generator().manual_seed(seed))
+                 for m in vocab_compute.VOCAB_MS]
         tr = trace(log_z_fig, label(key))
-        assert tr["x"] == list(compute.VOCAB_MS)
+        assert tr["x"] == list(vocab_compute.VOCAB_MS)
         np.testing.assert_allclose(tr["y"], [st.log_z + st.log_z_bias for st in stats], rtol=1e-6)
         np.testing.assert_allclose(tr["error_y"]["array"], [math.sqrt(st.log_z_var) for st in stats], rtol=1e-5)
         bias = [tr_ for tr_ in bias_fig["data"] if tr_["name"] == label(key) and tr_["xaxis"] == "x"][0]
@@ -103,7 +104,7 @@ def test_log_z_estimates_equal_probcore_with_the_same_seed():
         np.testing.assert_allclose(var["y"], [st.ratio_var for st in stats], rtol=1e-5)
         theory = trace(bias_fig, EN["vocab.fig_var_theory"].format(q=label(key)))
         np.testing.assert_allclose(theory["y"], [float(vocab.partition_estimate_variance(x, q, m))
-                                                 for m in compute.VOCAB_MS], rtol=1e-5)
+                                                 for m in vocab_compute.VOCAB_MS], rtol=1e-5)
         np.testing.assert_allclose(trace(grad_fig, label(key))["y"], [st.grad_tv for st in stats], rtol=1e-5)
         assert metric(at, EN["vocab.chi2"].format(q=label(key))) == f"{float(vocab.partition_estimate_variance(x, q)):.4g}"
     # unbiased Z, log Z biased low: the mean of log Z_hat rises towards log Z as m grows
@@ -122,9 +123,9 @@ def test_nce_values_equal_probcore_nce_loss():
     assert metric(at, EN["vocab.nce_target"]) == str(t)
     assert float(metric(at, EN["vocab.nce_ce"])) == pytest.approx(-float(logp[t]), abs=1e-6)
     means = []
-    for k in compute.VOCAB_KS:
-        noise = vocab.draw_samples(q, k, (compute.VOCAB_REPEATS,), g)
-        loss = vocab.nce_loss(logp[t].expand(compute.VOCAB_REPEATS), logp[noise], q.log()[t], q.log()[noise], k,
+    for k in vocab_compute.VOCAB_KS:
+        noise = vocab.draw_samples(q, k, (vocab_compute.VOCAB_REPEATS,), g)
+        loss = vocab.nce_loss(logp[t].expand(vocab_compute.VOCAB_REPEATS), logp[noise], q.log()[t], q.log()[noise], k,
                               reduction="none")
         means.append(float(loss.mean()))
     fig = figure(at, "NCE against k")
@@ -132,7 +133,7 @@ def test_nce_values_equal_probcore_nce_loss():
     np.testing.assert_allclose(sampled["y"], means, rtol=1e-5)
     exact = np.array(trace(fig, EN["vocab.fig_nce_exact"])["y"])
     sd = np.array(sampled["error_y"]["array"])
-    assert (np.abs(exact - means) < 4 * sd / math.sqrt(compute.VOCAB_REPEATS) + 1e-6).all()  # mean ~ expectation
+    assert (np.abs(exact - means) < 4 * sd / math.sqrt(vocab_compute.VOCAB_REPEATS) + 1e-6).all()  # mean ~ expectation
     limit = np.array(trace(fig, EN["vocab.fig_nce_limit"])["y"])
     assert abs(exact[-1] - limit[-1]) < abs(exact[0] - limit[0])  # E[L] -> CE + log(k q_t) + 1
     bias = trace(fig, EN["vocab.fig_nce_grad_exact"])["y"]
@@ -150,7 +151,7 @@ def test_extreme_settings(params):
     at = run_app(PAGE, **params)
     assert_ok(at)
     assert float(metric(at, EN["vocab.hs_sum"])) == pytest.approx(1.0, abs=1e-9)
-    if params["vocab_n"] <= compute.VOCAB_TREE_MAX_N:
+    if params["vocab_n"] <= vocab_compute.VOCAB_TREE_MAX_N:
         assert figure(at, "Huffman tree")
     if params.get("vocab_sigma") == 0 and params.get("vocab_s") == 0:  # q = softmax(x) for both proposals
         assert any("Ẑ is exact" in i.value for i in at.info)
@@ -192,7 +193,7 @@ def test_measure_button_times_every_method_and_keeps_the_result():
     fig = figure(at, EN["vocab.cost_title"])
     for meth in vocab.COST_METHODS:
         tr = trace(fig, EN[f"vocab.method_{meth}"])
-        assert tr["x"] == list(compute.VOCAB_COST_NS) and all(v > 0 for v in tr["y"])
+        assert tr["x"] == list(vocab_compute.VOCAB_COST_NS) and all(v > 0 for v in tr["y"])
     assert any("Measured in" in c.value for c in at.caption)
     at.slider(key="vocab_s").set_value(1.5).run()  # another rerun: the measurement stays
     assert figure(at, EN["vocab.cost_title"])

@@ -15,8 +15,9 @@ from __future__ import annotations
 import streamlit as st
 
 from explorer.classroom import lessons, rooms
-from explorer.session import state
 from explorer.i18n import language, t
+from explorer.session import state
+from views import registry
 
 POLL_S = 1.0  # a following student sees a teacher's move within POLL_S + one page run
 LESSON = state.Option("lesson", "text", "")
@@ -79,7 +80,7 @@ def _set_step_state(step: lessons.Step) -> None:
     language and presentation mode stay). Before the page draws: a control already drawn in this
     run cannot be set (Streamlit refuses), but a deleted key can."""
     ss = st.session_state
-    values = {key: o.default for key, o in {**state.OPTIONS, **lessons.ALL_PAGE_OPTIONS}.items()
+    values = {key: o.default for key, o in {**state.OPTIONS, **registry.all_options()}.items()
               if key not in lessons.VIEWER_KEYS}
     values.update(step.values())
     for key, value in values.items():
@@ -274,7 +275,7 @@ def bar(page) -> None:
     ss["step"] = k + 1 if lesson is not None else 0
     ss["room"] = ss.get("_room") or ""
     if lesson is not None and ss.get("_lesson_go"):
-        target = lessons.PAGES[lesson.steps[k].page]
+        target = registry.PAGES[lesson.steps[k].page]
         if page.url_path != target.url_path:
             st.switch_page(target.script)  # _lesson_go stays set until a run is on the step's page
         ss["_lesson_go"] = False
@@ -282,9 +283,10 @@ def bar(page) -> None:
         _set_step_state(lesson.steps[k])
     if ss.get("_room_error"):
         st.error(state.plain(ss.pop("_room_error")))
-    if ss.get("_draft") is not None and page.url_path != "lesson" and page.url_path in lessons.PAGE_BY_PATH:
+    shown = registry.by_path(page.url_path)
+    if ss.get("_draft") is not None and shown is not None and shown.in_lessons:
         c1, c2 = st.columns([1, 3], vertical_alignment="center")
-        c1.button(t("author.add_view"), on_click=_add_view, args=(lessons.PAGE_BY_PATH[page.url_path],),
+        c1.button(t("author.add_view"), on_click=_add_view, args=(shown.id,),
                   key="author_add_view", icon=":material/add_circle:")
         c2.caption(ss.pop("_draft_note", t("author.draft", title=ss["_draft"]["title"].get("en") or "…",
                                                  n=len(ss["_draft"]["steps"]))))

@@ -20,12 +20,16 @@ from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
-from explorer import compute, theory
-from explorer.drawing import ui
-from explorer.session import state
+from explorer import compute
 from explorer.i18n import LANGS, t
-from probcore._validate import NOISES
+from explorer.session import state
 from probcore.registry import MAPPINGS
+from views import registry
+from views.attention import compute as attention_compute
+from views.check import compute as check_compute
+from views.margin import compute as margin_compute
+from views.perturb import compute as perturb_compute
+from views.vocab import compute as vocab_compute
 
 LESSON_DIR = Path(__file__).resolve().parents[2] / "lessons"
 MAX_BYTES = 64 * 1024  # a lesson file
@@ -42,115 +46,20 @@ PLACEHOLDER = re.compile(r"\{\{(.*?)\}\}", re.DOTALL)
 PLACEHOLDER_BODY = re.compile(r"\s*([a-z_0-9]+)((?::[A-Za-z0-9_.+-]+)*)\s*(?:\|\s*(\.\d{1,2}[fge%]))?\s*")
 
 
-class Page(NamedTuple):
-    """A page of app.py: its script, its url_path ("" for the default page) and its own query
-    parameters (the options it draws with state.page_option / page_slider)."""
-
-    script: str
-    url_path: str
-    options: tuple[state.Option, ...] = ()
-
-
-def _check_options() -> tuple[state.Option, ...]:
-    """views/check.py's controls: example, mapping, tolerances, one per registry parameter, source, row."""
-    from probcore.check import MAX_ROWS
-    params = {p.name: p for name in compute.CHECK_MAPPINGS for p in MAPPINGS[name].params}
-    return (state.Option("check_example", "choice", "softmax_no_max", ("none", *compute.CHECK_EXAMPLES)),
-            state.Option("check_mapping", "choice", "softmax", compute.CHECK_MAPPINGS),
-            state.Option("check_atol", "float", 1e-6, low=0.0, high=1.0),
-            state.Option("check_rtol", "float", 1e-5, low=0.0, high=1.0),
-            *(state.Option(f"check_{p.name}", p.kind, float(p.default) if p.kind == "float" and p.default is not None
-                           else p.default, tuple(p.choices), low=p.low, high=p.high) for p in params.values()),
-            state.Option("check_target", "int", 0, low=0, high=10**6),
-            state.Option("check_source", "choice", "paste", ("paste", "upload")),
-            state.Option("check_row", "int", None, low=0, high=MAX_ROWS - 1))
-
-
-# page name in a lesson file -> Page. The views build their options when drawn (state.page_option),
-# so they are listed here too; tests/test_lessons.py draws every page and checks that what it
-# registers is exactly this list, and that every page of app.py is here.
-PAGES: dict[str, Page] = {
-    "compare": Page("views/compare.py", "", (state.Option("log", "bool", False),
-                                              state.Option("formula", "choice", None, tuple(MAPPINGS)))),
-    "simplex": Page("views/simplex.py", "simplex", (state.Option("radius", "float", 4.0, low=0.5, high=20.0),)),
-    "jacobian": Page("views/jacobian.py", "jacobian", (ui.figures_option("heatmaps"),)),
-    "loss": Page("views/loss_landscape.py", "loss", (state.Option("plane", "float", 4.0, low=1.0, high=20.0),
-                                                     ui.figures_option("planes"))),
-    "sweeps": Page("views/sweeps.py", "sweeps"),
-    "perturb": Page("views/perturb.py", "perturb", (
-        state.Option("perturb_samples", "choice", 1000, compute.SAMPLE_GRID),
-        state.Option("perturb_noises", "multi", NOISES, NOISES),
-        state.Option("perturb_tau", "float", 1.0, low=compute.TAU_CHOICES[0], high=compute.TAU_CHOICES[-1]),
-        state.Option("perturb_draws", "int", 5, low=1, high=12))),
-    "margin": Page("views/margin.py", "margin", (
-        state.Option("margin_classes", "int", 4, low=2, high=8),
-        state.Option("margin_m", "float", 0.35, low=0.0, high=1.0),
-        state.Option("margin_s", "float", 30.0, low=1.0, high=64.0),
-        state.Option("margin_angle", "float", 35.0, low=-180.0, high=180.0),
-        state.Option("margin_target", "int", 0, low=0, high=7))),
-    "overconfidence": Page("views/overconfidence.py", "overconfidence", (
-        state.Option("oc_eps", "float", 0.1, low=1e-4, high=5.0),
-        state.Option("oc_k", "int", 10, low=2, high=10**6),
-        state.Option("oc_steps", "int", 100, low=10, high=500),
-        state.Option("oc_classes", "int", 20, low=5, high=100),
-        state.Option("oc_train_k", "int", 5, low=2, high=100),
-        state.Option("oc_seed", "int", 0, low=0, high=10**6))),
-    "vocab": Page("views/vocab.py", "vocab", (
-        state.Option("vocab_n", "int", 1000, low=2, high=100_000),
-        state.Option("vocab_s", "float", 1.0, low=0.0, high=3.0),
-        state.Option("vocab_sigma", "float", 1.0, low=0.0, high=4.0),
-        state.Option("vocab_seed", "int", 0, low=0, high=state.SEED_MAX),
-        state.Option("vocab_train_k", "int", 16, low=1, high=256),
-        state.Option("vocab_train_m", "int", 64, low=1, high=1024),
-        state.Option("vocab_train_steps", "int", 150, low=20, high=400),
-        state.Option("vocab_train_offset", "float", 3.0, low=-5.0, high=5.0))),
-    "attention": Page("views/attention.py", "attention", (
-        state.Option("attention_L", "int", 6, low=2, high=16),
-        state.Option("attention_d", "int", 4, low=1, high=8),
-        state.Option("attention_queries", "int", 1, low=1, high=6),
-        state.Option("attention_seed", "int", 0, low=0, high=state.SEED_MAX),
-        state.Option("attention_scale", "float", 1.0, low=0.1, high=10.0),
-        state.Option("attention_alpha", "float", 1.5, low=1.0, high=4.0),
-        state.Option("attention_k", "int", 2, low=1, high=16),
-        state.Option("attention_query", "text", ""))),
-    "losses": Page("views/losses.py", "losses", (
-        state.Option("losses_n", "int", 10, low=2, high=1000),
-        state.Option("losses_log_eps", "float", -3.0, low=-6.0, high=-0.5),
-        state.Option("losses_sparse_n", "int", 3, low=2, high=20),
-        state.Option("losses_alpha", "float", 1.5, low=1.1, high=4.0),
-        state.Option("losses_labels", "int", 2, low=1, high=12),
-        state.Option("losses_steps", "int", 40, low=5, high=200))),
-    "smooth_max": Page("views/smooth_max.py", "smooth-max", (
-        state.Option("smooth_log_T", "float", 0.0, low=-2.0, high=2.0),
-        state.Option("smooth_n", "int", 5, low=3, high=12),
-        state.Option("smooth_draws", "int", 500, low=50, high=2000),
-        state.Option("smooth_shift", "float", 3.0, low=-10.0, high=10.0),
-        state.Option("smooth_seed", "int", 0, low=0, high=1000),
-        state.Option("smooth_beta", "float", 1.0, low=-5.0, high=5.0),
-        state.Option("smooth_sat_seed", "int", 0, low=0, high=1000),
-        state.Option("smooth_log2_d", "int", 6, low=0, high=len(theory.DIMS) - 1))),
-    "sparse_from_exp": Page("views/sparse_from_exp.py", "sparse-from-exp", (
-        state.Option("sfe_beta", "float", 1.0, low=0.05, high=1.0),)),
-    "check": Page("views/check.py", "check", _check_options()),
-}
-PAGE_BY_PATH = {page.url_path: name for name, page in PAGES.items()}
-ALL_PAGE_OPTIONS = {o.key: o for page in PAGES.values() for o in page.options}
-
-
 class LessonError(ValueError):
     """A lesson file that cannot be used; the message names the line and step."""
 
 
 @dataclass(frozen=True)
 class Step:
-    page: str  # key of PAGES
+    page: str  # a page id of views/registry.py (one a lesson may show)
     params: dict[str, str]  # query parameters, as a link carries them (checked)
     texts: dict[str, dict[str, str]]  # field -> lang -> text with placeholders (field "text" always present)
     line: int = 0  # line of its [[step]] header in the file
 
     def values(self) -> dict[str, Any]:
         """The parsed value of every parameter the step sets."""
-        options = {**state.OPTIONS, **dict((o.key, o) for o in PAGES[self.page].options)}
+        options = {**state.OPTIONS, **{o.key: o for o in registry.PAGES[self.page].options}}
         return {key: state.parse_option(options[key], [raw]) for key, raw in self.params.items()}
 
 
@@ -175,7 +84,7 @@ class StepState:
 
     @classmethod
     def of(cls, step: Step) -> "StepState":
-        defaults = {key: o.default for key, o in {**state.OPTIONS, **ALL_PAGE_OPTIONS}.items()}
+        defaults = {key: o.default for key, o in {**state.OPTIONS, **registry.all_options()}.items()}
         return cls({**defaults, **step.values()})
 
     def __getitem__(self, key: str) -> Any:
@@ -235,28 +144,28 @@ def _loss_and_grad(s: StepState, name: str) -> tuple[float, np.ndarray]:
 
 def _margin(s: StepState) -> dict:
     classes = int(s["margin_classes"])
-    return compute.margin_point(classes, float(s["margin_angle"]), float(s["margin_m"]), float(s["margin_s"]),
+    return margin_compute.margin_point(classes, float(s["margin_angle"]), float(s["margin_m"]), float(s["margin_s"]),
                                 min(int(s["margin_target"]), classes - 1))
 
 
 def _attention(s: StepState, name: str) -> np.ndarray:
     """The attention weights of the first query (random inputs of the page's seed; not an edited query)."""
-    if name not in compute.ATTENTION_MAPPINGS:
-        raise ValueError(t("lesson.err.mapping", name=state.quote(name), choices=", ".join(compute.ATTENTION_MAPPINGS)))
+    if name not in attention_compute.ATTENTION_MAPPINGS:
+        raise ValueError(t("lesson.err.mapping", name=state.quote(name), choices=", ".join(attention_compute.ATTENTION_MAPPINGS)))
     length = int(s["attention_L"])
-    q, keys, _ = compute.attention_inputs(length, int(s["attention_d"]), int(s["attention_queries"]),
+    q, keys, _ = attention_compute.attention_inputs(length, int(s["attention_d"]), int(s["attention_queries"]),
                                           int(s["attention_seed"]))
-    scores = compute.attention_scores(q, keys, float(s["attention_scale"]))
+    scores = attention_compute.attention_scores(q, keys, float(s["attention_scale"]))
     params = {"entmax": {"alpha": float(s["attention_alpha"])}, "sparse_softmax": {"k": min(int(s["attention_k"]), length)}}
     kw = MAPPINGS[name].validate(n=length, **params.get(name, {}))
     rows = tuple(tuple(float(v) for v in row) for row in scores)
-    return compute.attention_weights(name, rows, compute.items(kw))[0]
+    return attention_compute.attention_weights(name, rows, compute.items(kw))[0]
 
 
 def _gumbel_max(s: StepState) -> tuple[int, np.ndarray]:
     """(N, Gumbel-max frequencies at N) as the perturb page draws them (N capped for large n)."""
-    n_max = min(int(s["perturb_samples"]), compute.sample_cap(len(s.logits)))
-    ns, freqs = compute.perturbmax_nested(tuple(map(float, s.logits)), "gumbel", n_max, int(s["seed"]))
+    n_max = min(int(s["perturb_samples"]), perturb_compute.sample_cap(len(s.logits)))
+    ns, freqs = perturb_compute.perturbmax_nested(tuple(map(float, s.logits)), "gumbel", n_max, int(s["seed"]))
     return int(ns[-1]), freqs[-1]
 
 
@@ -273,7 +182,7 @@ def _check_rows(s: StepState, verdict: str) -> int:
     example = s["check_example"]
     if example == "none" or verdict not in ("ok", "mismatch"):
         raise ValueError(t("lesson.err.check"))
-    mapping, params, x, p = compute.check_example(example)
+    mapping, params, x, p = check_compute.check_example(example)
     verdicts = check_outputs(x, p, mapping, **params)
     return sum(v.ok == (verdict == "ok") for v in verdicts)
 
@@ -321,18 +230,18 @@ COMPUTATIONS: dict[str, Computation] = {
                                 "keys with a nonzero weight (first query)"),
     "mc_freq": Computation(lambda s, i: float(_gumbel_max(s)[1][_index(i, len(s.logits))]), "i",
                            "share of argmax(x + g) over N = perturb_samples Gumbel draws (perturb page)"),
-    "clt": Computation(lambda s: float(compute.clt_total_variation(s.probabilities("softmax"), [_gumbel_max(s)[0]])[0]),
+    "clt": Computation(lambda s: float(perturb_compute.clt_total_variation(s.probabilities("softmax"), [_gumbel_max(s)[0]])[0]),
                        "", "central-limit expectation of the total variation at that N"),
     "gap_bound": Computation(lambda s, n: _gap_bound(s, n), "n",
                              "smallest logit gap at cross-entropy oc_eps over n classes"),
     "gap_bound_topk": Computation(lambda s, n: _gap_bound(s, n, int(s["oc_k"])), "n",
                                   "the same for the top-k loss, k = oc_k"),
-    "hs_sum": Computation(lambda s: compute.vocab_hs(int(s["vocab_n"]), float(s["vocab_s"]), int(s["vocab_seed"]))["sum"],
+    "hs_sum": Computation(lambda s: vocab_compute.vocab_hs(int(s["vocab_n"]), float(s["vocab_s"]), int(s["vocab_seed"]))["sum"],
                           "", "sum of the hierarchical-softmax probabilities"),
-    "hs_expected": Computation(lambda s: compute.vocab_hs(int(s["vocab_n"]), float(s["vocab_s"]),
+    "hs_expected": Computation(lambda s: vocab_compute.vocab_hs(int(s["vocab_n"]), float(s["vocab_s"]),
                                                           int(s["vocab_seed"]))["expected"], "",
                                "expected Huffman code length (bits)"),
-    "hs_entropy": Computation(lambda s: compute.vocab_hs(int(s["vocab_n"]), float(s["vocab_s"]),
+    "hs_entropy": Computation(lambda s: vocab_compute.vocab_hs(int(s["vocab_n"]), float(s["vocab_s"]),
                                                          int(s["vocab_seed"]))["entropy"], "",
                               "entropy of the Zipf frequencies (bits)"),
     "log2n": Computation(lambda s: math.log2(int(s["vocab_n"])), "", "log2 of the vocabulary size"),
@@ -435,12 +344,13 @@ def _step(raw: Any, number: int, line: int) -> Step:
     if unknown:
         raise LessonError(t("lesson.err.step_key", where=where, keys=", ".join(unknown)))
     page = raw.get("page")
-    if page not in PAGES:
-        raise LessonError(t("lesson.err.page", where=where, page=state.quote(page), pages=", ".join(PAGES)))
+    pages = registry.lesson_pages()
+    if page not in pages:
+        raise LessonError(t("lesson.err.page", where=where, page=state.quote(page), pages=", ".join(pages)))
     params_raw = raw.get("params", {})
     if not isinstance(params_raw, dict):
         raise LessonError(t("lesson.err.type", where=where, kind="table"))
-    options = {**state.OPTIONS, **{o.key: o for o in PAGES[page].options}}
+    options = {**state.OPTIONS, **{o.key: o for o in pages[page].options}}
     params = {}
     for key, value in params_raw.items():
         if key in VIEWER_KEYS or key in PLAYER_KEYS:

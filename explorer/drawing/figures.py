@@ -519,7 +519,7 @@ def _arrows(u: np.ndarray, v: np.ndarray, du: np.ndarray, dv: np.ndarray, length
 def loss_landscape(u: np.ndarray, v: np.ndarray, loss: np.ndarray, grad_u: np.ndarray, grad_v: np.ndarray,
                    point: tuple[float, float] | None, title: str, color: str, arrow_step: int = 6) -> go.Figure:
     """Contour map of a loss over the plane (u, v) = (x0 - x2, x1 - x2) with arrows along the
-    descent step of (u, v), -(grad_u, grad_v) (compute.loss_surface), and the current logits."""
+    descent step of (u, v), -(grad_u, grad_v) (loss_landscape_compute.loss_surface), and the current logits."""
     fig = PlainFigure()
     fig.add_contour(x=u, y=v, z=loss, colorscale="Viridis", name=t("fig.loss"), ncontours=24,
                     colorbar=dict(title=dict(text=t("fig.loss"))), line=dict(width=0.5),

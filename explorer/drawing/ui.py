@@ -16,9 +16,9 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from explorer.drawing import figures
+from explorer.i18n import mapping_label, t
 from explorer.serving import guard
 from explorer.session import state
-from explorer.i18n import mapping_label, t
 from probcore.registry import MAPPINGS
 
 PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"scale": 2}}
@@ -123,13 +123,13 @@ def figures_option(key: str) -> state.Option:
     return state.Option(key, "multi", FIGURES_SHOWN, tuple(MAPPINGS))
 
 
-def pick_figures(key: str, label: str, names: list[str]) -> list[str]:
-    """Which of ``names`` get a figure of their own (URL parameter ``key``; FIGURES_SHOWN at
-    first): a step redraws only those, and the page stays short."""
+def pick_figures(option: state.Option, label: str, names: list[str]) -> list[str]:
+    """Which of ``names`` get a figure of their own (the page's option of :func:`figures_option`;
+    FIGURES_SHOWN at first): a step redraws only those, and the page stays short."""
     def render(k: str):
         st.session_state[k] = [name for name in st.session_state[k] if name in names]
         return st.pills(label, names, selection_mode="multi", key=k, format_func=mapping_label, persist_state="session")
-    chosen = state.page_option(figures_option(key), render)
+    chosen = state.page_option(option, render)
     return [name for name in names if name in chosen]
 
 

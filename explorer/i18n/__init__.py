@@ -1709,6 +1709,11 @@ ZH = {
 STRINGS = {"en": EN, "zh": ZH}
 
 
+def catalogue(lang: str) -> dict[str, str]:
+    """Every string of language ``lang`` by key."""
+    return STRINGS[lang]
+
+
 def language() -> str:
     lang = st.session_state.get("lang", LANGS[0])
     return lang if lang in STRINGS else LANGS[0]

@@ -38,8 +38,8 @@ from typing import Any, Callable, Hashable
 
 import streamlit as st
 
-from explorer.serving import runs
 from explorer.i18n import t
+from explorer.serving import runs
 
 ROOT = Path(__file__).resolve().parents[2]
 MAX_PENDING = 64  # queued runs per server process; beyond that a press is refused
@@ -354,9 +354,3 @@ def train_histories(steps: int, n_classes: int, k: int, seed: int, pretrain_step
 def training_demo(steps: int, n_classes: int, k: int, seed: int, pretrain_steps: int) -> Callable:
     """train_histories with these settings as a picklable job fn(progress)."""
     return functools.partial(train_histories, steps, n_classes, k, seed, pretrain_steps)
-
-
-def measure_costs(s: float, progress: Callable) -> dict:
-    """The vocabulary page's cost measurement (explorer.compute.vocab_costs) as a job."""
-    from explorer import compute
-    return compute.vocab_costs(s)

@@ -19,9 +19,7 @@ value stays under the option key for every page.
 
 URL query parameters (the same names as before issue 10; links made then still open the same
 view, except that α-entmax's default α is now EXPLORER_DEFAULTS["alpha"]). A value equal to its
-default is left out of the URL; a path selects the page (/, /simplex, /jacobian, /loss, /sweeps,
-/perturb, /margin, /overconfidence, /vocab, /attention, /losses, /smooth-max, /sparse-from-exp, /check,
-/lesson).
+default is left out of the URL; a path selects the page (the URL paths of views/registry.py).
 
 - Session-wide: ``lang`` (en | zh), ``present`` (0 | 1).
 - Logits (Compare, Simplex, Jacobian, Loss landscape, Sweeps, Perturb-max, Losses, Smooth max, Sparse
@@ -34,20 +32,8 @@ default is left out of the URL; a path selects the page (/, /simplex, /jacobian,
   ``temperature``, ``beta``, ``order``, ``k``, ``top_p``, ``alpha``, ``noise``, ``hard``,
   ``margin``, ``scale`` (checked by the registry: its ranges, not hard-coded here; ``none`` or
   empty = not given, where None is allowed).
-- A page's own controls (:func:`page_option`), named after the page: Compare ``log``,
-  ``formula``; Simplex ``radius``; Jacobian ``heatmaps``; Loss landscape ``plane``, ``planes``;
-  Perturb-max ``perturb_samples``, ``perturb_noises``, ``perturb_tau``, ``perturb_draws``; Margin softmax ``margin_classes``,
-  ``margin_m``, ``margin_s``, ``margin_angle``, ``margin_target``; Why sparse ``oc_eps``, ``oc_k``,
-  ``oc_steps``, ``oc_classes``, ``oc_train_k``, ``oc_seed``; Large vocabularies ``vocab_n``,
-  ``vocab_s``, ``vocab_sigma``, ``vocab_seed``, ``vocab_train_k``, ``vocab_train_m``, ``vocab_train_steps``,
-  ``vocab_train_offset``; Attention ``attention_L``, ``attention_d``,
-  ``attention_queries``, ``attention_seed``, ``attention_scale``, ``attention_alpha``,
-  ``attention_k``, ``attention_query``; Check my numbers ``check_example``, ``check_mapping``,
-  ``check_atol``, ``check_rtol``, ``check_<parameter>``, ``check_target``, ``check_source``,
-  ``check_row``; Losses ``losses_n``, ``losses_log_eps``, ``losses_sparse_n``, ``losses_alpha``,
-  ``losses_labels``, ``losses_steps``; Smooth max ``smooth_log_T``, ``smooth_n``, ``smooth_draws``,
-  ``smooth_shift``, ``smooth_seed``, ``smooth_beta``, ``smooth_sat_seed``, ``smooth_log2_d``; Sparse from
-  exp ``sfe_beta`` (the same list, with types and ranges: ``explorer.classroom.lessons.PAGES``).
+- A page's own controls (:func:`page_option`, :func:`page_slider`), named after the page: declared
+  once, with types, ranges and defaults, in the page's entry of views/registry.py.
 - Lessons (explorer/classroom/lesson_bar.py): ``lesson``, ``step``, ``room`` (and ``teacher``, read once).
 """
 from __future__ import annotations
@@ -260,12 +246,10 @@ def page_option(option: Option, render: Callable[[str], Any]) -> Any:
     return render(option.key)
 
 
-def page_slider(key: str, label: str, default: float, low: float, high: float, step: float) -> float:
-    """A page-local slider over [low, high] kept in the URL (:func:`page_option`); an int slider
-    when every bound is an int."""
-    kind = "int" if all(isinstance(v, int) for v in (default, low, high, step)) else "float"
-    return page_option(Option(key, kind, default, low=low, high=high), lambda k: st.slider(
-        label, low, high, step=step, key=k, persist_state="session"))
+def page_slider(option: Option, label: str, step: float) -> float:
+    """A page-local slider over the option's [low, high] kept in the URL (:func:`page_option`)."""
+    return page_option(option, lambda k: st.slider(label, option.low, option.high, step=step, key=k,
+                                                   persist_state="session"))
 
 
 def sync_url() -> None:

@@ -7,8 +7,11 @@ import streamlit as st
 
 from explorer import compute
 from explorer.drawing import figures, ui
-from explorer.session import state
 from explorer.i18n import t
+from explorer.session import state
+from views.registry import PAGES
+
+declared = PAGES["jacobian"].option  # this page's own controls (views/registry.py)
 
 ui.header("page.jacobian", "jacobian.intro")
 state.mapping_controls()
@@ -57,7 +60,7 @@ def live() -> None:
         if len(index) < ctl.n:
             st.caption(t("ui.top_view", top=len(index), n=ctl.n))
         block = np.ix_(index, index)
-        drawn = ui.pick_figures("heatmaps", t("ctl.heatmaps_of"), list(jacobians))
+        drawn = ui.pick_figures(declared("heatmaps"), t("ctl.heatmaps_of"), list(jacobians))
         columns = st.columns(2 if len(index) <= 12 else 1)
         for k, name in enumerate(drawn):
             analytic, auto = jacobians[name]

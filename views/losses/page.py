@@ -6,16 +6,19 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from explorer import theory
 from explorer.drawing import figures, ui
-from explorer.session import state
 from explorer.drawing.colors import EXTRA_COLORS, mapping_color
 from explorer.i18n import mapping_label, t
+from explorer.session import state
+from views.losses import compute as losses_compute
+from views.registry import PAGES
+
+declared = PAGES["losses"].option  # this page's own controls (views/registry.py)
 
 ui.header("page.losses", "losses.intro")
 ctl = state.controls(mappings=False, target=True)
 labels = ctl.labels
-margins = theory.MARGINS
+margins = losses_compute.MARGINS
 index = np.arange(ctl.n)
 
 # ---------------------------------------------------------------- stop-gradient surrogate
@@ -26,7 +29,7 @@ def surrogate_section() -> None:
     st.markdown(t("losses.surrogate_text"))
     st.latex(r"L_{\mathrm{sg}}(x) = \operatorname{sg}\!\big(p(x) - e_t\big)^{\top} x,\qquad "
              r"\nabla_x L_{\mathrm{sg}} = p(x) - e_t")
-    surrogate = theory.surrogate_gradients(ctl.x, ctl.target)
+    surrogate = losses_compute.surrogate_gradients(ctl.x, ctl.target)
     shown = [name for name in ctl.mappings if name in surrogate] or list(surrogate)
     ui.show_figure(figures.bars_and_markers(
         index, ctl.logits,
@@ -49,8 +52,8 @@ def neg_prob_section() -> None:
     """This section's controls and what they change: a step reruns only it."""
     st.subheader(t("losses.accuracy"))
     st.markdown(t("losses.accuracy_text"))
-    n_acc = int(state.page_slider("losses_n", t("losses.n"), 10, 2, 1000, 1))
-    acc = theory.accuracy_losses(n_acc)
+    n_acc = int(state.page_slider(declared("losses_n"), t("losses.n"), 1))
+    acc = losses_compute.accuracy_losses(n_acc)
     left, right = st.columns(2)
     with left:
         ui.show_figure(figures.line_chart(margins, [
@@ -81,11 +84,11 @@ def sparse_ce_section() -> None:
              r"L_\varepsilon = -\log\frac{p_t + \varepsilon}{1 + n\varepsilon}")
     c1, c2 = st.columns(2)
     with c1:
-        log_eps = state.page_slider("losses_log_eps", t("losses.log_eps"), -3.0, -6.0, -0.5, 0.5)
+        log_eps = state.page_slider(declared("losses_log_eps"), t("losses.log_eps"), 0.5)
     with c2:
-        n_sp = int(state.page_slider("losses_sparse_n", t("losses.n"), 3, 2, 20, 1))
+        n_sp = int(state.page_slider(declared("losses_sparse_n"), t("losses.n"), 1))
     eps = float(10.0**log_eps)
-    sp = theory.sparsemax_cross_entropy(eps, n_sp)
+    sp = losses_compute.sparsemax_cross_entropy(eps, n_sp)
     left, right = st.columns(2)
     with left:
         ui.show_figure(figures.line_chart(margins, [
@@ -115,9 +118,9 @@ def zeros_section() -> None:
     """This section's controls and what they change: a step reruns only it."""
     st.subheader(t("losses.zero"))
     st.markdown(t("losses.zero_text"))
-    alpha = float(state.page_slider("losses_alpha", t("losses.alpha"), 1.5, 1.1, 4.0, 0.05))
+    alpha = float(state.page_slider(declared("losses_alpha"), t("losses.alpha"), 0.05))
     alphas = tuple(dict.fromkeys((1.0, 1.5, 2.0, alpha)))
-    zero = theory.zero_loss_curves(alphas)
+    zero = losses_compute.zero_loss_curves(alphas)
     alpha_colors = {1.0: mapping_color("softmax"), 1.5: mapping_color("entmax15"), 2.0: mapping_color("sparsemax")}
     fig = figures.line_chart(margins, [
         figures.Curve(t("losses.alpha_curve", alpha=f"{a:g}"), zero[a], alpha_colors.get(a, mapping_color("entmax")),
@@ -126,7 +129,7 @@ def zeros_section() -> None:
     fig.add_vline(x=1 / (alpha - 1), line_dash="dash", line_color=mapping_color("entmax"),
                   annotation_text=f"1/(α − 1) = {1 / (alpha - 1):.3g}")
     ui.show_figure(fig, "losses_zero", table=lambda: pd.DataFrame({"t": margins, **{f"alpha_{a:g}": zero[a] for a in alphas}}))
-    reached = theory.first_zero(margins, zero[alpha])
+    reached = losses_compute.first_zero(margins, zero[alpha])
     st.caption(t("losses.zero_note", alpha=f"{alpha:g}", bound=f"{1 / (alpha - 1):.4g}", reached=f"{reached:.4g}",
                  step=f"{margins[1] - margins[0]:.3g}", ce=f"{zero[1.0].min():.3g}"))
 
@@ -143,12 +146,12 @@ def multilabel_section() -> None:
              r"\qquad \nabla_z L = \operatorname{sparsemax}(z) - q")
     c1, c2 = st.columns(2)
     with c1:
-        n_labels = int(state.page_slider("losses_labels", t("losses.labels"), 2, 1, 12, 1))
+        n_labels = int(state.page_slider(declared("losses_labels"), t("losses.labels"), 1))
     with c2:
-        steps = int(state.page_slider("losses_steps", t("losses.steps"), 40, 5, 200, 5))
+        steps = int(state.page_slider(declared("losses_steps"), t("losses.steps"), 5))
     n_labels = min(n_labels, ctl.n)
-    run = theory.multilabel_training(ctl.x, n_labels, steps, 0.5)
-    value, p, grad = theory.multilabel_sparsemax_loss(ctl.logits, run["q"])
+    run = losses_compute.multilabel_training(ctl.x, n_labels, steps, 0.5)
+    value, p, grad = losses_compute.multilabel_sparsemax_loss(ctl.logits, run["q"])
     left, right = st.columns(2)
     with left:
         ui.show_figure(figures.bars_and_markers(

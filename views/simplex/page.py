@@ -6,8 +6,12 @@ import streamlit as st
 
 from explorer import compute
 from explorer.drawing import figures, ui
-from explorer.session import state
 from explorer.i18n import t
+from explorer.session import state
+from views.registry import PAGES
+from views.simplex import compute as simplex_compute
+
+declared = PAGES["simplex"].option  # this page's own controls (views/registry.py)
 
 ui.header("page.simplex", "simplex.intro")
 state.mapping_controls()
@@ -74,8 +78,8 @@ def grid_images() -> None:
     """The image of a grid of logits: it does not depend on the logits, so a logit step leaves it
     alone; its radius reruns only this fragment."""
     ctl, _ = state.checked()  # the mappings' checked parameters (messages: shown by live())
-    radius = state.page_slider("radius", t("simplex.radius"), 4.0, 0.5, 20.0, 0.5)
-    clouds = ui.per_mapping(ctl, lambda name: compute.simplex_image(name, ctl.kw(name), radius, 41, ctl.target, ctl.seed),
+    radius = state.page_slider(declared("radius"), t("simplex.radius"), 0.5)
+    clouds = ui.per_mapping(ctl, lambda name: simplex_compute.simplex_image(name, ctl.kw(name), radius, 41, ctl.target, ctl.seed),
                             quiet=True)
     if clouds:
         ui.show_figure(figures.simplex_images(clouds, ctl.labels, axes_of(ctl.logits[:3])), "simplex_images")

@@ -7,10 +7,14 @@ import streamlit as st
 
 from explorer import compute
 from explorer.drawing import figures, ui
-from explorer.session import state
 from explorer.drawing.colors import EXTRA_COLORS, mapping_color
 from explorer.i18n import t
+from explorer.session import state
 from probcore.registry import MAPPINGS
+from views.loss_landscape import compute as loss_landscape_compute
+from views.registry import PAGES
+
+declared = PAGES["loss"].option  # this page's own controls (views/registry.py)
 
 ui.header("page.loss", "loss.intro")
 state.mapping_controls()
@@ -52,11 +56,11 @@ def live() -> None:
     if not with_loss:
         st.info(t("loss.none"))
         return
-    radius = state.page_slider("plane", t("loss.radius"), 4.0, 1.0, 20.0, 0.5)
-    drawn = ui.pick_figures("planes", t("ctl.planes_of"), with_loss)
+    radius = state.page_slider(declared("plane"), t("loss.radius"), 0.5)
+    drawn = ui.pick_figures(declared("planes"), t("ctl.planes_of"), with_loss)
     m = 49
-    grid = compute.plane_grid(radius, m)
-    surfaces = ui.per_mapping(ctl, lambda name: compute.loss_surface(name, ctl.kw(name), target, radius, m), drawn)
+    grid = loss_landscape_compute.plane_grid(radius, m)
+    surfaces = ui.per_mapping(ctl, lambda name: loss_landscape_compute.loss_surface(name, ctl.kw(name), target, radius, m), drawn)
     columns = st.columns(2)
     for k, (name, (loss, du, dv)) in enumerate(surfaces.items()):
         with columns[k % 2]:
@@ -76,24 +80,24 @@ with_loss = losses_of(ctl)
 
 st.subheader(t("loss.binary"))
 margins = np.linspace(-3, 3, 241)
-binary = ui.per_mapping(ctl, lambda name: compute.binary_losses(name, ctl.kw(name), tuple(margins)), with_loss,
+binary = ui.per_mapping(ctl, lambda name: loss_landscape_compute.binary_losses(name, ctl.kw(name), tuple(margins)), with_loss,
                         quiet=True)
 curves = [figures.Curve(labels[name], y, mapping_color(name)) for name, y in binary.items()]
 curves += [
-    figures.Curve(t("loss.hinge"), compute.hinge(margins), EXTRA_COLORS["hinge"], "dash"),
-    figures.Curve(t("loss.logistic"), compute.logistic(margins), EXTRA_COLORS["logistic"], "dot"),
-    figures.Curve(t("loss.huber"), compute.modified_huber(margins) / 4, EXTRA_COLORS["modified_huber"], "dot"),
+    figures.Curve(t("loss.hinge"), loss_landscape_compute.hinge(margins), EXTRA_COLORS["hinge"], "dash"),
+    figures.Curve(t("loss.logistic"), loss_landscape_compute.logistic(margins), EXTRA_COLORS["logistic"], "dot"),
+    figures.Curve(t("loss.huber"), loss_landscape_compute.modified_huber(margins) / 4, EXTRA_COLORS["modified_huber"], "dot"),
 ]
 ui.show_figure(figures.line_chart(margins, curves, t("loss.margin_axis"), t("fig.loss"), t("loss.binary_title"),
                                   legend_title=t("fig.loss")),
                "loss_binary", table=lambda: pd.DataFrame({"t": margins, **{c.label: c.y for c in curves}}))
 st.caption(t("loss.binary_note"))
 if "taylor_softmax" in binary:
-    st.caption(t("loss.taylor_binary", **compute.taylor_binary_turn(margins, binary["taylor_softmax"])))
+    st.caption(t("loss.taylor_binary", **loss_landscape_compute.taylor_binary_turn(margins, binary["taylor_softmax"])))
 
 st.subheader(t("loss.classic"))
 probs01 = np.linspace(0, 1, 201)
-classic = compute.classic_panels(tuple(margins), tuple(probs01))
+classic = loss_landscape_compute.classic_panels(tuple(margins), tuple(probs01))
 alpha_colors = {1.0: mapping_color("softmax"), 1.5: mapping_color("entmax15"), 2.0: mapping_color("sparsemax")}
 panel_curves = [[figures.Curve(f"α = {a:g}", values[k], alpha_colors.get(a, EXTRA_COLORS["argmax"]))
                  for a, values in classic.items()] for k in range(3)]

@@ -9,9 +9,12 @@ import streamlit as st
 
 from explorer import compute
 from explorer.drawing import figures, ui
-from explorer.session import state
 from explorer.i18n import t
+from explorer.session import state
 from probcore.registry import MAPPINGS
+from views.registry import PAGES
+
+declared = PAGES["compare"].option  # this page's own controls (views/registry.py)
 
 ui.header("page.compare", "compare.intro")
 state.mapping_controls()
@@ -27,7 +30,7 @@ def reference_source(name: str) -> str:
 @ui.fragment
 def live() -> None:
     ctl = state.controls()
-    log_y = state.page_option(state.Option("log", "bool", False),
+    log_y = state.page_option(declared("log"),
                               lambda key: st.toggle(t("compare.log_y"), key=key, persist_state="session"))
     probs = ctl.probabilities()
     if not probs:
@@ -78,7 +81,7 @@ def live() -> None:
         return st.pills(t("compare.formula_pick"), ctl.mappings, key=key, format_func=labels.get,
                         persist_state="session")
 
-    shown = state.page_option(state.Option("formula", "choice", None, tuple(MAPPINGS)), pick)
+    shown = state.page_option(declared("formula"), pick)
     if shown in ctl.mappings:  # drawn on demand only: a step does not re-render code blocks
         st.latex(MAPPINGS[shown].latex)
         st.caption(t("compare.reference"))

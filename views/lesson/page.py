@@ -4,8 +4,8 @@ reorder, download the file. The player itself is the bar above every page (explo
 import streamlit as st
 
 from explorer.classroom import lesson_bar, lessons, rooms
-from explorer.session import state
 from explorer.i18n import LANGS, language, t
+from explorer.session import state
 
 ss = st.session_state
 st.title(t("page.lesson"))

@@ -6,12 +6,16 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from explorer import compute, training
+from explorer import training
 from explorer.drawing import figures, ui
-from explorer.serving import jobs
-from explorer.session import state
 from explorer.drawing.colors import mapping_color
 from explorer.i18n import t
+from explorer.serving import jobs
+from explorer.session import state
+from views.overconfidence import compute as overconfidence_compute
+from views.registry import PAGES
+
+declared = PAGES["overconfidence"].option  # this page's own controls (views/registry.py)
 
 RESULT = "_oc_result"  # session_state: the last run (settings, seconds, histories)
 PRETRAIN_STEPS = 150  # training.run_training's default
@@ -35,14 +39,14 @@ def bound() -> None:
     """The bound against n: its controls rerun only this fragment (not the training results below)."""
     c1, c2 = st.columns(2)
     with c1:
-        eps = state.page_option(state.Option("oc_eps", "float", 0.1, low=1e-4, high=5.0), lambda key: st.number_input(
+        eps = state.page_option(declared("oc_eps"), lambda key: st.number_input(
             t("overconfidence.eps"), min_value=1e-4, max_value=5.0, step=0.01, format="%g", key=key, persist_state="session",
             help=t("overconfidence.eps_help")))
     with c2:
-        k_bound = state.page_option(state.Option("oc_k", "int", 10, low=2, high=10**6), lambda key: st.number_input(
+        k_bound = state.page_option(declared("oc_k"), lambda key: st.number_input(
             t("overconfidence.k"), min_value=2, max_value=10**6, step=1, key=key, persist_state="session"))
     eps, k_bound = float(eps), int(k_bound)
-    n, ce_bound, topk_bound = compute.oc_bounds(eps, k_bound)
+    n, ce_bound, topk_bound = overconfidence_compute.oc_bounds(eps, k_bound)
     curves = [figures.Curve(t("overconfidence.ce_curve"), ce_bound, mapping_color("softmax")),
               figures.Curve(t("overconfidence.topk_curve", k=k_bound), topk_bound, mapping_color("sparse_softmax"), "dash")]
     ui.show_figure(figures.line_chart(n.astype(float), curves, t("overconfidence.n_axis"), t("overconfidence.gap_axis"),
@@ -61,23 +65,23 @@ st.subheader(t("overconfidence.train"))
 st.markdown(t("overconfidence.train_explain"))
 c1, c2, c3, c4 = st.columns(4)
 with c1:
-    steps = state.page_slider("oc_steps", t("overconfidence.steps"), 100, 10, 500, 10)
+    steps = state.page_slider(declared("oc_steps"), t("overconfidence.steps"), 10)
 with c2:
-    n_classes = state.page_slider("oc_classes", t("overconfidence.classes"), 20, 5, 100, 5)
+    n_classes = state.page_slider(declared("oc_classes"), t("overconfidence.classes"), 5)
 with c3:
-    k_train = state.page_option(state.Option("oc_train_k", "int", 5, low=2, high=100), lambda key: st.number_input(
+    k_train = state.page_option(declared("oc_train_k"), lambda key: st.number_input(
         t("overconfidence.train_k"), min_value=2, max_value=100, step=1, key=key, persist_state="session"))
 with c4:
-    seed = state.page_option(state.Option("oc_seed", "int", 0, low=0, high=10**6), lambda key: st.number_input(
+    seed = state.page_option(declared("oc_seed"), lambda key: st.number_input(
         t("overconfidence.seed"), min_value=0, max_value=10**6, step=1, key=key, persist_state="session"))
 steps, n_classes, k_train, seed = int(steps), int(n_classes), int(k_train), int(seed)
 if k_train >= n_classes:
     st.warning(t("overconfidence.k_too_big", k=k_train, n=n_classes, used=n_classes - 1))
     k_train = n_classes - 1
 settings = dict(steps=steps, n_classes=n_classes, k=k_train, seed=seed)
-estimate = compute.oc_estimate_seconds(steps, n_classes, pretrain_steps=PRETRAIN_STEPS)
+estimate = overconfidence_compute.oc_estimate_seconds(steps, n_classes, pretrain_steps=PRETRAIN_STEPS)
 st.caption(t("overconfidence.duration", seconds=f"{max(estimate, 0.5):.1f}",
-             updates=compute.oc_updates(steps, pretrain_steps=PRETRAIN_STEPS)))
+             updates=overconfidence_compute.oc_updates(steps, pretrain_steps=PRETRAIN_STEPS)))
 
 if st.button(t("overconfidence.run"), key="oc_run", type="primary", icon=":material/play_arrow:"):
     jobs.submit("overconfidence", tuple(settings.items()), jobs.training_demo(**settings, pretrain_steps=PRETRAIN_STEPS))
@@ -87,7 +91,7 @@ job = jobs.follow("overconfidence", lambda d: t("overconfidence.progress", loss=
 if job is not None:  # this session's run (or the identical one it joined) has finished
     used = dict(job.key[1])
     st.session_state[RESULT] = {"settings": used, "seconds": job.seconds, "history": job.result, "estimate":
-                                compute.oc_estimate_seconds(used["steps"], used["n_classes"], pretrain_steps=PRETRAIN_STEPS)}
+                                overconfidence_compute.oc_estimate_seconds(used["steps"], used["n_classes"], pretrain_steps=PRETRAIN_STEPS)}
 
 result = st.session_state.get(RESULT)
 if result is None:

@@ -6,10 +6,14 @@ import streamlit as st
 
 from explorer import compute
 from explorer.drawing import figures, ui
-from explorer.session import state
 from explorer.drawing.colors import mapping_color
 from explorer.i18n import t
+from explorer.session import state
 from probcore._validate import NOISES
+from views.perturb import compute as perturb_compute
+from views.registry import PAGES
+
+declared = PAGES["perturb"].option  # this page's own controls (views/registry.py)
 
 UNIFORM_QUAD_MAX_N = 300  # the uniform-noise quadrature is O(m^2) for the m logits above max - 1: ~0.3 s at m = 300
 
@@ -44,12 +48,12 @@ def sampled() -> None:
     noises reruns only this part of the page."""
     shown_notes.clear()
     samples = state.page_option(
-        state.Option("perturb_samples", "choice", 1000, compute.SAMPLE_GRID),
-        lambda key: st.select_slider(t("perturb.samples"), compute.SAMPLE_GRID, key=key, format_func=lambda v: f"{v:,}",
+        declared("perturb_samples"),
+        lambda key: st.select_slider(t("perturb.samples"), perturb_compute.SAMPLE_GRID, key=key, format_func=lambda v: f"{v:,}",
                                      persist_state="session"))
-    N = min(int(samples), compute.sample_cap(n))
+    N = min(int(samples), perturb_compute.sample_cap(n))
     if N < samples:
-        st.caption(t("perturb.capped", n=n, cap=N, budget=compute.MC_DRAW_BUDGET))
+        st.caption(t("perturb.capped", n=n, cap=N, budget=perturb_compute.MC_DRAW_BUDGET))
     st.caption(t("perturb.seed_note", seed=seed))
 
     # ---------------------------------------------------------------- (a) Gumbel-max
@@ -57,7 +61,7 @@ def sampled() -> None:
     st.markdown(t("perturb.gumbel_max_text"))
     st.latex(r"g_i = -\log(-\log u_i),\ u_i \sim \mathcal{U}(0, 1):\qquad "
              r"P\big[\arg\max_j\,(x_j + g_j) = i\big] = \operatorname{softmax}(x)_i = \frac{e^{x_i}}{\sum_j e^{x_j}}")
-    ns, freqs = compute.perturbmax_nested(ctl.x, "gumbel", N, seed)
+    ns, freqs = perturb_compute.perturbmax_nested(ctl.x, "gumbel", N, seed)
     f = freqs[-1]
     index = compute.view_index(x, {"softmax": softmax_p, "frequency": f}, state.TOP_VIEW)
     top_caption(index)
@@ -71,7 +75,7 @@ def sampled() -> None:
             {"class": np.arange(n), "logit": x, "softmax": softmax_p, f"frequency_N{N}": f}))
     tv = total_variation(freqs, softmax_p)
     max_err = np.abs(freqs - softmax_p).max(axis=1)
-    clt = compute.clt_total_variation(softmax_p, ns)
+    clt = perturb_compute.clt_total_variation(softmax_p, ns)
     with right:
         curves = [figures.Curve(t("perturb.tv"), tv, mapping_color("gumbel_softmax")),
                   figures.Curve(t("perturb.max_err"), max_err, mapping_color("perturbmax")),
@@ -88,7 +92,7 @@ def sampled() -> None:
              r"= \int \varphi(t - x_i) \prod_{j \neq i} \Phi(t - x_j)\,dt "
              r"= \mathbb{E}_{\varepsilon}\Big[\prod_{j \neq i} \Phi(x_i - x_j + \varepsilon)\Big]")
     chosen = state.page_option(
-        state.Option("perturb_noises", "multi", NOISES, NOISES),
+        declared("perturb_noises"),
         lambda key: st.pills(t("perturb.noises"), NOISES, selection_mode="multi", key=key, format_func=noise_label,
                              persist_state="session"))
     noises = [nz for nz in NOISES if nz in (chosen or ())]
@@ -101,7 +105,7 @@ def sampled() -> None:
     else:
         quad = {nz: compute.probabilities("perturbmax", ctl.x, compute.items({"noise": nz, "temperature": 1.0}))
                 for nz in noises}
-        mc = {nz: compute.perturbmax_nested(ctl.x, nz, N, seed) for nz in noises}
+        mc = {nz: perturb_compute.perturbmax_nested(ctl.x, nz, N, seed) for nz in noises}
         index = compute.view_index(x, quad, state.TOP_VIEW)
         top_caption(index)
         left, right = st.columns(2)
@@ -122,7 +126,7 @@ def sampled() -> None:
                 curves.append(figures.Curve(noise_label(nz), total_variation(mc[nz][1], quad[nz]), figures.noise_color(nz)))
             for nz in noises:
                 curves.append(figures.Curve(t("perturb.clt_short", noise=noise_label(nz)),
-                                            compute.clt_total_variation(quad[nz], mc[nz][0]), figures.noise_color(nz), "dash"))
+                                            perturb_compute.clt_total_variation(quad[nz], mc[nz][0]), figures.noise_color(nz), "dash"))
             ui.show_figure(figures.error_chart(ns, curves, t("perturb.n_axis"), t("perturb.tv"), t("perturb.mc_error_title"),
                                                t("perturb.noises")),
                            "perturb_mc_error", table=lambda: ui.curves_frame("N", ns, curves))
@@ -139,18 +143,18 @@ st.markdown(t("perturb.gumbel_softmax_text"))
 st.latex(r"y = \operatorname{softmax}\!\Big(\frac{x + g}{T}\Big),\qquad "
          r"y^{\text{hard}} = \operatorname{onehot}(\arg\max_i y_i) + y - \operatorname{sg}(y),\qquad "
          r"y \xrightarrow[T \to 0]{} \operatorname{onehot}\big(\arg\max_i\,(x_i + g_i)\big)")
-TAU_LOW, TAU_HIGH = compute.TAU_CHOICES[0], compute.TAU_CHOICES[-1]
+TAU_LOW, TAU_HIGH = perturb_compute.TAU_CHOICES[0], perturb_compute.TAU_CHOICES[-1]
 
 
 def tau_slider(key: str) -> float:
     """The temperature select-slider; a URL value off its grid (within [TAU_LOW, TAU_HIGH], which
     parse_option checks) is snapped to the nearest choice (in log scale) with a note."""
     value = st.session_state[key]
-    if value not in compute.TAU_CHOICES:
-        snapped = min(compute.TAU_CHOICES, key=lambda c: abs(np.log(c / value)))
+    if value not in perturb_compute.TAU_CHOICES:
+        snapped = min(perturb_compute.TAU_CHOICES, key=lambda c: abs(np.log(c / value)))
         st.caption(t("perturb.tau_snapped", value=f"{value:g}", tau=snapped))
         st.session_state[key] = snapped
-    return st.select_slider(t("perturb.tau"), compute.TAU_CHOICES, key=key, format_func=lambda v: f"{v:g}",
+    return st.select_slider(t("perturb.tau"), perturb_compute.TAU_CHOICES, key=key, format_func=lambda v: f"{v:g}",
                             persist_state="session")
 
 
@@ -159,12 +163,12 @@ def gumbel_softmax() -> None:
     """(c) Gumbel-softmax samples: its temperature and draws rerun only this part."""
     c1, c2 = st.columns(2)
     with c1:
-        tau = state.page_option(state.Option("perturb_tau", "float", 1.0, low=TAU_LOW, high=TAU_HIGH), tau_slider)
+        tau = state.page_option(declared("perturb_tau"), tau_slider)
     with c2:
         draws = state.page_option(
-            state.Option("perturb_draws", "int", 5, low=1, high=12),
+            declared("perturb_draws"),
             lambda key: st.slider(t("perturb.draws"), 1, 12, key=key, persist_state="session"))
-    soft, hard = compute.gumbel_softmax_draws(ctl.x, float(tau), int(draws), seed)
+    soft, hard = perturb_compute.gumbel_softmax_draws(ctl.x, float(tau), int(draws), seed)
     index = compute.view_index(x, {"softmax": softmax_p}, state.TOP_VIEW)
     top_caption(index)
     left, right = st.columns(2)
@@ -175,10 +179,10 @@ def gumbel_softmax() -> None:
             [[r, kind, *row] for kind, rows in (("soft", soft), ("hard", hard)) for r, row in enumerate(rows)],
             columns=["sample", "kind", *[f"class_{i}" for i in range(n)]]))
     with right:
-        taus = np.array(compute.TAUS)
-        sharp = compute.gumbel_softmax_sharpness(ctl.x, seed)
+        taus = np.array(perturb_compute.TAUS)
+        sharp = perturb_compute.gumbel_softmax_sharpness(ctl.x, seed)
         fig = figures.sharpness_curve(taus, sharp, float(tau), n,
-                                      t("perturb.sharpness_title", draws=compute.SHARPNESS_DRAWS))
+                                      t("perturb.sharpness_title", draws=perturb_compute.SHARPNESS_DRAWS))
         ui.show_figure(fig, "perturb_sharpness", table=lambda: pd.DataFrame({"tau": taus, "mean_max_y": sharp}))
     st.caption(t("perturb.strip_note", seed=seed))
 

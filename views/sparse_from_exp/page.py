@@ -5,11 +5,14 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from explorer import theory
 from explorer.drawing import figures, ui
-from explorer.session import state
 from explorer.drawing.colors import EXTRA_COLORS, mapping_color
 from explorer.i18n import mapping_label, t
+from explorer.session import state
+from views.registry import PAGES
+from views.sparse_from_exp import compute as sparse_from_exp_compute
+
+declared = PAGES["sparse_from_exp"].option  # this page's own controls (views/registry.py)
 
 ui.header("page.sparse_from_exp", "sfe.intro")
 ctl = state.controls(mappings=False)
@@ -25,17 +28,17 @@ def relu_power_section() -> None:
     st.latex(r"e^{x} = \lim_{\beta \to 0} (1 + \beta x)^{1/\beta} \;\approx\; \operatorname{relu}(1 + \beta x)^{1/\beta};\qquad "
              r"p_i = \operatorname{relu}\big(\beta x_i - \lambda\big)^{1/\beta},\ \textstyle\sum_i p_i = 1"
              r"\ \Longleftrightarrow\ p = (1 + \beta)\text{-entmax}(x)")
-    beta = float(state.page_slider("sfe_beta", t("sfe.beta"), 1.0, 0.05, 1.0, 0.05))
-    grid = theory.EXP_GRID
+    beta = float(state.page_slider(declared("sfe_beta"), t("sfe.beta"), 0.05))
+    grid = sparse_from_exp_compute.EXP_GRID
     left, right = st.columns(2)
     with left:
         ui.show_figure(figures.line_chart(grid, [
             figures.Curve("exp(x)", np.exp(grid), mapping_color("softmax")),
-            figures.Curve(t("sfe.relu_curve", beta=f"{beta:g}"), theory.relu_power(grid, beta), mapping_color("entmax")),
-            figures.Curve(t("sfe.relu_curve", beta="1"), theory.relu_power(grid, 1.0), mapping_color("sparsemax"), "dot"),
+            figures.Curve(t("sfe.relu_curve", beta=f"{beta:g}"), sparse_from_exp_compute.relu_power(grid, beta), mapping_color("entmax")),
+            figures.Curve(t("sfe.relu_curve", beta="1"), sparse_from_exp_compute.relu_power(grid, 1.0), mapping_color("sparsemax"), "dot"),
         ], "x", t("sfe.value_axis"), t("sfe.approx_title")), "sfe_approx",
-            table=lambda: pd.DataFrame({"x": grid, "exp": np.exp(grid), "relu_power": theory.relu_power(grid, beta)}))
-    ent = theory.entmax_from_threshold(ctl.x, beta)
+            table=lambda: pd.DataFrame({"x": grid, "exp": np.exp(grid), "relu_power": sparse_from_exp_compute.relu_power(grid, beta)}))
+    ent = sparse_from_exp_compute.entmax_from_threshold(ctl.x, beta)
     with right:
         ui.show_figure(figures.bars_and_markers(
             index, x, [figures.BarSeries(t("sfe.by_hand", alpha=f"{ent['alpha']:g}"), ent["by_hand"], mapping_color("entmax")),
@@ -72,7 +75,7 @@ def kkt_section() -> None:
     st.latex(r"\sum_{i \in S} (z_i - \lambda) = 1 \;\Rightarrow\; \lambda = \frac{\sum_{i\in S} z_i - 1}{|S|},\qquad "
              r"S = \{(1), \dots, (K)\},\ K = \max\Big\{k : 1 + k\, z_{(k)} > \textstyle\sum_{j \le k} z_{(j)}\Big\}")
     st.markdown(t("sfe.kkt_live"))
-    steps = theory.kkt_steps(ctl.x)
+    steps = sparse_from_exp_compute.kkt_steps(ctl.x)
     rows = pd.DataFrame({
         "k": steps["k"],
         "z₍ₖ₎": steps["z_sorted"],

@@ -5,10 +5,13 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from explorer import compute
 from explorer.drawing import figures, ui
-from explorer.session import state
 from explorer.i18n import t
+from explorer.session import state
+from views.margin import compute as margin_compute
+from views.registry import PAGES
+
+declared = PAGES["margin"].option  # this page's own controls (views/registry.py)
 
 MAX_CLASSES = len(figures.CLASS_COLORS)
 
@@ -24,11 +27,11 @@ def live() -> None:
     """The controls and all that they change: a step reruns only this fragment."""
     c1, c2, c3 = st.columns(3)
     with c1:
-        classes = state.page_slider("margin_classes", t("margin.classes"), 4, 2, MAX_CLASSES, 1)
+        classes = state.page_slider(declared("margin_classes"), t("margin.classes"), 1)
     with c2:
-        margin = state.page_slider("margin_m", t("margin.m"), 0.35, 0.0, 1.0, 0.01)
+        margin = state.page_slider(declared("margin_m"), t("margin.m"), 0.01)
     with c3:
-        scale = state.page_slider("margin_s", t("margin.s"), 30.0, 1.0, 64.0, 1.0)
+        scale = state.page_slider(declared("margin_s"), t("margin.s"), 1.0)
 
 
     def _target(key: str) -> int:
@@ -41,33 +44,33 @@ def live() -> None:
 
     c1, c2 = st.columns(2)
     with c1:
-        angle = state.page_option(state.Option("margin_angle", "float", 35.0, low=-180.0, high=180.0), lambda key: st.slider(
+        angle = state.page_option(declared("margin_angle"), lambda key: st.slider(
             t("margin.angle"), -180.0, 180.0, step=1.0, format="%.0f°", key=key, persist_state="session",
             help=t("margin.angle_help")))
     with c2:
-        target = state.page_option(state.Option("margin_target", "int", 0, low=0, high=MAX_CLASSES - 1), _target)
+        target = state.page_option(declared("margin_target"), _target)
 
     classes, target = int(classes), int(target)
     margin, scale, angle = float(margin), float(scale), float(angle)
-    centres = compute.margin_centres(classes)
+    centres = margin_compute.margin_centres(classes)
     point = np.array([np.cos(np.deg2rad(angle)), np.sin(np.deg2rad(angle))])
 
     # ---- regions
     st.subheader(t("margin.regions"))
-    grid, plain, strict, p_map = compute.margin_regions(classes, margin, scale, target)
+    grid, plain, strict, p_map = margin_compute.margin_regions(classes, margin, scale, target)
     ui.show_figure(figures.margin_regions(grid, plain, strict, centres, point, target, margin), "margin_regions",
                    table=lambda: pd.DataFrame({**ui.grid_frame(grid, plain).rename(columns={"u": "x1", "v": "x2",
                                                                                             "value": "region_no_margin"}),
                                                "region_with_margin": strict.ravel()}))
-    share = compute.margin_share(classes, margin)
+    share = margin_compute.margin_share(classes, margin)
     st.caption(t("margin.regions_note", share=f"{100 * share:.1f}", m=f"{margin:.2f}", grid=len(grid)))
     if share >= 1.0:  # even a class centre (the largest gap) is short of the margin
-        best = float(compute.margin_gap(compute.margin_cosines(centres, classes))[1].max())
+        best = float(margin_compute.margin_gap(margin_compute.margin_cosines(centres, classes))[1].max())
         st.warning(t("margin.all_none", m=f"{margin:.2f}", classes=classes, best=f"{best:.3f}"))
 
     # ---- the feature point
     st.subheader(t("margin.point"))
-    res = compute.margin_point(classes, angle, margin, scale, target)
+    res = margin_compute.margin_point(classes, angle, margin, scale, target)
     cos = res["cos"]
     others = np.delete(np.arange(classes), target)
     runner = int(others[np.argmax(cos[others])])
@@ -103,7 +106,7 @@ def live() -> None:
                        table=lambda: ui.grid_frame(grid, p_map).rename(columns={"u": "x1", "v": "x2", "value": "p_target"}))
         st.caption(t("margin.p_map_note"))
     with right:
-        sweep = compute.margin_sweep(classes, angle, scale, target)
+        sweep = margin_compute.margin_sweep(classes, angle, scale, target)
         ui.show_figure(figures.margin_sweep(sweep["m"], sweep["loss"], sweep["target_logit"], sweep["runner_logit"],
                                             margin, gap, target, runner), "margin_sweep",
                        table=lambda: pd.DataFrame({"m": sweep["m"], "loss": sweep["loss"], "p_target": sweep["p_target"],

@@ -6,9 +6,9 @@ import streamlit as st
 
 from explorer import compute
 from explorer.drawing import figures, ui
-from explorer.session import state
 from explorer.drawing.colors import mapping_color
 from explorer.i18n import t
+from explorer.session import state
 
 ui.header("page.sweeps", "sweeps.intro")
 state.mapping_controls()

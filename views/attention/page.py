@@ -7,11 +7,15 @@ import streamlit as st
 
 from explorer import compute
 from explorer.drawing import figures, ui
-from explorer.session import state
 from explorer.drawing.colors import mapping_color
 from explorer.i18n import mapping_label, t
+from explorer.session import state
 from probcore.check import parse_vector
 from probcore.registry import MAPPINGS
+from views.attention import compute as attention_compute
+from views.registry import PAGES
+
+declared = PAGES["attention"].option  # this page's own controls (views/registry.py)
 
 ENTRY_LIMIT = 1e3  # |entries| of an edited query or key
 
@@ -28,17 +32,17 @@ def live() -> None:
     """The controls and all that they change: a step reruns only this fragment."""
     c1, c2, c3, c4 = st.columns(4)
     with c1:
-        length = state.page_option(state.Option("attention_L", "int", 6, low=2, high=16),
+        length = state.page_option(declared("attention_L"),
                                    lambda key: st.slider(t("attention.length"), 2, 16, key=key, persist_state="session"))
     with c2:
-        dim = state.page_option(state.Option("attention_d", "int", 4, low=1, high=8),
+        dim = state.page_option(declared("attention_d"),
                                 lambda key: st.slider(t("attention.dim"), 1, 8, key=key, persist_state="session"))
     with c3:
-        queries = state.page_option(state.Option("attention_queries", "int", 1, low=1, high=6),
+        queries = state.page_option(declared("attention_queries"),
                                     lambda key: st.slider(t("attention.queries"), 1, 6, key=key, persist_state="session"))
     with c4:
         seed = state.page_option(
-            state.Option("attention_seed", "int", 0, low=0, high=state.SEED_MAX),
+            declared("attention_seed"),
             lambda key: st.number_input(t("attention.seed"), 0, state.SEED_MAX, step=1, key=key, help=t("attention.seed_help"),
                                         persist_state="session"))
 
@@ -52,16 +56,16 @@ def live() -> None:
 
     c1, c2, c3 = st.columns(3)
     with c1:
-        scale = state.page_slider("attention_scale", t("attention.scale"), 1.0, 0.1, 10.0, 0.1)
+        scale = state.page_slider(declared("attention_scale"), t("attention.scale"), 0.1)
     with c2:
-        alpha = state.page_slider("attention_alpha", t("attention.alpha"), 1.5, 1.0, 4.0, 0.05)
+        alpha = state.page_slider(declared("attention_alpha"), t("attention.alpha"), 0.05)
     with c3:
-        k = state.page_option(state.Option("attention_k", "int", 2, low=1, high=16), k_slider)
+        k = state.page_option(declared("attention_k"), k_slider)
 
-    q, keys, values = compute.attention_inputs(int(length), int(dim), int(queries), int(seed))
+    q, keys, values = attention_compute.attention_inputs(int(length), int(dim), int(queries), int(seed))
     with st.expander(t("attention.edit")):
         query_text = state.page_option(
-            state.Option("attention_query", "text", ""),
+            declared("attention_query"),
             lambda key: st.text_input(t("attention.query_text"), key=key, help=t("attention.query_help"),
                                       persist_state="session"))
         edited = st.data_editor(pd.DataFrame(keys, columns=[f"k[{i}]" for i in range(dim)]),
@@ -79,24 +83,24 @@ def live() -> None:
             q[0] = q0
         except ValueError as err:
             st.error(state.plain(t("attention.query_bad", error=str(err))), icon="⚠️")
-    typed = compute.finite_matrix(edited, keys.shape, ENTRY_LIMIT)
+    typed = attention_compute.finite_matrix(edited, keys.shape, ENTRY_LIMIT)
     if typed is None:
         st.error(state.plain(t("attention.keys_bad", error=t("attention.keys_nonfinite", limit=f"{ENTRY_LIMIT:g}"))),
                  icon="⚠️")
     else:
         keys = typed
 
-    scores = compute.attention_scores(q, keys, float(scale))
+    scores = attention_compute.attention_scores(q, keys, float(scale))
     row_scores = tuple(tuple(float(v) for v in row) for row in scores)
     params = {"softmax": {}, "sparsemax": {}, "entmax": {"alpha": float(alpha)}, "sparse_softmax": {"k": int(k)}}
     weights, labels = {}, {}
-    for name in compute.ATTENTION_MAPPINGS:
+    for name in attention_compute.ATTENTION_MAPPINGS:
         try:
             kw = MAPPINGS[name].validate(n=int(length), **params[name])
         except ValueError as err:
             st.warning(state.plain(t("msg.mapping_skipped", mapping=mapping_label(name), error=str(err))))
             continue
-        weights[name] = compute.attention_weights(name, row_scores, compute.items(kw))
+        weights[name] = attention_compute.attention_weights(name, row_scores, compute.items(kw))
         base = mapping_label(name).split(" (")[0]
         labels[name] = {"entmax": f"{base} (α = {alpha:g})", "sparse_softmax": f"{base} (k = {k})"}.get(name, base)
 

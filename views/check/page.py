@@ -10,42 +10,39 @@ import streamlit as st
 
 from explorer import compute
 from explorer.drawing import figures, ui
-from explorer.session import state
 from explorer.drawing.colors import mapping_color
 from explorer.i18n import localize, mapping_label, param_help, param_label, t
+from explorer.session import state
 from probcore.check import MAX_FILE_BYTES, MAX_ROWS, summary
 from probcore.registry import MAPPINGS
+from views.check import compute as check_compute
+from views.registry import PAGES
 
-EXAMPLES = ("none", *compute.CHECK_EXAMPLES)
+declared = PAGES["check"].option  # this page's own controls (views/registry.py)
+
+EXAMPLES = ("none", *check_compute.CHECK_EXAMPLES)
 SOURCES = ("paste", "upload")
-PARAMS = {p.name: p for name in compute.CHECK_MAPPINGS for p in MAPPINGS[name].params}  # first definition wins
+PARAMS = {p.name: p for name in check_compute.CHECK_MAPPINGS for p in MAPPINGS[name].params}  # first definition wins
 TEXT_KEYS = ("check_logits_text", "check_probs_text")
 DIFFERING_SHOWN = 12
-DEFAULT_EXAMPLE = "softmax_no_max"  # a verdict at once: two rows ok, one overflowing
 
 ui.header("page.check", "check.intro")
 st.markdown(t("check.explain"))
 ss = st.session_state
 
 
-def param_option(name: str) -> state.Option:
-    p = PARAMS[name]
-    default = float(p.default) if p.kind == "float" and p.default is not None else p.default
-    return state.Option(f"check_{name}", p.kind, default, tuple(p.choices), low=p.low, high=p.high)
-
-
 def fill_example(name: str) -> None:
     """Put the example's logits, outputs, mapping and parameters into the (not yet drawn) widgets.
     On the session's first run the settings named in the URL stay (page_option checks them)."""
-    mapping, params, x, p = compute.check_example(name)
+    mapping, params, x, p = check_compute.check_example(name)
     keep = set(ss.get("_url0", {})) if "_check_filled" not in ss else set()
     settings = {"check_source": "paste", "check_mapping": mapping, "check_row": None,
-                **{f"check_{pname}": param_option(pname).default for pname in PARAMS},
+                **{f"check_{pname}": declared(f"check_{pname}").default for pname in PARAMS},
                 **{f"check_{pname}": value for pname, value in params.items()}}
     for key, value in settings.items():
         if key not in keep:
             ss[key] = value
-    ss[TEXT_KEYS[0]], ss[TEXT_KEYS[1]] = compute.format_rows(x), compute.format_rows(p)
+    ss[TEXT_KEYS[0]], ss[TEXT_KEYS[1]] = check_compute.format_rows(x), check_compute.format_rows(p)
     ss["_check_filled"] = name
 
 
@@ -56,21 +53,21 @@ def to_custom() -> None:
 
 
 # ---------------------------------------------------------------- example, mapping, parameters
-example = state.page_option(state.Option("check_example", "choice", DEFAULT_EXAMPLE, EXAMPLES), lambda key: st.selectbox(
+example = state.page_option(declared("check_example"), lambda key: st.selectbox(
     t("check.example"), EXAMPLES, key=key, format_func=lambda e: t(f"check.ex_{e}"), help=t("check.example_help"),
     persist_state="session"))
 if example != "none" and ss.get("_check_filled") != example:
     fill_example(example)
 
 c1, c2, c3 = st.columns([2, 1, 1])
-mapping = state.page_option(state.Option("check_mapping", "choice", "softmax", compute.CHECK_MAPPINGS),
-                            lambda key: c1.selectbox(t("check.mapping"), compute.CHECK_MAPPINGS, key=key,
+mapping = state.page_option(declared("check_mapping"),
+                            lambda key: c1.selectbox(t("check.mapping"), check_compute.CHECK_MAPPINGS, key=key,
                                                      format_func=mapping_label, on_change=to_custom,
                                                      persist_state="session"))
-atol = state.page_option(state.Option("check_atol", "float", 1e-6, low=0.0, high=1.0), lambda key: c2.number_input(
+atol = state.page_option(declared("check_atol"), lambda key: c2.number_input(
     t("check.atol"), min_value=0.0, max_value=1.0, step=1e-6, format="%g", key=key, help=t("check.tol_help"),
     persist_state="session"))
-rtol = state.page_option(state.Option("check_rtol", "float", 1e-5, low=0.0, high=1.0), lambda key: c3.number_input(
+rtol = state.page_option(declared("check_rtol"), lambda key: c3.number_input(
     t("check.rtol"), min_value=0.0, max_value=1.0, step=1e-5, format="%g", key=key, help=t("check.tol_help"),
     persist_state="session"))
 
@@ -79,7 +76,7 @@ params: dict = {}
 widgets = list(spec.params) + (["target"] if spec.needs_target else [])
 cols = st.columns(max(len(widgets), 1))
 for col, p in zip(cols, spec.params):
-    option = param_option(p.name)
+    option = declared(f"check_{p.name}")
 
     def render(key, p=p, col=col):
         if p.kind == "choice":
@@ -98,13 +95,13 @@ for col, p in zip(cols, spec.params):
         params[p.name] = value
 if spec.needs_target:
     params["target"] = state.page_option(
-        state.Option("check_target", "int", 0, low=0, high=10**6),
+        declared("check_target"),
         lambda key: cols[-1].number_input(t("check.target"), min_value=0, step=1, key=key, help=t("check.target_help"),
                                           on_change=to_custom, persist_state="session"))
 st.caption(t("check.params_note"))
 
 # ---------------------------------------------------------------- the numbers
-source = state.page_option(state.Option("check_source", "choice", "paste", SOURCES), lambda key: st.radio(
+source = state.page_option(declared("check_source"), lambda key: st.radio(
     t("check.source"), SOURCES, key=key, horizontal=True, format_func=lambda s_: t(f"check.source_{s_}"),
     on_change=to_custom, persist_state="session"))
 x = p = None
@@ -122,7 +119,7 @@ if source == "paste":
         parsed = []
         for text, name, container in zip(texts, ("logits", "probs"), (left, right)):
             try:
-                parsed.append(compute.check_parse_rows(text, name))
+                parsed.append(check_compute.check_parse_rows(text, name))
             except ValueError as err:
                 container.error(state.plain(t("check.bad_input", error=str(err))), icon="⚠️")
                 parsed.append(None)
@@ -136,7 +133,7 @@ else:
         array = None
         if upload is not None:
             try:
-                array = compute.check_load_file(upload.getvalue(), upload.name, f"{name} file {state.quote(upload.name)}")
+                array = check_compute.check_load_file(upload.getvalue(), upload.name, f"{name} file {state.quote(upload.name)}")
             except ValueError as err:
                 container.error(state.plain(t("check.bad_input", error=str(err))), icon="⚠️")
         files.append(array)
@@ -149,7 +146,7 @@ else:
 def row_view(verdicts: list, x: np.ndarray, p: np.ndarray, mapping: str) -> None:
     """One row against the reference: a step of its row number reruns only this part."""
     failing = [v.row for v in verdicts if not v.ok]
-    chosen = state.page_option(state.Option("check_row", "int", None, low=0, high=MAX_ROWS - 1), lambda key: st.number_input(
+    chosen = state.page_option(declared("check_row"), lambda key: st.number_input(
         t("check.row"), value=None, min_value=0, step=1, key=key, placeholder=t("check.row_placeholder"),
         help=t("check.row_help"), persist_state="session"))
     row = (failing[0] if failing else 0) if chosen is None else int(chosen)
@@ -160,7 +157,7 @@ def row_view(verdicts: list, x: np.ndarray, p: np.ndarray, mapping: str) -> None
     user = p[row]
     differing = np.zeros(len(user), dtype=bool)
     differing[list(v.differing)] = True
-    index = compute.check_view_index(v.reference, user, compute.CHECK_TOP_VIEW)
+    index = check_compute.check_view_index(v.reference, user, check_compute.CHECK_TOP_VIEW)
     if len(index) < len(user):
         st.caption(t("check.top_view", top=len(index), n=len(user)))
     verdict = t("check.ok") if v.ok else t("check.mismatch")
@@ -178,7 +175,7 @@ def row_view(verdicts: list, x: np.ndarray, p: np.ndarray, mapping: str) -> None
 verdicts = None
 if x is not None and p is not None:
     try:
-        verdicts = compute.check_run(x, p, mapping, compute.items(params), float(atol), float(rtol))
+        verdicts = check_compute.check_run(x, p, mapping, compute.items(params), float(atol), float(rtol))
     except ValueError as err:
         st.error(state.plain(t("check.cannot_check", error=str(err))), icon="⚠️")
 
@@ -213,11 +210,11 @@ if verdicts:
     reference = np.stack([v_.reference for v_ in verdicts])
     st.markdown(t("check.download", rows=reference.shape[0], n=reference.shape[1]))
     d1, d2, _ = st.columns([1, 1, 4])
-    if reference.size <= compute.CHECK_EAGER_VALUES:
-        csv_data, npy_data = compute.check_reference_files(reference)
+    if reference.size <= check_compute.CHECK_EAGER_VALUES:
+        csv_data, npy_data = check_compute.check_reference_files(reference)
     else:  # prepared on click only
-        csv_data = lambda: compute.check_reference_files(reference)[0]  # noqa: E731
-        npy_data = lambda: compute.check_reference_files(reference)[1]  # noqa: E731
+        csv_data = lambda: check_compute.check_reference_files(reference)[0]  # noqa: E731
+        npy_data = lambda: check_compute.check_reference_files(reference)[1]  # noqa: E731
     d1.download_button(t("check.download_csv"), csv_data, file_name=f"reference_{mapping}.csv", mime="text/csv",
                        key="check_download_csv", on_click="ignore", icon=":material/download:")
     d2.download_button(t("check.download_npy"), npy_data, file_name=f"reference_{mapping}.npy",
@@ -225,6 +222,6 @@ if verdicts:
                        icon=":material/download:")
 
 if example != "none":
-    impl = compute.CHECK_EXAMPLES[example][2]
+    impl = check_compute.CHECK_EXAMPLES[example][2]
     with st.expander(t("check.example_code")):
         st.code(inspect.getsource(impl), language="python")
