@@ -14,6 +14,7 @@ from probcore.check import parse_vector
 from probcore.registry import MAPPINGS
 from views.attention import compute as attention_compute
 from views.registry import PAGES
+from views.attention import figures as attention_figures
 
 declared = PAGES["attention"].option  # this page's own controls (views/registry.py)
 
@@ -123,7 +124,7 @@ def live() -> None:
             columns=["mapping", "query", *[f"o_{i}" for i in range(dim)]]))
 
     if weights:
-        fig = figures.weight_heatmap(np.stack([w[0] for w in weights.values()]), [labels[n] for n in weights], positions,
+        fig = attention_figures.weight_heatmap(np.stack([w[0] for w in weights.values()]), [labels[n] for n in weights], positions,
                                      t("attention.weights_title"), t("attention.key_axis"), t("attention.mapping_axis"))
         ui.show_figure(fig, "attention_weights", table=lambda: pd.DataFrame(
             [[labels[name], r, *row] for name, w in weights.items() for r, row in enumerate(w)],
@@ -131,7 +132,7 @@ def live() -> None:
         support = ", ".join(f"{labels[name]} {np.count_nonzero(w[0])}/{length}" for name, w in weights.items())
         st.caption(t("attention.support_note", support=support))
         if queries > 1:
-            fig = figures.weight_heatmaps({labels[name]: w for name, w in weights.items()}, positions,
+            fig = attention_figures.weight_heatmaps({labels[name]: w for name, w in weights.items()}, positions,
                                           [f"q{r}" for r in range(queries)], t("attention.multi_title", m=queries),
                                           t("attention.key_axis"), t("attention.query_axis"))
             ui.show_figure(fig, "attention_weights_all", table=lambda: pd.DataFrame(

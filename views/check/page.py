@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from explorer import compute
-from explorer.drawing import figures, ui
+from explorer.drawing import ui
 from explorer.drawing.colors import mapping_color
 from explorer.i18n import localize, mapping_label, param_help, param_label, t
 from explorer.session import state
@@ -17,6 +17,7 @@ from probcore.check import MAX_FILE_BYTES, MAX_ROWS, summary
 from probcore.registry import MAPPINGS
 from views.check import compute as check_compute
 from views.registry import PAGES
+from views.check import figures as check_figures
 
 declared = PAGES["check"].option  # this page's own controls (views/registry.py)
 
@@ -161,7 +162,7 @@ def row_view(verdicts: list, x: np.ndarray, p: np.ndarray, mapping: str) -> None
     if len(index) < len(user):
         st.caption(t("check.top_view", top=len(index), n=len(user)))
     verdict = t("check.ok") if v.ok else t("check.mismatch")
-    fig = figures.check_row_bars(index, v.reference, user, differing, mapping_color(mapping),
+    fig = check_figures.check_row_bars(index, v.reference, user, differing, mapping_color(mapping),
                                  t("check.fig_reference", mapping=mapping_label(mapping)),
                                  t("check.fig_title", row=row, verdict=verdict))
     ui.show_figure(fig, "check_row_bars", table=lambda: pd.DataFrame({

@@ -6,10 +6,11 @@ import pandas as pd
 import streamlit as st
 
 from explorer import compute
-from explorer.drawing import figures, ui
+from explorer.drawing import ui
 from explorer.i18n import t
 from explorer.session import state
 from views.registry import PAGES
+from views.jacobian import figures as jacobian_figures
 
 declared = PAGES["jacobian"].option  # this page's own controls (views/registry.py)
 
@@ -65,7 +66,7 @@ def live() -> None:
         for k, name in enumerate(drawn):
             analytic, auto = jacobians[name]
             with columns[k % len(columns)]:
-                ui.show_figure(figures.jacobian_pair(analytic[block], None if auto is None else auto[block], index,
+                ui.show_figure(jacobian_figures.jacobian_pair(analytic[block], None if auto is None else auto[block], index,
                                                      labels[name]),
                                f"jacobian_{name}", table=lambda a=analytic: pd.DataFrame(a))
 

@@ -13,6 +13,7 @@ from explorer.session import state
 from probcore.registry import MAPPINGS
 from views.loss_landscape import compute as loss_landscape_compute
 from views.registry import PAGES
+from views.loss_landscape import figures as loss_landscape_figures
 
 declared = PAGES["loss"].option  # this page's own controls (views/registry.py)
 
@@ -65,7 +66,7 @@ def live() -> None:
     for k, (name, (loss, du, dv)) in enumerate(surfaces.items()):
         with columns[k % 2]:
             title = t("loss.plane_title", mapping=labels[name], target=target)
-            ui.show_figure(figures.loss_landscape(grid, grid, loss, du, dv, point, title, mapping_color(name)),
+            ui.show_figure(loss_landscape_figures.loss_landscape(grid, grid, loss, du, dv, point, title, mapping_color(name)),
                            f"loss_plane_{name}", table=lambda g=grid, l=loss: ui.grid_frame(g, l))
     st.caption(t("loss.plane_note"))
     sliced = [labels[name] for name in with_loss if not MAPPINGS[name].shift_invariant]

@@ -10,6 +10,7 @@ from explorer.i18n import t
 from explorer.session import state
 from views.margin import compute as margin_compute
 from views.registry import PAGES
+from views.margin import figures as margin_figures
 
 declared = PAGES["margin"].option  # this page's own controls (views/registry.py)
 
@@ -58,7 +59,7 @@ def live() -> None:
     # ---- regions
     st.subheader(t("margin.regions"))
     grid, plain, strict, p_map = margin_compute.margin_regions(classes, margin, scale, target)
-    ui.show_figure(figures.margin_regions(grid, plain, strict, centres, point, target, margin), "margin_regions",
+    ui.show_figure(margin_figures.margin_regions(grid, plain, strict, centres, point, target, margin), "margin_regions",
                    table=lambda: pd.DataFrame({**ui.grid_frame(grid, plain).rename(columns={"u": "x1", "v": "x2",
                                                                                             "value": "region_no_margin"}),
                                                "region_with_margin": strict.ravel()}))
@@ -102,12 +103,12 @@ def live() -> None:
     # ---- probability map and the margin sweep
     left, right = st.columns(2)
     with left:
-        ui.show_figure(figures.margin_probability_map(grid, p_map, centres, point, target, margin, scale), "margin_p_map",
+        ui.show_figure(margin_figures.margin_probability_map(grid, p_map, centres, point, target, margin, scale), "margin_p_map",
                        table=lambda: ui.grid_frame(grid, p_map).rename(columns={"u": "x1", "v": "x2", "value": "p_target"}))
         st.caption(t("margin.p_map_note"))
     with right:
         sweep = margin_compute.margin_sweep(classes, angle, scale, target)
-        ui.show_figure(figures.margin_sweep(sweep["m"], sweep["loss"], sweep["target_logit"], sweep["runner_logit"],
+        ui.show_figure(margin_figures.margin_sweep(sweep["m"], sweep["loss"], sweep["target_logit"], sweep["runner_logit"],
                                             margin, gap, target, runner), "margin_sweep",
                        table=lambda: pd.DataFrame({"m": sweep["m"], "loss": sweep["loss"], "p_target": sweep["p_target"],
                                                    "target_logit": sweep["target_logit"],

@@ -12,6 +12,7 @@ from explorer.session import state
 from probcore._validate import NOISES
 from views.perturb import compute as perturb_compute
 from views.registry import PAGES
+from views.perturb import figures as perturb_figures
 
 declared = PAGES["perturb"].option  # this page's own controls (views/registry.py)
 
@@ -80,7 +81,7 @@ def sampled() -> None:
         curves = [figures.Curve(t("perturb.tv"), tv, mapping_color("gumbel_softmax")),
                   figures.Curve(t("perturb.max_err"), max_err, mapping_color("perturbmax")),
                   figures.Curve(t("perturb.clt"), clt, figures.ZERO_COLOR, "dash")]
-        ui.show_figure(figures.error_chart(ns, curves, t("perturb.n_axis"), t("perturb.error_axis"), t("perturb.error_title")),
+        ui.show_figure(perturb_figures.error_chart(ns, curves, t("perturb.n_axis"), t("perturb.error_axis"), t("perturb.error_title")),
                        "perturb_gumbel_error", table=lambda: ui.curves_frame("N", ns, curves))
     st.caption(t("perturb.error_note", N=N, tv=tv[-1], err=max_err[-1], clt=clt[-1]))
 
@@ -112,9 +113,9 @@ def sampled() -> None:
         with left:
             fig = figures.bars_and_markers(
                 index, x[index],
-                [figures.BarSeries(t("perturb.quad_label", noise=noise_label(nz)), quad[nz][index], figures.noise_color(nz))
+                [figures.BarSeries(t("perturb.quad_label", noise=noise_label(nz)), quad[nz][index], perturb_figures.noise_color(nz))
                  for nz in noises],
-                [figures.BarSeries(t("perturb.mc_label", noise=noise_label(nz)), mc[nz][1][-1][index], figures.noise_color(nz))
+                [figures.BarSeries(t("perturb.mc_label", noise=noise_label(nz)), mc[nz][1][-1][index], perturb_figures.noise_color(nz))
                  for nz in noises],
                 t("perturb.quad_title", N=N), t("fig.probability"), t("perturb.noises"))
             ui.show_figure(fig, "perturb_quadrature", table=lambda: pd.DataFrame(
@@ -123,11 +124,11 @@ def sampled() -> None:
         with right:
             curves = []
             for nz in noises:
-                curves.append(figures.Curve(noise_label(nz), total_variation(mc[nz][1], quad[nz]), figures.noise_color(nz)))
+                curves.append(figures.Curve(noise_label(nz), total_variation(mc[nz][1], quad[nz]), perturb_figures.noise_color(nz)))
             for nz in noises:
                 curves.append(figures.Curve(t("perturb.clt_short", noise=noise_label(nz)),
-                                            perturb_compute.clt_total_variation(quad[nz], mc[nz][0]), figures.noise_color(nz), "dash"))
-            ui.show_figure(figures.error_chart(ns, curves, t("perturb.n_axis"), t("perturb.tv"), t("perturb.mc_error_title"),
+                                            perturb_compute.clt_total_variation(quad[nz], mc[nz][0]), perturb_figures.noise_color(nz), "dash"))
+            ui.show_figure(perturb_figures.error_chart(ns, curves, t("perturb.n_axis"), t("perturb.tv"), t("perturb.mc_error_title"),
                                                t("perturb.noises")),
                            "perturb_mc_error", table=lambda: ui.curves_frame("N", ns, curves))
         errors = ", ".join(f"{noise_label(nz)} {np.abs(mc[nz][1][-1] - quad[nz]).max():.4f}" for nz in noises)
@@ -173,7 +174,7 @@ def gumbel_softmax() -> None:
     top_caption(index)
     left, right = st.columns(2)
     with left:
-        fig = figures.sample_strips(index, soft[:, index], hard[:, index], (t("perturb.soft"), t("perturb.hard")),
+        fig = perturb_figures.sample_strips(index, soft[:, index], hard[:, index], (t("perturb.soft"), t("perturb.hard")),
                                     t("perturb.strips_title", draws=int(draws), tau=float(tau)))
         ui.show_figure(fig, "perturb_gumbel_softmax", table=lambda: pd.DataFrame(
             [[r, kind, *row] for kind, rows in (("soft", soft), ("hard", hard)) for r, row in enumerate(rows)],
@@ -181,7 +182,7 @@ def gumbel_softmax() -> None:
     with right:
         taus = np.array(perturb_compute.TAUS)
         sharp = perturb_compute.gumbel_softmax_sharpness(ctl.x, seed)
-        fig = figures.sharpness_curve(taus, sharp, float(tau), n,
+        fig = perturb_figures.sharpness_curve(taus, sharp, float(tau), n,
                                       t("perturb.sharpness_title", draws=perturb_compute.SHARPNESS_DRAWS))
         ui.show_figure(fig, "perturb_sharpness", table=lambda: pd.DataFrame({"tau": taus, "mean_max_y": sharp}))
     st.caption(t("perturb.strip_note", seed=seed))

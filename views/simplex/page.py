@@ -5,11 +5,12 @@ images (independent of the logits) rerun with their radius or the mappings."""
 import streamlit as st
 
 from explorer import compute
-from explorer.drawing import figures, ui
+from explorer.drawing import ui
 from explorer.i18n import t
 from explorer.session import state
 from views.registry import PAGES
 from views.simplex import compute as simplex_compute
+from views.simplex import figures as simplex_figures
 
 declared = PAGES["simplex"].option  # this page's own controls (views/registry.py)
 
@@ -34,11 +35,11 @@ def live() -> None:
     points = ui.per_mapping(ctl, lambda name: compute.probabilities(name, xs, ctl.kw(name), ctl.target, ctl.seed))
     left, right = st.columns(2)
     with left:
-        ui.show_figure(figures.simplex_points(points, labels, axes), "simplex_points",
+        ui.show_figure(simplex_figures.simplex_points(points, labels, axes), "simplex_points",
                        table=lambda: ui.frame_rows(points, labels, ("p0", "p1", "p2")))
     with right:
         projection = compute.probabilities("sparsemax", xs, state.default_kw("sparsemax"))
-        ui.show_figure(figures.projection_plane(x, {**points, "sparsemax": projection}, "sparsemax", labels),
+        ui.show_figure(simplex_figures.projection_plane(x, {**points, "sparsemax": projection}, "sparsemax", labels),
                        "simplex_projection")
         st.caption(t("simplex.projection_note"))
 
@@ -56,7 +57,7 @@ def live() -> None:
     left, right = st.columns(2)
     with left:
         paths = ui.per_mapping(ctl, lambda name: compute.temperature_sweep(name, xs, ctl.kw(name), ctl.target, ctl.seed))
-        ui.show_figure(figures.simplex_paths(paths, compute.TEMPERATURES, "T", labels, axes, t("simplex.temperature_path")),
+        ui.show_figure(simplex_figures.simplex_paths(paths, compute.TEMPERATURES, "T", labels, axes, t("simplex.temperature_path")),
                        "simplex_temperature_path")
         ends = "; ".join(f"{labels[name]}: ({ui.vector(path[0])[1:-1]}) → ({ui.vector(path[-1])[1:-1]})"
                          for name, path in paths.items())
@@ -66,7 +67,7 @@ def live() -> None:
         alpha_paths = ui.per_mapping(ctl, lambda name: compute.alpha_sweep(name, xs, ctl.kw(name), ctl.target, ctl.seed),
                                      alpha_maps)
         if alpha_paths:
-            ui.show_figure(figures.simplex_paths(alpha_paths, compute.ALPHAS, "α", labels, axes, t("simplex.alpha_path")),
+            ui.show_figure(simplex_figures.simplex_paths(alpha_paths, compute.ALPHAS, "α", labels, axes, t("simplex.alpha_path")),
                            "simplex_alpha_path")
             st.caption(t("simplex.alpha_note", high=f"{compute.ALPHAS[-1]:g}"))
         else:
@@ -82,7 +83,7 @@ def grid_images() -> None:
     clouds = ui.per_mapping(ctl, lambda name: simplex_compute.simplex_image(name, ctl.kw(name), radius, 41, ctl.target, ctl.seed),
                             quiet=True)
     if clouds:
-        ui.show_figure(figures.simplex_images(clouds, ctl.labels, axes_of(ctl.logits[:3])), "simplex_images")
+        ui.show_figure(simplex_figures.simplex_images(clouds, ctl.labels, axes_of(ctl.logits[:3])), "simplex_images")
         st.caption(t("simplex.images_note", radius=radius))
 
 

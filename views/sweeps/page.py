@@ -9,6 +9,7 @@ from explorer.drawing import figures, ui
 from explorer.drawing.colors import mapping_color
 from explorer.i18n import t
 from explorer.session import state
+from views.sweeps import figures as sweeps_figures
 
 ui.header("page.sweeps", "sweeps.intro")
 state.mapping_controls()
@@ -44,7 +45,7 @@ def live() -> None:
         temps = compute.TEMPERATURES
         frames = [{name: rows[f, index] for name, rows in by_t.items()} for f in range(len(temps))]
         start = int(np.argmin(np.abs(np.log(temps))))
-        ui.show_figure(figures.animated_bars(index, ctl.logits[index], frames, temps, "T", labels, start,
+        ui.show_figure(sweeps_figures.animated_bars(index, ctl.logits[index], frames, temps, "T", labels, start,
                                              t("sweeps.temperature_anim")), "sweeps_temperature_anim")
         curves = [figures.Curve(labels[name], compute.entropy(rows), mapping_color(name)) for name, rows in by_t.items()]
         curves.append(figures.Curve(t("sweeps.log_n"), np.full(len(temps), np.log(ctl.n)), "#8C8C8C", "dot"))
@@ -59,7 +60,7 @@ def live() -> None:
         alphas = compute.ALPHAS
         frames = [{name: rows[f, index] for name, rows in by_a.items()} for f in range(len(alphas))]
         start = int(np.argmin(np.abs(alphas - 1.5)))
-        ui.show_figure(figures.animated_bars(index, ctl.logits[index], frames, alphas, "α", labels, start,
+        ui.show_figure(sweeps_figures.animated_bars(index, ctl.logits[index], frames, alphas, "α", labels, start,
                                              t("sweeps.alpha_anim")), "sweeps_alpha_anim")
         left, right = st.columns(2)
         with left:
@@ -72,7 +73,7 @@ def live() -> None:
             name, rows = next(iter(by_a.items()))
             shown = index[:10]
             curves = [figures.Curve(f"p{i} (x{i} = {ctl.logits[i]:.3g})", rows[:, i],
-                                    figures.faded(mapping_color(name), k, len(shown)), figures.DASHES[k % len(figures.DASHES)])
+                                    sweeps_figures.faded(mapping_color(name), k, len(shown)), sweeps_figures.DASHES[k % len(sweeps_figures.DASHES)])
                       for k, i in enumerate(shown)]
             ui.show_figure(figures.line_chart(alphas, curves, t("sweeps.alpha_axis"), t("fig.probability"),
                                               t("sweeps.p_alpha_title", mapping=labels[name]), log_x=True,

@@ -17,6 +17,7 @@ from explorer.session import state
 from probcore.vocab import COST_METHODS
 from views.registry import PAGES
 from views.vocab import compute as vocab_compute
+from views.vocab import figures as vocab_figures
 
 declared = PAGES["vocab"].option  # this page's own controls (views/registry.py)
 
@@ -54,7 +55,7 @@ m4.metric(t("vocab.entropy"), f"{hs['entropy']:.3f}")
 m5.metric(t("vocab.log2n"), f"{hs['log2_n']:.3f}")
 classes = np.arange(n)
 if n <= vocab_compute.VOCAB_TREE_MAX_N:
-    ui.show_figure(figures.vocab_tree(hs["nodes"], hs["codes"], hs["lengths"], hs["p"], hs["freqs"],
+    ui.show_figure(vocab_figures.vocab_tree(hs["nodes"], hs["codes"], hs["lengths"], hs["p"], hs["freqs"],
                                       t("vocab.tree_title", n=n)), "vocab_tree",
                    table=lambda: pd.DataFrame({"class": classes, "frequency": hs["freqs"], "code": [
                        "".join(map(str, hs["codes"][i, : hs["lengths"][i]])) for i in classes],
@@ -63,13 +64,13 @@ else:
     st.caption(t("vocab.tree_hidden", n=n, limit=vocab_compute.VOCAB_TREE_MAX_N))
 left, right = st.columns(2)
 with left:
-    ui.show_figure(figures.vocab_code_lengths(hs["lengths"], hs["freqs"], hs["entropy"], hs["expected"], hs["log2_n"],
+    ui.show_figure(vocab_figures.vocab_code_lengths(hs["lengths"], hs["freqs"], hs["entropy"], hs["expected"], hs["log2_n"],
                                               t("vocab.lengths_title", n=n, s=s)), "vocab_lengths",
                    table=lambda: pd.DataFrame({"class": classes, "frequency": hs["freqs"], "code_length": hs["lengths"],
                                                "p_hs": hs["p"]}))
 with right:
     bounds = vocab_compute.vocab_bounds(s)
-    ui.show_figure(figures.vocab_bound(bounds["n"], bounds["entropy_bits"], bounds["expected_length"], bounds["log2_n"],
+    ui.show_figure(vocab_figures.vocab_bound(bounds["n"], bounds["entropy_bits"], bounds["expected_length"], bounds["log2_n"],
                                        bounds["max_length"], t("vocab.bound_title", s=s)), "vocab_bound",
                    table=lambda: pd.DataFrame(bounds))
 uniform = vocab_compute.huffman_uniform(n)
@@ -97,12 +98,12 @@ def is_table() -> pd.DataFrame:
     return pd.concat([pd.DataFrame({"proposal": q, **est[q]}) for q in vocab_compute.VOCAB_PROPOSALS], ignore_index=True)
 
 
-ui.show_figure(figures.vocab_log_z(ms, stats, est["log_z"], proposal_labels,
+ui.show_figure(vocab_figures.vocab_log_z(ms, stats, est["log_z"], proposal_labels,
                                    t("vocab.log_z_title", repeats=vocab_compute.VOCAB_REPEATS)), "vocab_log_z", table=is_table)
-ui.show_figure(figures.vocab_bias_variance(ms, stats, est["chi2"], vocab_compute.VOCAB_REPEATS, proposal_labels,
+ui.show_figure(vocab_figures.vocab_bias_variance(ms, stats, est["chi2"], vocab_compute.VOCAB_REPEATS, proposal_labels,
                                            t("vocab.bias_var_title")), "vocab_bias_var", table=is_table)
 st.caption(t("vocab.bias_var_note"))
-ui.show_figure(figures.vocab_grad_error(ms, stats, proposal_labels, t("vocab.grad_title")), "vocab_grad", table=is_table)
+ui.show_figure(vocab_figures.vocab_grad_error(ms, stats, proposal_labels, t("vocab.grad_title")), "vocab_grad", table=is_table)
 st.caption(t("vocab.grad_note"))
 
 # ---------------------------------------------------------------- NCE
@@ -116,7 +117,7 @@ m1, m2, m3 = st.columns(3)
 m1.metric(t("vocab.nce_target"), f"{nce['target']}")
 m2.metric(t("vocab.nce_ce"), f"{nce['ce']:.6f}")
 m3.metric(t("vocab.nce_pq"), f"{nce['p_t']:.3g} / {nce['q_t']:.3g}")
-ui.show_figure(figures.vocab_nce(ks, nce, t("vocab.nce_title", t=nce["target"], repeats=vocab_compute.VOCAB_REPEATS)),
+ui.show_figure(vocab_figures.vocab_nce(ks, nce, t("vocab.nce_title", t=nce["target"], repeats=vocab_compute.VOCAB_REPEATS)),
                "vocab_nce", table=lambda: pd.DataFrame({"k": ks, **{key: nce[key] for key in (
                    "loss_mean", "loss_sd", "loss_exact", "loss_limit", "grad_err_draw", "grad_err_exact")}}))
 st.caption(t("vocab.nce_note"))
@@ -156,16 +157,16 @@ def training_section() -> None:
         left, right = st.columns(2)
         with left:
             ui.show_figure(figures.line_chart(steps_axis, [
-                figures.Curve(t("vocab.train_c"), nce_run["c"], figures.VOCAB_COLORS["unigram"]),
+                figures.Curve(t("vocab.train_c"), nce_run["c"], vocab_figures.VOCAB_COLORS["unigram"]),
                 figures.Curve(t("vocab.train_minus_log_z", value=nce_run["minus_log_z"]),
-                              np.full(len(steps_axis), nce_run["minus_log_z"]), figures.VOCAB_COLORS["exact"], "dash")],
+                              np.full(len(steps_axis), nce_run["minus_log_z"]), vocab_figures.VOCAB_COLORS["exact"], "dash")],
                 t("vocab.train_step_axis"), "c", t("vocab.train_nce_title", k=ran[4])), "vocab_train_nce",
                 table=lambda: pd.DataFrame({"step": steps_axis, "c": nce_run["c"]}))
         kl_axis = np.arange(1, len(sampled_run["full"]) + 1)
         with right:
             ui.show_figure(figures.line_chart(kl_axis, [
-                figures.Curve(t("vocab.method_full"), sampled_run["full"], figures.VOCAB_COLORS["full"]),
-                figures.Curve(t("vocab.train_sampled", m=ran[5]), sampled_run["sampled"], figures.VOCAB_COLORS["sampled"])],
+                figures.Curve(t("vocab.method_full"), sampled_run["full"], vocab_figures.VOCAB_COLORS["full"]),
+                figures.Curve(t("vocab.train_sampled", m=ran[5]), sampled_run["sampled"], vocab_figures.VOCAB_COLORS["sampled"])],
                 t("vocab.train_step_axis"), t("vocab.train_kl_axis"), t("vocab.train_kl_title"), log_y=True),
                 "vocab_train_sampled", table=lambda: pd.DataFrame({"step": kl_axis, **sampled_run}))
         st.caption(t("vocab.train_note", c=f"{nce_run['c'][-1]:.4f}", minus_log_z=f"{nce_run['minus_log_z']:.4f}",
@@ -193,7 +194,7 @@ def cost_section() -> None:
         st.caption(t("vocab.cost_first"))
     else:
         st.caption(t("vocab.cost_done", seconds=measured["seconds"], threads=measured["threads"], s=measured["s"]))
-        ui.show_figure(figures.vocab_costs(measured["n"], {meth: measured[meth] for meth in COST_METHODS}, method_labels,
+        ui.show_figure(vocab_figures.vocab_costs(measured["n"], {meth: measured[meth] for meth in COST_METHODS}, method_labels,
                                            t("vocab.cost_title")), "vocab_costs",
                        table=lambda: pd.DataFrame({"n": measured["n"], **{f"{meth}_seconds": measured[meth] for meth in COST_METHODS}}))
         st.caption(t("vocab.cost_note"))
