@@ -34,6 +34,7 @@ one_torch_thread()
 st.set_page_config(page_title="probcore explorer", page_icon=":material/scatter_plot:", layout="wide")
 guard.limit_reruns()
 state.sidebar()
+ui.start_run()
 ui.projector_style()
 page = st.navigation(registry.navigation(), position="top")
 lesson_bar.bar(page)  # lessons (issue 12): the lesson / room bar above the page

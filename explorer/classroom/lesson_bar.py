@@ -18,6 +18,7 @@ from explorer.classroom import lessons, rooms
 from explorer.i18n import language, t
 from explorer.session import state
 from views import registry
+from views.check import session as check_session
 
 POLL_S = 1.0  # a following student sees a teacher's move within POLL_S + one page run
 LESSON = state.Option("lesson", "text", "")
@@ -89,8 +90,8 @@ def _set_step_state(step: lessons.Step) -> None:
         ss[key] = value
     for key in [key for key in ss if key.startswith("x_")]:
         del ss[key]
-    ss["_last_kwargs"] = {}
-    ss["_check_filled"] = "none"  # views/check.py fills the step's example in again
+    state.forget_last_valid_kwargs()
+    check_session.forget_filled_example()  # the Check page fills the step's example in again
 
 
 def leave() -> None:
@@ -241,6 +242,11 @@ def _from_url() -> None:
         st.warning(t("lesson.url_view"))
     else:
         st.rerun()
+
+
+def discard_draft() -> None:
+    """Stop editing: the draft is gone (the Lessons page's Discard)."""
+    st.session_state.pop("_draft", None)
 
 
 def new_draft(title: dict[str, str], steps=()) -> None:

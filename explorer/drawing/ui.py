@@ -19,6 +19,7 @@ from explorer.drawing import figures
 from explorer.i18n import mapping_label, t
 from explorer.serving import guard
 from explorer.session import state
+from explorer.session.keys import SessionKey
 from probcore.registry import MAPPINGS
 
 PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"scale": 2}}
@@ -54,6 +55,14 @@ def log_run(started: float) -> None:
         print(f"RUN {started:.4f} {time.time():.4f}", file=sys.stderr, flush=True)
 
 
+NOTES = SessionKey[set]("_notes")  # the notes per_mapping showed in this run (of the app, or of a fragment)
+
+
+def start_run() -> None:
+    """Before a page draws (app.py): no note shown yet in this run."""
+    NOTES.set(set())
+
+
 def fragment(draw: Callable[..., None]) -> Callable[..., None]:
     """``st.fragment`` around a part of a page: a widget inside it reruns only ``draw``. A run of
     the fragment alone spends the session's rerun budget as a full run does (app.py:
@@ -66,7 +75,7 @@ def fragment(draw: Callable[..., None]) -> Callable[..., None]:
         alone = ctx is not None and bool(ctx.fragment_ids_this_run)  # this fragment, not the whole app
         if alone:
             guard.limit_reruns()
-            st.session_state["_notes"] = set()
+            NOTES.set(set())
         draw(*args, **kwargs)
         if alone:
             state.sync_url()
@@ -108,7 +117,10 @@ def per_mapping(controls: state.Controls, fn: Callable[[str], Any], names=None, 
             out[name] = fn(name)
         except ValueError as err:
             note = state.plain(t("msg.mapping_skipped", mapping=mapping_label(name), error=str(err)))
-            shown = st.session_state.setdefault("_notes", set())  # once per run (state.sidebar, fragment)
+            shown = NOTES.get()  # once per run (start_run, fragment)
+            if shown is None:
+                shown = set()
+                NOTES.set(shown)
             if note not in shown:
                 shown.add(note)
                 st.caption(note) if quiet else st.warning(note)

@@ -229,6 +229,17 @@ def _load_url(options: dict[str, Option]) -> None:
     ss["_url_notes"] = notes
 
 
+def opened_url() -> dict[str, list[str]]:
+    """The query parameters the session opened with (each key's values), read once by
+    :func:`_load_url`; empty before."""
+    return st.session_state.get("_url0", {})
+
+
+def forget_last_valid_kwargs() -> None:
+    """Forget every mapping's last valid keyword arguments (the fallback of bad input)."""
+    st.session_state["_last_kwargs"] = {}
+
+
 def page_option(option: Option, render: Callable[[str], Any]) -> Any:
     """A page-local control kept in the URL while its page is shown: seeded once from the URL
     the session opened with, kept for the session. ``render(key)`` draws the widget (with
@@ -275,7 +286,7 @@ def _reset() -> None:
         ss[key] = option.default
     for key in [k for k in ss if k.startswith("x_")]:
         del ss[key]
-    ss["_last_kwargs"] = {}
+    forget_last_valid_kwargs()
     ss["_url_notes"] = []
 
 
@@ -459,7 +470,6 @@ def sidebar() -> None:
     for key, option in OPTIONS.items():
         ss.setdefault(key, option.default)
     ss["_page_options"] = {}
-    ss["_notes"] = set()  # ui.per_mapping's notes, once per run (of the app, or of a fragment: ui.fragment)
     sb = st.sidebar
     sb.selectbox(t("sb.lang"), LANGS, key="lang", format_func=lambda code: t(f"lang.{code}"))
     sb.toggle(t("sb.present"), key="present", help=t("sb.present_help"))

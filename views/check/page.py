@@ -16,6 +16,7 @@ from explorer.session import state
 from probcore.check import MAX_FILE_BYTES, MAX_ROWS, summary
 from probcore.registry import MAPPINGS
 from views.check import compute as check_compute
+from views.check import session as check_session
 from views.registry import PAGES
 from views.check import figures as check_figures
 
@@ -36,7 +37,7 @@ def fill_example(name: str) -> None:
     """Put the example's logits, outputs, mapping and parameters into the (not yet drawn) widgets.
     On the session's first run the settings named in the URL stay (page_option checks them)."""
     mapping, params, x, p = check_compute.check_example(name)
-    keep = set(ss.get("_url0", {})) if "_check_filled" not in ss else set()
+    keep = set(state.opened_url()) if not check_session.FILLED.is_set() else set()
     settings = {"check_source": "paste", "check_mapping": mapping, "check_row": None,
                 **{f"check_{pname}": declared(f"check_{pname}").default for pname in PARAMS},
                 **{f"check_{pname}": value for pname, value in params.items()}}
@@ -44,20 +45,20 @@ def fill_example(name: str) -> None:
         if key not in keep:
             ss[key] = value
     ss[TEXT_KEYS[0]], ss[TEXT_KEYS[1]] = check_compute.format_rows(x), check_compute.format_rows(p)
-    ss["_check_filled"] = name
+    check_session.FILLED.set(name)
 
 
 def to_custom() -> None:
     """Edited by hand: the numbers are no longer the example's."""
     ss["check_example"] = "none"
-    ss["_check_filled"] = "none"
+    check_session.forget_filled_example()
 
 
 # ---------------------------------------------------------------- example, mapping, parameters
 example = state.page_option(declared("check_example"), lambda key: st.selectbox(
     t("check.example"), EXAMPLES, key=key, format_func=lambda e: t(f"check.ex_{e}"), help=t("check.example_help"),
     persist_state="session"))
-if example != "none" and ss.get("_check_filled") != example:
+if example != "none" and check_session.FILLED.get() != example:
     fill_example(example)
 
 c1, c2, c3 = st.columns([2, 1, 1])

@@ -140,6 +140,7 @@ with tab_write:
             c2.button(t("author.play"), on_click=lesson_bar.show_step, args=(ss["_draft_lesson"], 0),
                       key="author_play", icon=":material/play_arrow:")
         if c3.button(t("author.discard"), key="author_discard", icon=":material/delete_forever:"):
-            for key in ("_draft", "_draft_lesson", "_author_error"):
+            lesson_bar.discard_draft()
+            for key in ("_draft_lesson", "_author_error"):
                 ss.pop(key, None)
             st.rerun()
