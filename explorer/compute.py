@@ -3,9 +3,8 @@ bounded size (:func:`memo`), shared by every session of a worker.
 
 Every function takes plain hashable arguments (logits as a tuple, keyword arguments as a sorted
 tuple of items) so the cache key is cheap, and computes in float64 through the registry
-(``probcore.registry.MAPPINGS``): no per-mapping code. The topic pages' computations (perturb-max
-samples, margin grids, the training demo, vocabularies, attention, check-my-numbers) follow, one
-section per page.
+(``probcore.registry.MAPPINGS``): no per-mapping code. What several pages use is here; a page's own
+computations are in views/<page>/compute.py, built on :func:`memo` and the helpers below.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """probcore.testing.check_implementation: probcore's own mappings pass; typical bugs fail with the case and cause named.
 
-The buggy implementations are the Check page's examples (explorer/compute.py, numpy, wrapped to
+The buggy implementations are the Check page's examples (views/check/compute.py, numpy, wrapped to
 torch here) and torch functions written here from the formulas, independently of probcore."""
 import math
 

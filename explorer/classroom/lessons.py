@@ -1,6 +1,6 @@
 """Lessons: a teacher's path through the pages, read from small TOML files in lessons/ (format in
 lessons/README.md). Parsed with tomllib and validated here, never executed; no Streamlit session
-needed (the player is explorer/classroom/lesson_bar.py and views/lesson.py).
+needed (the player is explorer/classroom/lesson_bar.py and views/lesson/page.py).
 
 A step is a page plus that page's state as the query parameters a shared link carries, checked
 with :func:`explorer.session.state.parse_option`. Narrations hold no typed numbers: ``{{name:arg:arg|.3f}}``
