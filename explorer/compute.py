@@ -31,7 +31,7 @@ def items(kwargs: dict) -> Kw:
     return tuple(sorted(kwargs.items()))
 
 
-def _forward(name: str, x: torch.Tensor, kw: Kw, target: int, seed: int) -> torch.Tensor:
+def forward(name: str, x: torch.Tensor, kw: Kw, target: int, seed: int) -> torch.Tensor:
     """p = mapping(x) along the last dim; the target class and a seeded generator are passed to
     the mappings that need them (margin softmax, stochastic ones), so a URL reproduces a sample."""
     return MAPPINGS[name].forward(x, dim=-1, **dict(kw), **_extra(name, x.shape[:-1], target, seed))
@@ -49,7 +49,7 @@ def _extra(name: str, batch: tuple, target: int, seed: int) -> dict:
     return extra
 
 
-def _tensor(x) -> torch.Tensor:
+def as_tensor(x) -> torch.Tensor:
     return torch.as_tensor(np.asarray(x, dtype=np.float64))
 
 
@@ -88,7 +88,7 @@ def memo(max_entries: int):
 def probabilities(name: str, x: tuple, kw: Kw, target: int = 0, seed: int = 0) -> np.ndarray:
     """p = mapping(x) for one logit vector (read-only array)."""
     with torch.no_grad():
-        return _forward(name, _tensor(x), kw, target, seed).numpy()
+        return forward(name, as_tensor(x), kw, target, seed).numpy()
 
 
 def entropy(p: np.ndarray) -> np.ndarray:
@@ -126,7 +126,7 @@ def has_loss(name: str, kw: Kw) -> bool:
     return _loss(name, kw) is not None
 
 
-def _batch_loss(name: str, x: torch.Tensor, kw: Kw, target: torch.Tensor) -> torch.Tensor:
+def batch_loss(name: str, x: torch.Tensor, kw: Kw, target: torch.Tensor) -> torch.Tensor:
     fn, kwargs = _loss(name, kw)
     return fn(x, target, reduction="none", **kwargs)
 
@@ -136,8 +136,8 @@ def loss_and_grad(name: str, x: tuple, kw: Kw, target: int) -> tuple[float, np.n
     """(L(x, target), dL/dx) of the mapping's loss by autograd, None if it has no loss."""
     if not has_loss(name, kw):
         return None
-    xt = _tensor(x).requires_grad_(True)
-    loss = _batch_loss(name, xt, kw, torch.tensor(target))
+    xt = as_tensor(x).requires_grad_(True)
+    loss = batch_loss(name, xt, kw, torch.tensor(target))
     loss.backward()
     return float(loss.detach()), xt.grad.numpy()
 
@@ -148,11 +148,11 @@ def jacobians(name: str, x: tuple, kw: Kw, target: int, seed: int) -> tuple[np.n
     ValueError beyond AUTOGRAD_MAX_N for a mapping whose Jacobian is autograd's anyway."""
     if len(x) > AUTOGRAD_MAX_N and not MAPPINGS[name].analytic_jacobian:
         raise ValueError(f"no analytic Jacobian: autograd needs n backward passes, shown for n <= {AUTOGRAD_MAX_N}")
-    xt = _tensor(x)
+    xt = as_tensor(x)
     analytic = probcore.jacobian(name, xt, **dict(kw), **_extra(name, (), target, seed)).numpy()
     if len(x) > AUTOGRAD_MAX_N:
         return analytic, None
-    auto = torch.autograd.functional.jacobian(lambda z: _forward(name, z, kw, target, seed), xt)
+    auto = torch.autograd.functional.jacobian(lambda z: forward(name, z, kw, target, seed), xt)
     return analytic, auto.numpy()
 
 
@@ -170,7 +170,7 @@ def temperature_sweep(name: str, x: tuple, kw: Kw, target: int, seed: int) -> np
     """Rows p = mapping(x / T) (its own temperature set to 1) for T in TEMPERATURES: (len(T), n)."""
     batch = np.asarray(x)[None, :] / TEMPERATURES[:, None]
     with torch.no_grad():
-        return _forward(name, _tensor(batch), _without_temperature(kw), target, seed).numpy()
+        return forward(name, as_tensor(batch), _without_temperature(kw), target, seed).numpy()
 
 
 def alpha_names() -> tuple[str, ...]:
@@ -185,7 +185,7 @@ def alpha_sweep(name: str, x: tuple, kw: Kw, target: int, seed: int) -> np.ndarr
     alpha = torch.as_tensor(ALPHAS)[:, None]
     kw = tuple((k, alpha if k == "alpha" else v) for k, v in kw)
     with torch.no_grad():
-        return _forward(name, _tensor(batch), kw, target, seed).numpy()
+        return forward(name, as_tensor(batch), kw, target, seed).numpy()
 
 
 def view_index(x: np.ndarray, probs: dict[str, np.ndarray], top: int) -> np.ndarray:

@@ -1,9 +1,10 @@
-"""Every Plotly figure of the explorer.
+"""The Plotly figure builders several pages share (a page's own are in views/<page>/figures.py).
 
-Builders take plain numpy arrays (already computed by ``explorer.compute``) and return a figure
+Builders take plain numpy arrays (already computed) and return a figure
 with axis titles, a legend (a colour bar for heat maps) and the mapping colours of
-``explorer.drawing.colors``, written as Plotly's JSON (:class:`Spec`, :class:`PlainFigure`: a ``go.Figure``
-for st.plotly_chart, but no Plotly object is built and validated on a step). They set no background or font colours, so ``st.plotly_chart(theme="streamlit")``
+``explorer.drawing.colors``, written as Plotly's JSON (explorer/drawing/plain_figure.py: a ``go.Figure``
+for st.plotly_chart, but no Plotly object is built and validated on a step). They set no
+background or font colours, so ``st.plotly_chart(theme="streamlit")``
 styles them for the light and the dark theme alike.
 """
 from __future__ import annotations

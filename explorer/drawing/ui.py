@@ -166,21 +166,22 @@ def curves_frame(x_name: str, x: np.ndarray, curves) -> pd.DataFrame:
     return pd.DataFrame({x_name: x, **{c.label: c.y for c in curves}})
 
 
-def predict(key: str, choices: int, correct: int, answer: Callable[[], str],
+def predict(question: str, choices: tuple[str, ...], correct: int, answer: Callable[[], str],
             action: tuple[str, Callable[[], None]] | None = None) -> None:
-    """A "predict, then reveal" question: ``t(f"{key}.q")`` with choices ``t(f"{key}.c{i}")``;
-    the reveal says whether the guess was right and shows ``answer()``, a text computed from
-    the live values; ``action`` (label, callback) changes the controls so the live figures show
-    the answer."""
+    """A "predict, then reveal" question: ``t(question)`` with the choices ``t(choices[i])`` (keys
+    written out by the page, e.g. "q_simplex.q", "q_simplex.c0"); the reveal says whether the
+    guess was right and shows ``answer()``, a text computed from the live values; ``action``
+    (label, callback) changes the controls so the live figures show the answer."""
+    key = question.removesuffix(".q")  # the widgets' keys: q_simplex_guess, ...
     with st.expander(t("predict.title"), icon=":material/quiz:"):
-        st.markdown(t(f"{key}.q"))
-        pick = st.radio(t("predict.guess"), range(choices), index=None, key=f"{key}_guess",
-                        format_func=lambda i: t(f"{key}.c{i}"))
+        st.markdown(t(question))
+        pick = st.radio(t("predict.guess"), range(len(choices)), index=None, key=f"{key}_guess",
+                        format_func=lambda i: t(choices[i]))
         if action is not None:
             st.button(action[0], on_click=action[1], key=f"{key}_action", icon=":material/play_arrow:")
         if st.toggle(t("predict.reveal"), key=f"{key}_reveal"):
             if pick is not None:
                 (st.success if pick == correct else st.info)(
-                    t("predict.right") if pick == correct else t("predict.wrong", answer=t(f"{key}.c{correct}")))
+                    t("predict.right") if pick == correct else t("predict.wrong", answer=t(choices[correct])))
             st.markdown(answer())
 

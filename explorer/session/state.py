@@ -59,6 +59,8 @@ SEED_MAX = 2**31 - 1
 INT_LIMIT = SEED_MAX  # any integer from the URL
 DEFAULT_LOGITS = "1.2, 0.3, -0.5"
 PRESETS = ("custom", "uniform", "one_dominant", "two_tied", "long_tail", "random")
+PRESET_LABELS = {"custom": "preset.custom", "uniform": "preset.uniform", "one_dominant": "preset.one_dominant",
+                 "two_tied": "preset.two_tied", "long_tail": "preset.long_tail", "random": "preset.random"}
 MESSAGE_CHARS = 300
 
 
@@ -471,7 +473,7 @@ def sidebar() -> None:
         ss.setdefault(key, option.default)
     ss["_page_options"] = {}
     sb = st.sidebar
-    sb.selectbox(t("sb.lang"), LANGS, key="lang", format_func=lambda code: t(f"lang.{code}"))
+    sb.selectbox(t("sb.lang"), LANGS, key="lang", format_func=lambda code: t({"en": "lang.en", "zh": "lang.zh"}[code]))
     sb.toggle(t("sb.present"), key="present", help=t("sb.present_help"))
     sb.button(t("sb.reset"), on_click=_reset, width="stretch")
 
@@ -490,7 +492,7 @@ def _logit_controls(x: np.ndarray, target: bool) -> None:
     ss = st.session_state
     n = len(x)
     c1, c2, c3, c4, *c5 = st.columns([3, 2, 2, 6, 2] if target else [3, 2, 2, 8], vertical_alignment="bottom")
-    c1.selectbox(t("sb.preset"), PRESETS, format_func=lambda p: t(f"preset.{p}"), **_bind("preset"))
+    c1.selectbox(t("sb.preset"), PRESETS, format_func=lambda p: t(PRESET_LABELS[p]), **_bind("preset"))
     c2.number_input(t("sb.n"), min_value=N_MIN, max_value=N_MAX, step=1, **_bind("n", _on_n))
     c3.number_input(t("sb.seed"), min_value=0, max_value=SEED_MAX, step=1, help=t("sb.seed_help"), **_bind("seed"))
     c4.text_input(t("sb.logits_text"), help=t("sb.logits_help"), **_bind("logits", _on_text))

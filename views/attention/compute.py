@@ -1,10 +1,11 @@
-"""Attention page: scores q·k / scale of random queries and keys, and each mapping's weights over the keys, cached."""
+"""Attention page: scores q·k / scale of random queries and keys, and each mapping's weights over the
+keys, cached."""
 from __future__ import annotations
 
 import numpy as np
 import torch
 
-from explorer.compute import Kw, _forward, _tensor, memo
+from explorer.compute import Kw, forward, as_tensor, memo
 
 ATTENTION_MAPPINGS = ("softmax", "sparsemax", "entmax", "sparse_softmax")
 
@@ -39,4 +40,4 @@ def attention_scores(q: np.ndarray, k: np.ndarray, scale: float) -> np.ndarray:
 def attention_weights(name: str, scores: tuple, kw: Kw) -> np.ndarray:
     """The mapping (registry forward) of every row of ``scores`` (a tuple of row tuples): (m, L)."""
     with torch.no_grad():
-        return _forward(name, _tensor(np.array(scores, dtype=np.float64)), kw, 0, 0).numpy()
+        return forward(name, as_tensor(np.array(scores, dtype=np.float64)), kw, 0, 0).numpy()

@@ -1,4 +1,5 @@
-"""Check my numbers page: parsing pasted or uploaded rows, running probcore.check on them, the worked examples (user_* functions with their mistakes) and the reference downloads."""
+"""Check my numbers page: parsing pasted or uploaded rows, running probcore.check on them, the worked
+examples (user_* functions with their mistakes) and the reference downloads."""
 from __future__ import annotations
 
 import numpy as np

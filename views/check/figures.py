@@ -1,4 +1,5 @@
-"""Check my numbers page figure: one row of the user's p against the reference, the differing entries marked."""
+"""Check my numbers page figure: one row of the user's p against the reference, the differing entries
+marked."""
 from __future__ import annotations
 
 import numpy as np

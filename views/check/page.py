@@ -24,6 +24,16 @@ declared = PAGES["check"].option  # this page's own controls (views/registry.py)
 
 EXAMPLES = ("none", *check_compute.CHECK_EXAMPLES)
 SOURCES = ("paste", "upload")
+SOURCE_LABELS = {"paste": "check.source_paste", "upload": "check.source_upload"}
+EXAMPLE_LABELS = {"none": "check.ex_none", "softmax_ok": "check.ex_softmax_ok", "softmax_no_max": "check.ex_softmax_no_max",
+                  "softmax_forgot_temperature": "check.ex_softmax_forgot_temperature", "log_softmax": "check.ex_log_softmax",
+                  "sparsemax_ok": "check.ex_sparsemax_ok", "sparsemax_off_by_one": "check.ex_sparsemax_off_by_one"}
+CAUSE_LABELS = {  # probcore.check.CAUSES, and a row that is ok or unexplained
+    "none": "check.cause_none", "unexplained": "check.cause_unexplained", "max_subtraction": "check.cause_max_subtraction",
+    "nonfinite": "check.cause_nonfinite", "passthrough": "check.cause_passthrough", "log_probs": "check.cause_log_probs",
+    "renormalisation": "check.cause_renormalisation", "wrong_axis": "check.cause_wrong_axis", "top_k": "check.cause_top_k",
+    "threshold": "check.cause_threshold", "temperature": "check.cause_temperature", "precision": "check.cause_precision",
+    "not_diagnosed": "check.cause_not_diagnosed"}
 PARAMS = {p.name: p for name in check_compute.CHECK_MAPPINGS for p in MAPPINGS[name].params}  # first definition wins
 TEXT_KEYS = ("check_logits_text", "check_probs_text")
 DIFFERING_SHOWN = 12
@@ -56,7 +66,7 @@ def to_custom() -> None:
 
 # ---------------------------------------------------------------- example, mapping, parameters
 example = state.page_option(declared("check_example"), lambda key: st.selectbox(
-    t("check.example"), EXAMPLES, key=key, format_func=lambda e: t(f"check.ex_{e}"), help=t("check.example_help"),
+    t("check.example"), EXAMPLES, key=key, format_func=lambda e: t(EXAMPLE_LABELS[e]), help=t("check.example_help"),
     persist_state="session"))
 if example != "none" and check_session.FILLED.get() != example:
     fill_example(example)
@@ -104,7 +114,7 @@ st.caption(t("check.params_note"))
 
 # ---------------------------------------------------------------- the numbers
 source = state.page_option(declared("check_source"), lambda key: st.radio(
-    t("check.source"), SOURCES, key=key, horizontal=True, format_func=lambda s_: t(f"check.source_{s_}"),
+    t("check.source"), SOURCES, key=key, horizontal=True, format_func=lambda s_: t(SOURCE_LABELS[s_]),
     on_change=to_custom, persist_state="session"))
 x = p = None
 left, right = st.columns(2)
@@ -128,8 +138,9 @@ if source == "paste":
         x, p = parsed
 else:
     files = []
-    for container, key, name in ((left, "check_logits_file", "logits"), (right, "check_probs_file", "probs")):
-        upload = container.file_uploader(t(f"check.{name}_file"), type=["csv", "npy"], key=key,
+    for container, key, label in ((left, "check_logits_file", "check.logits_file"),
+                                  (right, "check_probs_file", "check.probs_file")):
+        upload = container.file_uploader(t(label), type=["csv", "npy"], key=key,
                                          max_upload_size=MAX_FILE_BYTES // 2**20, help=t("check.file_help",
                                          rows=MAX_ROWS, mib=MAX_FILE_BYTES // 2**20))
         array = None
@@ -183,7 +194,7 @@ if x is not None and p is not None:
 
 if verdicts:
     info = summary(verdicts)
-    causes = "; ".join(f"{count} × {t(f'check.cause_{key}')}" for key, count in info["causes"].items())
+    causes = "; ".join(f"{count} × {t(CAUSE_LABELS[key])}" for key, count in info["causes"].items())
     text = t("check.summary", passed=info["passed"], rows=info["rows"], error=info["max_abs_error"])
     if info["failed"]:
         st.warning(state.plain(text + " " + t("check.summary_causes", causes=causes)), icon=":material/cancel:")
@@ -200,7 +211,7 @@ if verdicts:
         t("check.col_verdict"): [t("check.ok") if v.ok else t("check.mismatch") for v in verdicts],
         t("check.col_max_err"): [v.max_abs_error for v in verdicts],
         t("check.col_differing"): [shown_indices(v) for v in verdicts],
-        t("check.col_cause"): [t(f"check.cause_{v.cause or ('none' if v.ok else 'unexplained')}") for v in verdicts],
+        t("check.col_cause"): [t(CAUSE_LABELS[v.cause or ("none" if v.ok else "unexplained")]) for v in verdicts],
         t("check.col_detail"): [localize(v.likely_cause or "") for v in verdicts],
     })
     st.dataframe(table, hide_index=True, column_config={

@@ -50,7 +50,8 @@ def live() -> None:
         changed = [f"{labels[name]} ({d:.2g})" for name, d in moved.items() if d > 1e-9]
         return t("q_compare.a", same=len(moved) - len(changed), changed=", ".join(changed) or "—")
 
-    ui.predict("q_compare", 3, 0, shifted, (t("q_compare.do"), lambda: state.set_logits(ctl.logits + 10.0)))
+    ui.predict("q_compare.q", ("q_compare.c0", "q_compare.c1", "q_compare.c2"), 0, shifted,
+               (t("q_compare.do"), lambda: state.set_logits(ctl.logits + 10.0)))
 
     st.subheader(t("compare.table"))
     rows, no_loss = [], []

@@ -34,7 +34,7 @@ def live() -> None:
         largest = max(np.abs(analytic[zeros]).max(), np.abs(analytic[:, zeros]).max())
         return t("q_jacobian.a", zeros=", ".join(map(str, zeros[:20])), largest=f"{largest:g}", support=len(p) - len(zeros))
 
-    ui.predict("q_jacobian", 3, 0, zero_rows,
+    ui.predict("q_jacobian.q", ("q_jacobian.c0", "q_jacobian.c1", "q_jacobian.c2"), 0, zero_rows,
                (t("q_jacobian.do"), lambda: state.set_logits(state.preset_logits("two_tied", max(ctl.n, 6), 0))))
     jacobians = ui.per_mapping(ctl, lambda name: compute.jacobians(name, ctl.x, ctl.kw(name), ctl.target, ctl.seed))
     if jacobians:

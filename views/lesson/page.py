@@ -94,8 +94,9 @@ with tab_write:
         draft = ss["_draft"]
         steps = draft["steps"]
         c1, c2 = st.columns(2)
+        title_labels = {"en": "author.title_en", "zh": "author.title_zh"}
         for col, lang_ in zip((c1, c2), LANGS):
-            draft["title"][lang_] = col.text_input(t(f"author.title_{lang_}"), draft["title"].get(lang_, ""),
+            draft["title"][lang_] = col.text_input(t(title_labels[lang_]), draft["title"].get(lang_, ""),
                                                    key=f"author_title_{lang_}", max_chars=lessons.TITLE_CHARS)
         for k, step in enumerate(list(steps)):
             with st.container(border=True):

@@ -1,11 +1,12 @@
-"""Loss landscape page: each mapping's loss over a plane of logits, the binary losses against the margin t = x_target - x_other, and the classic margin losses (hinge, logistic, modified Huber)."""
+"""Loss landscape page: each mapping's loss over a plane of logits, the binary losses against the
+margin t = x_target - x_other, and the classic margin losses (hinge, logistic, modified Huber)."""
 from __future__ import annotations
 
 import numpy as np
 import torch
 
 import probcore
-from explorer.compute import Kw, _batch_loss, _tensor, memo, tsallis_entropy
+from explorer.compute import Kw, batch_loss, as_tensor, memo, tsallis_entropy
 from probcore import losses
 
 CLASSIC_ALPHAS = (1.0, 1.5, 2.0, float("inf"))
@@ -23,8 +24,8 @@ def loss_surface(name: str, kw: Kw, target: int, radius: float, m: int) -> tuple
     g2 = -(g0 + g1), i.e. -eta (2 g0 + g1, g0 + 2 g1), not -eta (g0, g1)."""
     g = plane_grid(radius, m)
     uu, vv = np.meshgrid(g, g)
-    grid = _tensor(np.stack([uu.ravel(), vv.ravel(), np.zeros(uu.size)], axis=1)).requires_grad_(True)
-    loss = _batch_loss(name, grid, kw, torch.full((grid.shape[0],), target, dtype=torch.long))
+    grid = as_tensor(np.stack([uu.ravel(), vv.ravel(), np.zeros(uu.size)], axis=1)).requires_grad_(True)
+    loss = batch_loss(name, grid, kw, torch.full((grid.shape[0],), target, dtype=torch.long))
     loss.sum().backward()  # rows are independent: row r of the gradient is dL_r/dx_r
     grad = grid.grad.numpy()
     shape = (m, m)
@@ -36,9 +37,9 @@ def loss_surface(name: str, kw: Kw, target: int, radius: float, m: int) -> tuple
 def binary_losses(name: str, kw: Kw, margins: tuple) -> np.ndarray:
     """The mapping's loss of logits [t, 0] with target class 0, for each margin t."""
     t = np.asarray(margins)
-    x = _tensor(np.stack([t, np.zeros_like(t)], axis=1))
+    x = as_tensor(np.stack([t, np.zeros_like(t)], axis=1))
     with torch.no_grad():
-        return _batch_loss(name, x, kw, torch.zeros(len(t), dtype=torch.long)).numpy()
+        return batch_loss(name, x, kw, torch.zeros(len(t), dtype=torch.long)).numpy()
 
 
 def taylor_binary_turn(margins: np.ndarray, loss: np.ndarray) -> dict[str, str]:
@@ -72,7 +73,7 @@ def classic_panels(margins: tuple, probs: tuple) -> dict[float, tuple[np.ndarray
     [t, 0] for class 0). alpha = inf is the limit: argmax and the perceptron loss max(0, -t)."""
     t, p = np.asarray(margins), np.asarray(probs)
     pair = np.stack([p, 1 - p], axis=1)
-    x = _tensor(np.stack([t, np.zeros_like(t)], axis=1))
+    x = as_tensor(np.stack([t, np.zeros_like(t)], axis=1))
     zeros = torch.zeros(len(t), dtype=torch.long)
     out = {}
     with torch.no_grad():

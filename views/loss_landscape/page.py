@@ -51,7 +51,8 @@ def live() -> None:
         x[ctl.target] = others.max() + 1.0
         state.set_logits(x)
 
-    ui.predict("q_loss", 3, 1, zero_loss, (t("q_loss.do"), margin_one))
+    ui.predict("q_loss.q", ("q_loss.c0", "q_loss.c1", "q_loss.c2"), 1, zero_loss,
+               (t("q_loss.do"), margin_one))
 
     st.subheader(t("loss.plane"))
     if not with_loss:

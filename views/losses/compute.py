@@ -1,4 +1,5 @@
-"""Losses page: surrogate gradients, accuracy and sparsemax losses against the margin, zero-loss regions of entmax losses, multilabel sparsemax training; every number from probcore.losses."""
+"""Losses page: surrogate gradients, accuracy and sparsemax losses against the margin, zero-loss
+regions of entmax losses, multilabel sparsemax training; every number from probcore.losses."""
 from __future__ import annotations
 
 import numpy as np

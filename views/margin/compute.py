@@ -1,11 +1,12 @@
-"""Margin softmax page: AM-softmax on 2-D features, cos_j = <w_j, h> / |h| with class centres w_j on a circle; p_j = softmax(s (cos_j - m [j = target]))."""
+"""Margin softmax page: AM-softmax on 2-D features, cos_j = <w_j, h> / |h| with class centres w_j on a
+circle; p_j = softmax(s (cos_j - m [j = target]))."""
 from __future__ import annotations
 
 import numpy as np
 import torch
 
 import probcore
-from explorer.compute import _tensor, memo
+from explorer.compute import as_tensor, memo
 from probcore import losses
 
 MARGIN_RADIUS = 1.5  # the plane [-R, R]^2 of 2-D features
@@ -57,7 +58,7 @@ def margin_regions(classes: int, margin: float, scale: float, target: int, radiu
     strict = np.where(gap >= margin, plain, -1)
     labels = torch.full(cos.shape[:-1], target, dtype=torch.long)
     with torch.no_grad():
-        p = probcore.am_softmax(_tensor(cos), labels, margin=margin, scale=scale)[..., target].numpy()
+        p = probcore.am_softmax(as_tensor(cos), labels, margin=margin, scale=scale)[..., target].numpy()
     return grid, plain.astype(np.int8), strict.astype(np.int8), p.astype(np.float32)
 
 
@@ -77,7 +78,7 @@ def margin_point(classes: int, angle_deg: float, margin: float, scale: float, ta
     softmax(s cos)), and probcore.losses.am_softmax_loss with and without margin."""
     a = np.deg2rad(angle_deg)
     cos = margin_cosines(np.array([np.cos(a), np.sin(a)]), classes)
-    xt, tt = _tensor(cos), torch.tensor(target)
+    xt, tt = as_tensor(cos), torch.tensor(target)
     with torch.no_grad():
         p = probcore.am_softmax(xt, tt, margin=margin, scale=scale).numpy()
         p0 = probcore.am_softmax(xt, tt, margin=0.0, scale=scale).numpy()
@@ -96,7 +97,7 @@ def margin_sweep(classes: int, angle_deg: float, scale: float, target: int) -> d
     ms = np.asarray(MARGIN_SWEEP)
     a = np.deg2rad(angle_deg)
     cos = margin_cosines(np.array([np.cos(a), np.sin(a)]), classes)
-    xt, tt = _tensor(cos), torch.tensor(target)
+    xt, tt = as_tensor(cos), torch.tensor(target)
     with torch.no_grad():
         loss = np.array([float(losses.am_softmax_loss(xt, tt, margin=m, scale=scale)) for m in ms])
         p_t = np.array([float(probcore.am_softmax(xt, tt, margin=m, scale=scale)[target]) for m in ms])

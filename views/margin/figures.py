@@ -1,4 +1,5 @@
-"""Margin softmax page figures: the class regions of the 2-D feature plane with and without margin, p over the plane and the loss against the margin."""
+"""Margin softmax page figures: the class regions of the 2-D feature plane with and without margin, p
+over the plane and the loss against the margin."""
 from __future__ import annotations
 
 import numpy as np

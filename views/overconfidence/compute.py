@@ -1,4 +1,5 @@
-"""Why sparse page: the logit gap a cross-entropy of eps needs over n classes, and the cost of the training demo (explorer.training)."""
+"""Why sparse page: the logit gap a cross-entropy of eps needs over n classes, and the cost of the
+training demo (explorer.training)."""
 from __future__ import annotations
 
 import numpy as np

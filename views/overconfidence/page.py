@@ -18,6 +18,8 @@ from views.registry import PAGES
 declared = PAGES["overconfidence"].option  # this page's own controls (views/registry.py)
 
 RESULT = "_oc_result"  # session_state: the last run (settings, seconds, histories)
+LOSS_LABELS = {"cross_entropy": "overconfidence.loss_cross_entropy", "sparse_softmax": "overconfidence.loss_sparse_softmax",
+               "sparsemax": "overconfidence.loss_sparsemax", "entmax": "overconfidence.loss_entmax"}  # training.LOSSES
 PRETRAIN_STEPS = 150  # training.run_training's default
 TIE = 0.01  # accuracy differences below this (1 point) count as "about equal"
 SHORT = {"cross_entropy": "CE", "sparse_softmax": "top-k", "sparsemax": "sparsemax", "entmax": "entmax"}
@@ -85,7 +87,7 @@ st.caption(t("overconfidence.duration", seconds=f"{max(estimate, 0.5):.1f}",
 
 if st.button(t("overconfidence.run"), key="oc_run", type="primary", icon=":material/play_arrow:"):
     jobs.submit("overconfidence", tuple(settings.items()), jobs.training_demo(**settings, pretrain_steps=PRETRAIN_STEPS))
-job = jobs.follow("overconfidence", lambda d: t("overconfidence.progress", loss=t(f"overconfidence.loss_{d['loss']}"),
+job = jobs.follow("overconfidence", lambda d: t("overconfidence.progress", loss=t(LOSS_LABELS[d['loss']]),
                   start=t("overconfidence.pretrained" if d["pretrained"] else "overconfidence.scratch"), step=d["step"],
                   steps=d["steps"]) if d else t("overconfidence.pretraining"))
 if job is not None:  # this session's run (or the identical one it joined) has finished
@@ -105,7 +107,7 @@ else:
     history = result["history"]
     names = list(training.LOSSES)
     starts = (False, True)
-    label = {name: t(f"overconfidence.loss_{name}") for name in names}
+    label = {name: t(LOSS_LABELS[name]) for name in names}
 
     def final(name, start, metric):
         return history[(name, start)][metric][-1]

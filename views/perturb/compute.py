@@ -1,11 +1,12 @@
-"""Perturb-max & Gumbel page: Monte-Carlo frequencies of argmax(x + noise), their central-limit error, Gumbel-softmax draws and sharpness, cached (explorer.compute.memo)."""
+"""Perturb-max & Gumbel page: Monte-Carlo frequencies of argmax(x + noise), their central-limit error,
+Gumbel-softmax draws and sharpness, cached (explorer.compute.memo)."""
 from __future__ import annotations
 
 import numpy as np
 import torch
 
 import probcore
-from explorer.compute import _forward, _tensor, items, memo
+from explorer.compute import forward, as_tensor, items, memo
 
 SAMPLE_GRID = (10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000)
 
@@ -37,7 +38,7 @@ def perturbmax_nested(x: tuple, noise: str, n_max: int, seed: int) -> tuple[np.n
     N_(k-1) with new draws. Returns (Ns, frequencies of shape (len(Ns), n)); rows sum to 1."""
     ns = np.array([m for m in SAMPLE_GRID if m <= n_max] or [SAMPLE_GRID[0]])
     generator = torch.Generator().manual_seed(seed)
-    xt = _tensor(x)
+    xt = as_tensor(x)
     counts = np.zeros(len(x))
     rows = []
     done = 0
@@ -58,9 +59,9 @@ def clt_total_variation(p: np.ndarray, ns: np.ndarray) -> np.ndarray:
 
 def _gumbel_softmax_rows(x: tuple, rows: int, tau: float, hard: bool, seed: int) -> np.ndarray:
     """``rows`` Gumbel-softmax samples of x (registry forward, generator seeded with ``seed``)."""
-    batch = _tensor(np.repeat(np.asarray(x, dtype=np.float64)[None, :], rows, axis=0))
+    batch = as_tensor(np.repeat(np.asarray(x, dtype=np.float64)[None, :], rows, axis=0))
     with torch.no_grad():
-        return _forward("gumbel_softmax", batch, items({"temperature": tau, "hard": hard}), 0, seed).numpy()
+        return forward("gumbel_softmax", batch, items({"temperature": tau, "hard": hard}), 0, seed).numpy()
 
 
 @memo(64)

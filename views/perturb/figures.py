@@ -1,4 +1,5 @@
-"""Perturb-max & Gumbel page figures: noise colours, Monte-Carlo error against N, Gumbel-softmax sample strips and the sharpness curve."""
+"""Perturb-max & Gumbel page figures: noise colours, Monte-Carlo error against N, Gumbel-softmax sample
+strips and the sharpness curve."""
 from __future__ import annotations
 
 import numpy as np

@@ -24,8 +24,12 @@ x, n, seed = ctl.logits, ctl.n, ctl.seed
 softmax_p = compute.probabilities("softmax", ctl.x, compute.items({}))
 
 
+NOISE_LABELS = {"gumbel": "perturb.noise_gumbel", "normal": "perturb.noise_normal", "uniform": "perturb.noise_uniform",
+                "logistic": "perturb.noise_logistic"}  # probcore._validate.NOISES -> i18n key
+
+
 def noise_label(noise: str) -> str:
-    return t(f"perturb.noise_{noise}")
+    return t(NOISE_LABELS[noise])
 
 
 def total_variation(f: np.ndarray, p: np.ndarray) -> np.ndarray:

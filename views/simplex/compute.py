@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from explorer.compute import Kw, _forward, _tensor, memo
+from explorer.compute import Kw, forward, as_tensor, memo
 
 
 @memo(64)
@@ -16,6 +16,6 @@ def simplex_image(name: str, kw: Kw, radius: float, m: int, target: int, seed: i
     uu, vv = np.meshgrid(g, g)
     grid = np.stack([uu.ravel(), vv.ravel(), np.zeros(uu.size)], axis=1)
     with torch.no_grad():
-        p = _forward(name, _tensor(grid), kw, target, seed).numpy()
+        p = forward(name, as_tensor(grid), kw, target, seed).numpy()
     _, keep = np.unique(np.round(p, 3), axis=0, return_index=True)
     return p[np.sort(keep)]  # exact values: a tiny positive p stays off the edge

@@ -1,4 +1,5 @@
-"""Simplex page figures: points and paths of p in the probability triangle, the image of a grid of logits, and the logits against their Euclidean projection onto the simplex."""
+"""Simplex page figures: points and paths of p in the probability triangle, the image of a grid of
+logits, and the logits against their Euclidean projection onto the simplex."""
 from __future__ import annotations
 
 import numpy as np

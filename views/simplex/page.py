@@ -51,7 +51,8 @@ def live() -> None:
             f"{labels[name]}: max p {points[name].max():.3f} (x{points[name].argmax()}) → {p.max():.3f} (x{p.argmax()}), "
             f"{compute.support_size(points[name])} → {compute.support_size(p)}" for name, p in rows.items() if name in points))
 
-    ui.predict("q_simplex", 3, 1, sharpened, (t("q_simplex.do"), lambda: state.set_logits(ctl.logits * 3.0)))
+    ui.predict("q_simplex.q", ("q_simplex.c0", "q_simplex.c1", "q_simplex.c2"), 1, sharpened,
+               (t("q_simplex.do"), lambda: state.set_logits(ctl.logits * 3.0)))
 
     st.subheader(t("simplex.paths"))
     left, right = st.columns(2)

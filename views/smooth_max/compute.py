@@ -1,4 +1,5 @@
-"""Smooth max page: LSE_T(x) = T log sum exp(x / T) against max(x), its gradient softmax(x / T), the properties of a smooth max tested on random draws, beta-curves and attention saturation."""
+"""Smooth max page: LSE_T(x) = T log sum exp(x / T) against max(x), its gradient softmax(x / T), the
+properties of a smooth max tested on random draws, beta-curves and attention saturation."""
 from __future__ import annotations
 
 import math

@@ -1,4 +1,5 @@
-"""Sparse from exp page: relu(x)^(1/beta) against exp(x), entmax from its threshold tau (sum relu(x - tau)^(1/beta) = 1), and the KKT steps of sparsemax."""
+"""Sparse from exp page: relu(x)^(1/beta) against exp(x), entmax from its threshold tau (sum relu(x -
+tau)^(1/beta) = 1), and the KKT steps of sparsemax."""
 from __future__ import annotations
 
 import numpy as np

@@ -1,4 +1,5 @@
-"""Sweeps page figures: p as the temperature or alpha sweeps, animated in the browser (Plotly frames), and faded earlier frames."""
+"""Sweeps page figures: p as the temperature or alpha sweeps, animated in the browser (Plotly frames),
+and faded earlier frames."""
 from __future__ import annotations
 
 import numpy as np

@@ -38,7 +38,7 @@ def live() -> None:
         return t("q_sweeps.a", gap=f"{gap:.4g}", seen=f"{one_hot.max():.3g}" if len(one_hot) else "—",
                  softmax=f"{softmax_at_gap:.4f}")
 
-    ui.predict("q_sweeps", 3, 1, one_hot_temperature)
+    ui.predict("q_sweeps.q", ("q_sweeps.c0", "q_sweeps.c1", "q_sweeps.c2"), 1, one_hot_temperature)
     st.subheader(t("sweeps.temperature"))
     by_t = ui.per_mapping(ctl, lambda name: compute.temperature_sweep(name, ctl.x, ctl.kw(name), ctl.target, ctl.seed))
     if by_t:

@@ -1,4 +1,5 @@
-"""Large vocabularies page: hierarchical softmax on a Zipf vocabulary, sampled softmax, NCE and their costs; p_i ∝ i^-s (Zipf), cached (explorer.compute.memo)."""
+"""Large vocabularies page: hierarchical softmax on a Zipf vocabulary, sampled softmax, NCE and their
+costs; p_i ∝ i^-s (Zipf), cached (explorer.compute.memo)."""
 from __future__ import annotations
 
 import functools

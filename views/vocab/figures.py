@@ -1,4 +1,5 @@
-"""Large vocabularies page figures: the Huffman tree, code lengths and their bound, log Z estimates, bias and variance of sampled softmax, NCE and the costs."""
+"""Large vocabularies page figures: the Huffman tree, code lengths and their bound, log Z estimates,
+bias and variance of sampled softmax, NCE and the costs."""
 from __future__ import annotations
 
 import numpy as np
@@ -97,8 +98,10 @@ def vocab_code_lengths(lengths: np.ndarray, freqs: np.ndarray, entropy: float, e
     fig.add_bar(x=ls, y=mass, name=t("vocab.fig_share_mass"), marker_color=VOCAB_COLORS["mass"],
                 hovertemplate="len %{x}: %{y:.3f}<extra>%{fullData.name}</extra>")
     top = float(max(classes.max(), mass.max())) * 1.08
-    for key, value, dash in (("entropy", entropy, "dot"), ("expected", expected, "solid"), ("log2_n", log2_n, "dash")):
-        fig.add_scatter(x=[value, value], y=[0, top], mode="lines", name=t(f"vocab.fig_{key}", value=value),
+    for key, label, value, dash in (("entropy", "vocab.fig_entropy", entropy, "dot"),
+                                    ("expected", "vocab.fig_expected", expected, "solid"),
+                                    ("log2_n", "vocab.fig_log2_n", log2_n, "dash")):
+        fig.add_scatter(x=[value, value], y=[0, top], mode="lines", name=t(label, value=value),
                         line=dict(color=VOCAB_COLORS[key], dash=dash, width=2.5), hoverinfo="name")
     fig.update_layout(title=title, barmode="group")
     return finish(fig, t("vocab.fig_code_length"), t("vocab.fig_share"), None)

@@ -39,7 +39,7 @@ sigma = state.page_option(declared("vocab_sigma"), lambda key: c3.slider(
 seed = state.page_option(declared("vocab_seed"), lambda key: c4.number_input(
     t("vocab.seed"), min_value=0, max_value=state.SEED_MAX, step=1, key=key, persist_state="session"))
 n, s, sigma, seed = int(n), float(s), float(sigma), int(seed)
-proposal_labels = {q: t(f"vocab.proposal_{q}") for q in vocab_compute.VOCAB_PROPOSALS}
+proposal_labels = {"uniform": t("vocab.proposal_uniform"), "unigram": t("vocab.proposal_unigram")}  # VOCAB_PROPOSALS
 
 # ---------------------------------------------------------------- hierarchical softmax
 st.subheader(t("vocab.hs"))
@@ -183,7 +183,8 @@ def cost_section() -> None:
     st.subheader(t("vocab.cost"))
     cfg = vocab_compute.VOCAB_COST
     st.markdown(t("vocab.cost_explain", ns=", ".join(f"{v:,}" for v in vocab_compute.VOCAB_COST_NS), **cfg))
-    method_labels = {meth: t(f"vocab.method_{meth}") for meth in COST_METHODS}
+    method_labels = {"full": t("vocab.method_full"), "hierarchical": t("vocab.method_hierarchical"),
+                     "sampled": t("vocab.method_sampled")}  # probcore.vocab.COST_METHODS
     if st.button(t("vocab.cost_button", s=s), key="vocab_measure", icon=":material/timer:"):
         jobs.submit("vocab_costs", s, functools.partial(vocab_compute.cost_job, s), reuse_finished=False)
     job = jobs.follow("vocab_costs", lambda detail: t("vocab.cost_running"))
