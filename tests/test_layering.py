@@ -1,7 +1,7 @@
 """The import layering of the explorer (docs/architecture.md) and the owners of session keys, read
 from the source (AST): shared layers never import the pages, every import points down, nothing
 imports a page script, no page imports another page, and each private session key is written
-by one module only."""
+and read by one module only (its owner)."""
 from __future__ import annotations
 
 import ast
@@ -120,3 +120,18 @@ def test_each_private_session_key_has_one_writer():
     assert {"_check_filled", "_notes", "_last_kwargs", "_draft"} <= set(writers)  # the scan sees them
     shared = {key: sorted(mods) for key, mods in writers.items() if len(mods) > 1}
     assert not shared, shared
+
+
+def test_a_private_session_key_is_read_only_through_its_owner():
+    """Another module asks the owner (views/check/session.py, state.opened_url, lesson_bar.draft ...)
+    instead of naming the key."""
+    owner = {}
+    for module, path in modules().items():
+        for key in _written_keys(path):
+            owner[key] = module
+    foreign = []
+    for module, path in modules().items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Constant) and node.value in owner and owner[node.value] != module:
+                foreign.append(f"{module} names {node.value} of {owner[node.value]}")
+    assert not foreign, foreign

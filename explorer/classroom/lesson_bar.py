@@ -244,6 +244,17 @@ def _from_url() -> None:
         st.rerun()
 
 
+def draft() -> dict | None:
+    """The lesson being edited ({"title", "uid", "steps"}), None when none."""
+    return st.session_state.get("_draft")
+
+
+def teaching_room() -> tuple[str, str] | None:
+    """(code, secret) of the room this session teaches, None when it teaches none."""
+    ss = st.session_state
+    return (ss["_room"], ss["_room_secret"]) if ss.get("_room") and ss.get("_room_secret") else None
+
+
 def discard_draft() -> None:
     """Stop editing: the draft is gone (the Lessons page's Discard)."""
     st.session_state.pop("_draft", None)

@@ -43,15 +43,16 @@ with tab_play:
 
 # ---------------------------------------------------------------- rooms
 with tab_room:
-    if ss.get("_room") and ss.get("_room_secret"):
+    teaching = lesson_bar.teaching_room()
+    if teaching is not None:
         base = lesson_bar.base_url()
         st.subheader(t("room.code_title"))
-        st.markdown(f"# `{ss['_room']}`")
+        st.markdown(f"# `{teaching[0]}`")
         st.markdown(t("room.students", url=f"{base}/lesson"))
-        st.code(f"{base}/lesson?room={ss['_room']}", language=None)
+        st.code(f"{base}/lesson?room={teaching[0]}", language=None)
         with st.expander(t("room.teacher_link"), icon=":material/key:"):
             st.warning(t("room.teacher_link_help"))
-            st.code(f"{base}/lesson?room={ss['_room']}&{lesson_bar.TEACHER_PARAM}={ss['_room_secret']}", language=None)
+            st.code(f"{base}/lesson?room={teaching[0]}&{lesson_bar.TEACHER_PARAM}={teaching[1]}", language=None)
     elif choices:
         room_lesson = st.selectbox(t("room.lesson"), tuple(choices), key="room_pick",
                                    format_func=lambda i: choices[i].title_in(lang))
@@ -87,11 +88,11 @@ with tab_write:
     if ss.get("_author_error"):
         st.error(state.plain(t("author.bad_file", error=ss["_author_error"])))
     st.caption(t("author.how"))
-    if ss.get("_draft") is None:
+    if lesson_bar.draft() is None:
         st.button(t("author.new"), key="author_new", icon=":material/edit_note:", on_click=lesson_bar.new_draft,
                   args=({lang_: "" for lang_ in LANGS},))
     else:
-        draft = ss["_draft"]
+        draft = lesson_bar.draft()
         steps = draft["steps"]
         c1, c2 = st.columns(2)
         title_labels = {"en": "author.title_en", "zh": "author.title_zh"}
