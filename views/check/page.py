@@ -138,8 +138,8 @@ if source == "paste":
         x, p = parsed
 else:
     files = []
-    for container, key, label in ((left, "check_logits_file", "check.logits_file"),
-                                  (right, "check_probs_file", "check.probs_file")):
+    for container, key, name, label in ((left, "check_logits_file", "logits", "check.logits_file"),
+                                        (right, "check_probs_file", "probs", "check.probs_file")):
         upload = container.file_uploader(t(label), type=["csv", "npy"], key=key,
                                          max_upload_size=MAX_FILE_BYTES // 2**20, help=t("check.file_help",
                                          rows=MAX_ROWS, mib=MAX_FILE_BYTES // 2**20))
