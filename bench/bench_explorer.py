@@ -37,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from bench.browser import IDLE, ROOT, VIEWPORT, chromium, percentile, serve, settle  # noqa: E402
+from views import registry  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 FLOOR_APP = '''import gc
@@ -85,17 +86,17 @@ class Interaction(NamedTuple):
 
 
 PAGES = {
-    "compare": Interaction("", "x_2", "slider", "core"),
-    "simplex": Interaction("simplex", "x_2", "slider", "core"),
-    "jacobian": Interaction("jacobian", "x_2", "slider", "core"),
-    "loss": Interaction("loss", "x_2", "slider", "core"),
-    "sweeps": Interaction("sweeps", "x_2", "slider", "core"),
-    "perturb": Interaction("perturb", "x_2", "slider", "topic"),
-    "margin": Interaction("margin", "margin_m", "slider", "topic"),
-    "overconfidence": Interaction("overconfidence", "oc_k", "number", "topic"),
-    "vocab": Interaction("vocab", "vocab_s", "slider", "topic"),
-    "attention": Interaction("attention", "attention_scale", "slider", "topic"),
-    "check": Interaction("check?check_row=0", "check_row", "number", "topic"),
+    "compare": Interaction(registry.PAGES["compare"].url_path, "x_2", "slider", "core"),
+    "simplex": Interaction(registry.PAGES["simplex"].url_path, "x_2", "slider", "core"),
+    "jacobian": Interaction(registry.PAGES["jacobian"].url_path, "x_2", "slider", "core"),
+    "loss": Interaction(registry.PAGES["loss"].url_path, "x_2", "slider", "core"),
+    "sweeps": Interaction(registry.PAGES["sweeps"].url_path, "x_2", "slider", "core"),
+    "perturb": Interaction(registry.PAGES["perturb"].url_path, "x_2", "slider", "topic"),
+    "margin": Interaction(registry.PAGES["margin"].url_path, "margin_m", "slider", "topic"),
+    "overconfidence": Interaction(registry.PAGES["overconfidence"].url_path, "oc_k", "number", "topic"),
+    "vocab": Interaction(registry.PAGES["vocab"].url_path, "vocab_s", "slider", "topic"),
+    "attention": Interaction(registry.PAGES["attention"].url_path, "attention_scale", "slider", "topic"),
+    "check": Interaction(registry.PAGES["check"].url_path + "?check_row=0", "check_row", "number", "topic"),
 }
 GOALS = {"core": (1.5, 2.0), "topic": (2.0, 3.0)}  # p50, p95 as multiples of the floor's
 

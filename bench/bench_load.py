@@ -21,7 +21,7 @@ old session id) and asks for a rerun with its URL and widget states; it counts a
 that run succeeds and leaves its URL as it was. ``--burst K`` adds K students who open the
 training demo and press Run at the same moment (at a third of the run), with identical settings
 or (``--burst-distinct``) each its own seed; the workers share a fresh heavy-run store
-(explorer/runs.py) whose count of computations is reported: identical presses on any worker
+(explorer/serving/runs.py) whose count of computations is reported: identical presses on any worker
 compute once.
 
 Widgets are found by key (Streamlit's element id ends with "-<key>") or else by label, and every
@@ -65,7 +65,8 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_explorer import FLOOR_APP  # noqa: E402
-from explorer.runs import ENV_URL as RUNS_URL, SharedRuns  # noqa: E402
+from explorer.serving.runs import ENV_URL as RUNS_URL, SharedRuns  # noqa: E402
+from views import registry  # noqa: E402
 from serve.cluster import ROOT, Cluster  # noqa: E402
 
 STEP_TIMEOUT_S = 30.0  # a page step slower than this is an error
@@ -96,22 +97,23 @@ class Page:
     actions: tuple[Action, ...]
 
 
-ELSEWHERE = tuple(Action("page", path, 0.3) for path in ("", "simplex", "perturb", "margin", "overconfidence", "check"))
+ELSEWHERE = tuple(Action("page", registry.PAGES[name].url_path, 0.3)
+                  for name in ("compare", "simplex", "perturb", "margin", "overconfidence", "check"))
 PAGES = (
-    Page("", "", 4, (Action("slider", "x_0", 3), Action("slider", "x_2", 3), Action("number", "w_target", 1, (0, 1, 2)),
+    Page(registry.PAGES["compare"].url_path, "", 4, (Action("slider", "x_0", 3), Action("slider", "x_2", 3), Action("number", "w_target", 1, (0, 1, 2)),
                      *ELSEWHERE)),
-    Page("simplex", "", 1, (Action("slider", "x_1", 3), *ELSEWHERE)),
-    Page("perturb", "", 1, (Action("slider", "x_1", 3), *ELSEWHERE)),
-    Page("margin", "", 1, (Action("slider", "margin_m", 2), Action("slider", "margin_angle", 1), *ELSEWHERE)),
-    Page("overconfidence", "", 2, (Action("button", "oc_run", 1), Action("number", "oc_eps", 2, (0.05, 0.1, 0.5, 1.0)),
+    Page(registry.PAGES["simplex"].url_path, "", 1, (Action("slider", "x_1", 3), *ELSEWHERE)),
+    Page(registry.PAGES["perturb"].url_path, "", 1, (Action("slider", "x_1", 3), *ELSEWHERE)),
+    Page(registry.PAGES["margin"].url_path, "", 1, (Action("slider", "margin_m", 2), Action("slider", "margin_angle", 1), *ELSEWHERE)),
+    Page(registry.PAGES["overconfidence"].url_path, "", 2, (Action("button", "oc_run", 1), Action("number", "oc_eps", 2, (0.05, 0.1, 0.5, 1.0)),
                                    Action("number", "oc_seed", 0.5, (0, 1)), *ELSEWHERE)),
-    Page("check", "", 1.5, (Action("choice", "check_source", 1, (1,)),
+    Page(registry.PAGES["check"].url_path, "", 1.5, (Action("choice", "check_source", 1, (1,)),
                             Action("upload", ("check_logits_file", "check_probs_file"), 2),
                             Action("choice", "check_example", 1, (2, 3)), *ELSEWHERE)),
 )
 FLOOR_PAGES = (Page("", "", 1, (Action("slider", "x_2", 1),)),)  # the yardstick app: one slider, one chart
 UPLOAD_SOURCE = ("check_source", 1)  # the choice that shows the uploaders, and its option index
-BURST_PAGE = "overconfidence"
+BURST_PAGE = registry.PAGES["overconfidence"].url_path
 BURST_BUTTON = "oc_run"
 BURST_SEED = "oc_seed"
 

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 from bench.browser import IDLE, ROOT, VIEWPORT, serve
-from explorer import rooms
+from explorer.classroom import rooms
 
 ARTIFACTS = ROOT / "artifacts"  # a screenshot of a page whose button could not be clicked
 BAR = ".st-key-lesson_bar"

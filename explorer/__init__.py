@@ -1,6 +1,11 @@
-"""Streamlit explorer of probcore: shared controls, figures, colours and interface text.
+"""The explorer's shared layers (the pages themselves are in views/; the map is docs/architecture.md).
 
-``state`` holds the controls and their URL state, ``compute`` the cached probcore calls,
-``figures`` every Plotly figure builder, ``ui`` the helpers that put them on a page,
-``colors`` the one colour per mapping, ``i18n`` every interface string.
+- ``i18n``: the string catalogue and ``t(key)``; the interface's shared words.
+- ``compute``: the cached probcore calls several pages share; ``training``: the small training
+  demo (run in the job process).
+- ``session``: every control, its URL state and parsing (``state``), the typed session keys.
+- ``serving``: the heavy-run queue (``jobs``), the shared run store (``runs``), SQLite files, the
+  rerun limit (``guard``).
+- ``drawing``: colours, the figure helpers pages share, the plain figure, the page furniture (``ui``).
+- ``classroom``: lessons, the lesson bar, live rooms.
 """

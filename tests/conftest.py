@@ -67,7 +67,7 @@ def case(request):
 
 @pytest.fixture(scope="session", autouse=True)
 def fresh_runs_store(tmp_path_factory):
-    """The shared heavy-run store (explorer/runs.py) of this test session, a fresh file (workers
+    """The shared heavy-run store (explorer/serving/runs.py) of this test session, a fresh file (workers
     started by the tests inherit it): no run of an earlier session is served instead of computed."""
     import os
     os.environ.setdefault("PROBCORE_RUNS_URL", f"sqlite:///{tmp_path_factory.mktemp('runs') / 'runs.sqlite3'}")

@@ -12,6 +12,7 @@ import numpy as np
 import torch
 
 from probcore.registry import MAPPINGS
+from views.registry import PAGES as REGISTRY
 
 if TYPE_CHECKING:  # imported when needed: the numeric tests do not pay for Streamlit's import
     from streamlit.testing.v1 import AppTest
@@ -82,9 +83,8 @@ def sparsemax_np(x, off_by=0):
 # The explorer under AppTest (tests/test_app.py, the test_page_*.py modules and others)
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
-CORE_PAGES = ("views/compare.py", "views/simplex.py", "views/jacobian.py", "views/loss_landscape.py", "views/sweeps.py")
-TOPIC_PAGES = ("views/perturb.py", "views/margin.py", "views/overconfidence.py", "views/vocab.py", "views/attention.py",
-               "views/losses.py", "views/smooth_max.py", "views/sparse_from_exp.py", "views/check.py")
+CORE_PAGES = tuple(page.script for page in REGISTRY.values() if page.section == "nav.core")
+TOPIC_PAGES = tuple(page.script for page in REGISTRY.values() if page.section != "nav.core" and page.in_lessons)
 PAGES = CORE_PAGES + TOPIC_PAGES
 TIMEOUT = 90  # seconds per script run (AppTest's default of 3 s is too short on a loaded machine)
 

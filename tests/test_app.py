@@ -13,6 +13,7 @@ from explorer import compute
 from explorer.i18n import EN
 from helpers import CORE_PAGES, PAGES, assert_ok, assert_readable, figures, label, run_app, trace
 from probcore.registry import MAPPINGS
+from views.registry import PAGES as REGISTRY
 
 pytestmark = pytest.mark.slow  # whole pages run under AppTest
 
@@ -221,11 +222,11 @@ def test_sweeps_animate_with_plotly_frames():
 
 
 QUESTIONS = {  # page -> (question key, the answer's live number that must appear after the action)
-    "views/compare.py": "q_compare",
-    "views/simplex.py": "q_simplex",
-    "views/jacobian.py": "q_jacobian",
-    "views/loss_landscape.py": "q_loss",
-    "views/sweeps.py": "q_sweeps",
+    REGISTRY["compare"].script: "q_compare",
+    REGISTRY["simplex"].script: "q_simplex",
+    REGISTRY["jacobian"].script: "q_jacobian",
+    REGISTRY["loss"].script: "q_loss",
+    REGISTRY["sweeps"].script: "q_sweeps",
 }
 
 
@@ -270,7 +271,7 @@ def test_compare_question_shift_leaves_sparsemax_unchanged_in_the_chart():
 
 
 def test_loss_question_margin_one_gives_zero_sparsemax_loss():
-    at = run_app("views/loss_landscape.py")
+    at = run_app(REGISTRY["loss"].script)
     reveal(at, "q_loss", 1)
     [button] = [b for b in at.button if b.key == "q_loss_action"]
     button.click().run()
@@ -281,15 +282,15 @@ def test_loss_question_margin_one_gives_zero_sparsemax_loss():
 
 
 def test_sweeps_question_reports_the_logit_gap():
-    at = run_app("views/sweeps.py", logits="2, 0.5, 0")
+    at = run_app(REGISTRY["sweeps"].script, logits="2, 0.5, 0")
     text = reveal(at, "q_sweeps", 1)
     assert "T ≤ 1.5 here" in text
     assert "Right" in at.success[0].value
 
 
 def test_presentation_mode_enlarges_fonts_and_lines():
-    plain_figs = figures(run_app("views/sweeps.py"))
-    at = run_app("views/sweeps.py", present=1)
+    plain_figs = figures(run_app(REGISTRY["sweeps"].script))
+    at = run_app(REGISTRY["sweeps"].script, present=1)
     assert at.toggle(key="present").value is True
     big = figures(at)
     assert all(fig["layout"]["font"]["size"] == 22 for fig in big)
@@ -310,8 +311,8 @@ def test_every_english_sentence_has_a_chinese_one():
 
 
 def test_url_numbers_are_checked_against_their_range():
-    from explorer.state import OPTIONS, Option, parse_option
-    radius = Option("radius", "float", 4.0, low=0.5, high=20.0)
+    from explorer.session.state import OPTIONS, parse_option
+    radius = REGISTRY["simplex"].option("radius")
     assert parse_option(radius, ["20"]) == 20.0
     for bad in ("20.5", "0.1", "nan", "1e400"):
         with pytest.raises(ValueError, match="radius"):
@@ -339,7 +340,7 @@ def test_a_linked_logit_is_never_snapped_to_the_slider_grid():
 
 def test_pages_show_only_the_controls_they_use():
     """Logit controls only where a page uses the logits, mapping controls only where it draws them."""
-    logit_pages = CORE_PAGES + ("views/perturb.py", "views/losses.py", "views/smooth_max.py", "views/sparse_from_exp.py")
+    logit_pages = CORE_PAGES + (REGISTRY["perturb"].script, REGISTRY["losses"].script, REGISTRY["smooth_max"].script, REGISTRY["sparse_from_exp"].script)
     uses = {page: (page in logit_pages, page in CORE_PAGES) for page in PAGES}
     for page, (logits, mappings) in uses.items():
         at = run_app(page)
@@ -351,7 +352,7 @@ def test_pages_show_only_the_controls_they_use():
 
 def test_parameter_names_and_defaults_that_cannot_be_confused():
     from explorer.i18n import param_label
-    from explorer.state import PARAM_OPTIONS
+    from explorer.session.state import PARAM_OPTIONS
     assert "k" not in param_label("order").split() and param_label("k") != param_label("order")
     assert PARAM_OPTIONS["alpha"].default != 1.5  # α-entmax does not draw 1.5-entmax again
     at = run_app(show="entmax15,entmax")

@@ -5,8 +5,8 @@ import math
 import pytest
 import torch
 
-from explorer import ui
-from explorer.state import DEFAULT_LOGITS
+from explorer.drawing import ui
+from explorer.session.state import DEFAULT_LOGITS
 from probcore import losses
 from probcore.registry import MAPPINGS
 from helpers import assert_ok, label, run_app

@@ -12,11 +12,17 @@ import torch
 from helpers import assert_ok, run_app
 
 import probcore
-from explorer import compute, state, training, ui
+from explorer import compute, training
+from explorer.drawing import ui
+from explorer.session import state
 from explorer.i18n import EN
 from probcore import losses, vocab
 from probcore.registry import BOUNDED_NOISES, MAPPINGS
 from probcore.check import check_outputs
+from views.check import compute as check_compute
+from views.loss_landscape import compute as loss_landscape_compute
+from views.margin import compute as margin_compute
+from views.registry import PAGES as REGISTRY
 
 pytestmark = pytest.mark.slow  # whole pages run under AppTest
 
@@ -29,8 +35,8 @@ D64 = torch.float64
 def test_plane_arrows_are_the_descent_step_of_the_plane_coordinates(name):
     """An arrow is where one gradient step on all three logits moves (x0 - x2, x1 - x2)."""
     radius, m = 2.0, 5
-    loss, du, dv = compute.loss_surface(name, state.default_kw(name), 0, radius, m)
-    grid = compute.plane_grid(radius, m)
+    loss, du, dv = loss_landscape_compute.loss_surface(name, state.default_kw(name), 0, radius, m)
+    grid = loss_landscape_compute.plane_grid(radius, m)
     eta = 1e-6
     for iv, iu in [(2, 2), (1, 3), (4, 0)]:
         x = torch.tensor([grid[iu], grid[iv], 0.0], dtype=D64, requires_grad=True)
@@ -46,7 +52,7 @@ def test_plane_arrows_are_the_descent_step_of_the_plane_coordinates(name):
 
 def test_arrow_differs_from_the_partial_gradient_at_zero():
     """At x = 0 the partial gradient (g0, g1) and the step (2 g0 + g1, g0 + 2 g1) are ~27 degrees apart."""
-    _, du, dv = compute.loss_surface("softmax", state.default_kw("softmax"), 0, 1.0, 3)
+    _, du, dv = loss_landscape_compute.loss_surface("softmax", state.default_kw("softmax"), 0, 1.0, 3)
     g = np.array([-2 / 3, 1 / 3, 1 / 3])
     angle = math.degrees(math.atan2(dv[1, 1], du[1, 1]) - math.atan2(g[1], g[0]))
     assert abs(angle) == pytest.approx(26.57, abs=0.05)
@@ -60,8 +66,8 @@ def taylor_ce(t: float, order: int = 2) -> float:
 
 def test_taylor_binary_turn_is_where_probcores_loss_turns():
     margins = np.linspace(-3, 3, 241)
-    curve = compute.binary_losses("taylor_softmax", state.default_kw("taylor_softmax"), tuple(margins))
-    turn = compute.taylor_binary_turn(margins, curve)
+    curve = loss_landscape_compute.binary_losses("taylor_softmax", state.default_kw("taylor_softmax"), tuple(margins))
+    turn = loss_landscape_compute.taylor_binary_turn(margins, curve)
     assert float(turn["tpeak"]) == pytest.approx(-1.0, abs=0.03)
     assert float(turn["twin"]) == pytest.approx(-3.0, abs=0.03)
     assert taylor_ce(-3.0) == pytest.approx(taylor_ce(1.0), rel=1e-12)  # same loss on both sides
@@ -69,7 +75,7 @@ def test_taylor_binary_turn_is_where_probcores_loss_turns():
 
 
 def test_loss_page_states_taylors_turn():
-    at = run_app("views/loss_landscape.py", show="softmax,taylor_softmax")
+    at = run_app(REGISTRY["loss"].script, show="softmax,taylor_softmax")
     assert_ok(at)
     text = " ".join(c.value for c in at.caption)
     assert f"({taylor_ce(-1.0):.4g})" in text and f"{taylor_ce(1.0):.4g}" in text
@@ -79,7 +85,7 @@ def test_scaling_flips_taylors_largest_class_and_the_answer_says_so():
     x = torch.tensor([1.0, 0.0, -2.0], dtype=D64)
     before, after = probcore.taylor_softmax(x).numpy(), probcore.taylor_softmax(3 * x).numpy()
     assert before.argmax() == 0 and after.argmax() == 2
-    at = run_app("views/simplex.py", logits="1, 0, -2", show="softmax,taylor_softmax")
+    at = run_app(REGISTRY["simplex"].script, logits="1, 0, -2", show="softmax,taylor_softmax")
     at.toggle(key="q_simplex_reveal").set_value(True).run()
     answer = " ".join(m.value for m in at.markdown)
     assert f"{before.max():.3f} (x0) → {after.max():.3f} (x2)" in answer
@@ -95,7 +101,7 @@ def test_taylor_small_temperature_limit_is_x_to_the_k():
 # ---------------------------------------------------------------- temperature paths (error 6)
 
 def test_temperature_note_gives_the_true_ends():
-    at = run_app("views/simplex.py", show="sparse_softmax,sparsemax,am_softmax", k="2")
+    at = run_app(REGISTRY["simplex"].script, show="sparse_softmax,sparsemax,am_softmax", k="2")
     assert_ok(at)
     note = [c.value for c in at.caption if "Ends of the paths" in c.value]
     assert note
@@ -138,7 +144,7 @@ def test_huffman_note_gives_the_uniform_length(n):
     summary = vocab.code_length_summary(vocab.zipf_frequencies(n, 0.0))
     coincide = summary["expected_length"] == pytest.approx(summary["log2_n"])
     assert coincide == (n & (n - 1) == 0)  # only for a power of 2
-    at = run_app("views/vocab.py", vocab_n=n, vocab_s=0)
+    at = run_app(REGISTRY["vocab"].script, vocab_n=n, vocab_s=0)
     text = " ".join(c.value for c in at.caption)
     assert f"{summary['expected_length']:.3f} bits against log₂ n = {summary['log2_n']:.3f}" in text
 
@@ -146,7 +152,7 @@ def test_huffman_note_gives_the_uniform_length(n):
 # ---------------------------------------------------------------- check page precision (error 7)
 
 def test_example_overflow_names_float64():
-    mapping, params, x, user = compute.check_example("softmax_no_max")
+    mapping, params, x, user = check_compute.check_example("softmax_no_max")
     bad = [v for v in check_outputs(x, user, mapping, **params) if not v.ok]
     assert bad and np.abs(x).max() > math.log(np.finfo(np.float64).max)
     for v in bad:
@@ -157,8 +163,8 @@ def test_example_overflow_names_float64():
 
 def test_am_softmax_target_logit_range_and_loss_never_zero():
     m, s, classes = 0.35, 30.0, 4
-    at_centre = compute.margin_point(classes, 0.0, m, s, 0)
-    opposite = compute.margin_point(classes, 180.0, m, s, 0)
+    at_centre = margin_compute.margin_point(classes, 0.0, m, s, 0)
+    opposite = margin_compute.margin_point(classes, 180.0, m, s, 0)
     assert at_centre["logits"][0] == pytest.approx(s * (1 - m))
     assert opposite["logits"][0] == pytest.approx(-s * (1 + m))
     assert at_centre["loss"] > 0  # a cross-entropy: far past the band, still not 0

@@ -13,6 +13,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from bench.browser import CHROMIUM, FIRST_CHART_Y, ROOT, VIEWPORT, chromium, serve, settle, slider_step
+from explorer.i18n import catalogue
+from views.registry import PAGES as REGISTRY
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
@@ -20,23 +22,9 @@ ARTIFACTS = ROOT / "artifacts"
 SHOTS = ARTIFACTS / "screenshots"
 DOCS_SHOTS = ROOT / "docs" / "screenshots"
 UPDATE_DOCS = os.environ.get("PROBCORE_UPDATE_SCREENSHOTS") == "1"
-# page file stem -> (url path, title, navigation section)
-PAGES = {
-    "compare": ("", "Compare", "Core"),
-    "simplex": ("simplex", "Simplex", "Core"),
-    "jacobian": ("jacobian", "Jacobian", "Core"),
-    "loss_landscape": ("loss", "Loss landscape", "Core"),
-    "sweeps": ("sweeps", "Sweeps", "Core"),
-    "perturb": ("perturb", "Perturb-max & Gumbel", "Topics"),
-    "margin": ("margin", "Margin softmax", "Topics"),
-    "overconfidence": ("overconfidence", "Why sparse", "Topics"),
-    "vocab": ("vocab", "Large vocabularies", "Topics"),
-    "attention": ("attention", "Attention", "Topics"),
-    "losses": ("losses", "Losses", "Topics"),
-    "smooth_max": ("smooth-max", "Smooth max & properties", "Topics"),
-    "sparse_from_exp": ("sparse-from-exp", "Sparsemax from scratch", "Topics"),
-    "check": ("check", "Check my numbers", "Tools"),
-}
+EN = catalogue("en")
+# page folder (screenshot name) -> (url path, title, navigation section): every page but the lesson editor
+PAGES = {Path(p.script).parent.name: (p.url_path, EN[p.title], EN[p.section]) for p in REGISTRY.values() if p.in_lessons}
 TIMEOUT_MS = 60_000
 MARGINS_KEPT = """() => {  // Plotly widens a margin that is too small only after drawing, then draws again
     const layout = document.querySelector('[data-testid="stPlotlyChart"] .js-plotly-plot')._fullLayout;
@@ -102,15 +90,14 @@ def test_every_page_through_the_navigation(server, page):
 
 
 def test_topic_pages_in_chinese_from_the_url(server, page):
-    """?lang=zh opens each topic page in Chinese (titles from explorer.i18n.ZH), no traceback."""
-    from explorer.i18n import ZH
-    for name, (path, _, section) in PAGES.items():
-        if section == "Core":
+    """?lang=zh opens each topic page in Chinese (titles from the Chinese catalogue), no traceback."""
+    for entry in REGISTRY.values():
+        if entry.section == "nav.core" or not entry.in_lessons:
             continue
-        page.goto(f"{server}/{path}?lang=zh")
+        page.goto(f"{server}/{entry.url_path}?lang=zh")
         settle(page)
         assert_no_exception(page)
-        sync_api.expect(page.locator("h1").first).to_have_text(ZH[f"page.{name}"])
+        sync_api.expect(page.locator("h1").first).to_have_text(catalogue("zh")[entry.title])
 
 
 def test_slider_updates_the_chart_and_the_url(server, page):

@@ -13,7 +13,7 @@ import pytest
 
 from bench.browser import CHROMIUM, ROOT, chromium
 from bench.lesson_browser import BAR, click, counter, idle, new_page, start_room, wait_for_step, workers
-from explorer import lessons, rooms
+from explorer.classroom import lessons, rooms
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [pytest.mark.slow,  # served workers and real browsers

@@ -1,14 +1,17 @@
-"""explorer.figures builds its figures as plain dicts (PlainFigure, plain_subplots: no Plotly object
-validated per step). Every figure the pages draw must equal the one go.Figure / make_subplots make
+"""The figure builders (explorer/drawing/figures.py and each page's views/<page>/figures.py) build
+their figures as plain dicts (explorer/drawing/plain_figure.py: PlainFigure, plain_subplots; no
+Plotly object validated per step). Every figure the pages draw must equal the one go.Figure / make_subplots make
 from the same calls: each page runs twice under AppTest, once as shipped and once with go.Figure
 and make_subplots put back, and every chart's JSON is compared (Plotly's template, which the
 plain figures leave to the Streamlit theme, aside). The builders that use the plain classes must
 all be reached."""
 from __future__ import annotations
 
+import importlib
 import inspect
 import math
 import sys
+from pathlib import Path
 
 import numpy as np
 import plotly.graph_objects as go
@@ -17,22 +20,27 @@ from _plotly_utils.utils import to_typed_array_spec
 from plotly.subplots import make_subplots
 from helpers import PAGES, figures, run_app
 
-from explorer import figures as F
+from explorer.drawing import figures as F
+from explorer.drawing import plain_figure as P
+from views.registry import PAGES as REGISTRY
+
+BUILDER_MODULES = [F, *(importlib.import_module(f"views.{page.parent.name}.figures")
+                        for page in sorted(Path(F.__file__).resolve().parents[2].glob("views/*/figures.py")))]
 
 pytestmark = pytest.mark.slow  # whole pages run under AppTest
 
 VIEWS = [  # (page, query): every page, plus the settings that draw the builders a default view does not
     *((page, {}) for page in PAGES),
-    ("views/compare.py", {"present": "1"}),
-    ("views/vocab.py", {"vocab_n": "12"}),
-    ("views/attention.py", {"attention_queries": "3"}),
+    (REGISTRY["compare"].script, {"present": "1"}),
+    (REGISTRY["vocab"].script, {"vocab_n": "12"}),
+    (REGISTRY["attention"].script, {"attention_queries": "3"}),
 ]
 
 
 def plain_builders() -> set[str]:
-    """The functions of explorer.figures that create a PlainFigure or a plain grid."""
-    return {name for name, fn in inspect.getmembers(F, inspect.isfunction) if fn.__module__ == F.__name__
-            and name not in ("plain_subplots", "_grid") and any(
+    """The builders (shared and the pages') that create a PlainFigure or a plain grid."""
+    return {name for module in BUILDER_MODULES for name, fn in inspect.getmembers(module, inspect.isfunction)
+            if fn.__module__ == module.__name__ and any(
                 call in inspect.getsource(fn) for call in ("PlainFigure(", "plain_subplots("))}
 
 
@@ -66,13 +74,18 @@ def test_plain_figures_equal_plotlys(monkeypatch):
             return factory(*args, **kwargs)
         return make
 
-    monkeypatch.setattr(F, "PlainFigure", recording(F.PlainFigure))
-    monkeypatch.setattr(F, "plain_subplots", recording(F.plain_subplots))
+    def put(name, value):  # in every module that builds figures with it
+        for module in BUILDER_MODULES:
+            if hasattr(module, name):
+                monkeypatch.setattr(module, name, value)
+
+    put("PlainFigure", recording(P.PlainFigure))
+    put("plain_subplots", recording(P.plain_subplots))
     plain = {(page, tuple(query.items())): charts(page, query) for page, query in VIEWS}
     assert called >= plain_builders(), sorted(plain_builders() - called)
 
-    monkeypatch.setattr(F, "PlainFigure", lambda layout=None: go.Figure(layout=layout))
-    monkeypatch.setattr(F, "plain_subplots", make_subplots)
+    put("PlainFigure", lambda layout=None: go.Figure(layout=layout))
+    put("plain_subplots", make_subplots)
     for (page, query), shipped in plain.items():
         validated = charts(page, dict(query))
         assert len(shipped) == len(validated), page
@@ -87,7 +100,7 @@ def test_plain_figures_equal_plotlys(monkeypatch):
     ({"legend": {"title": {"text": None}}}, {"legend": {"title": {}}}),
 ])
 def test_props_read_keys_as_go_figure_does(props, expected):
-    assert F._props(props) == expected
+    assert P._props(props) == expected
 
 
 @pytest.mark.parametrize("array", [
@@ -97,8 +110,24 @@ def test_props_read_keys_as_go_figure_does(props, expected):
 ], ids=lambda a: f"{a.dtype}{a.shape}")
 def test_typed_arrays_as_plotly_writes_them(array):
     """_typed_array (without plotly's per-array dataframe check) writes what to_typed_array_spec writes."""
-    ours, plotlys = F._typed_array(array), to_typed_array_spec(array)
+    ours, plotlys = P._typed_array(array), to_typed_array_spec(array)
     if isinstance(plotlys, dict):
         assert ours == plotlys
     else:
         assert ours is array and np.array_equal(plotlys, array)
+
+
+@pytest.mark.parametrize("name", ["data", "layout", "frames", "update_traces", "show", "no_such_thing"])
+def test_what_a_plain_figure_does_not_support_says_so(name):
+    """Outside the documented subset: an error naming the attribute, the subset and what to use
+    instead (an AttributeError, so hasattr is False), for reading and for setting."""
+    fig = P.plain_subplots(1, 2)
+    fig.add_scatter(x=[0, 1], y=[1, 0], row=1, col=2)
+    for error in (lambda: getattr(fig, name), lambda: setattr(fig, name, 1)):
+        with pytest.raises(P.UnsupportedFigureAPI, match=rf"PlainFigure\.{name} is not supported.*update_layout.*go\.Figure\(fig\.to_dict\(\)\)"):
+            error()
+    assert not hasattr(fig, name)
+    spec = P.Spec({"data": [], "layout": {}})
+    with pytest.raises(P.UnsupportedFigureAPI, match=rf"Spec\.{name} is not supported: .* only to_dict, to_json "):
+        getattr(spec, name)
+    assert go.Figure(fig.to_dict()).data[0].x == (0, 1)  # the way out works

@@ -18,6 +18,8 @@ from explorer import compute, i18n
 from explorer.i18n import EN, MESSAGE_PATTERNS, ZH, localize, message_id
 from probcore import check
 from probcore.registry import MAPPINGS
+from views import registry  # noqa: F401 (registers every page's words)
+from views.check import compute as check_compute
 
 # Names and formulas that read the same in Chinese.
 SAME_IN_BOTH = {
@@ -119,8 +121,8 @@ def _messages() -> list[str]:
     catch(check.check_outputs, x, np.ones((1, 3)) / 3, "gumbel_softmax")
     catch(check.check_outputs, x, np.ones((1, 3)) / 3, "am_softmax")
     catch(check.check_outputs, x, np.ones((1, 3)) / 3, "softmax", target=0)
-    for example in compute.CHECK_EXAMPLES:
-        mapping, params, xs, user = compute.check_example(example)
+    for example in check_compute.CHECK_EXAMPLES:
+        mapping, params, xs, user = check_compute.check_example(example)
         out += [v.likely_cause for v in check.check_outputs(xs, user, mapping, **params) if v.likely_cause]
     rows = np.random.default_rng(0).normal(size=(3, 6))
     p = torch.softmax(torch.tensor(rows), -1).numpy()
@@ -183,3 +185,14 @@ def test_parameter_help_and_a_typed_bad_value_read_in_chinese():
     assert "用于：" in at.number_input(key="w_temperature").help
     text = " ".join(e.value for e in at.error).replace("\\", "")
     assert "α 必须是 > 0 的有限实数，收到 -0.5" in text, text
+
+
+def test_every_key_the_code_names_exists():
+    """Every literal t("key") of the explorer and its pages is a registered key (words next to their
+    page, found by grep)."""
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    sources = [*root.glob("explorer/**/*.py"), *root.glob("views/**/*.py"), root / "app.py"]
+    named = {key for path in sources for key in re.findall(r"""\bt\(["']([a-z_0-9]+\.[a-z_0-9.]+)["']""", path.read_text())}
+    assert len(named) > 500
+    assert not sorted(named - set(EN)), sorted(named - set(EN))

@@ -1,4 +1,4 @@
-"""Lessons (explorer/lessons.py, lessons/*.toml): every shipped lesson parses, covers the pages, has
+"""Lessons (explorer/classroom/lessons.py, lessons/*.toml): every shipped lesson parses, covers the pages, has
 complete English and Chinese texts, and every number its narrations show is recomputed here from
 probcore (the numpy reference where there is one) at the step's state; every step renders in the
 app (AppTest) with the lesson bar; the validator refuses bad files with messages naming line and step."""
@@ -13,9 +13,11 @@ import pytest
 import torch
 from streamlit.testing.v1 import AppTest
 
-from explorer import lessons
+from explorer.classroom import lessons
 from probcore import reference, vocab
 from probcore.registry import MAPPINGS
+from views import registry
+from views.registry import PAGES as REGISTRY
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 TIMEOUT = 120
@@ -29,30 +31,7 @@ def test_shipped_lessons_cover_every_page():
     assert len(SHIPPED) >= 4
     for lesson in SHIPPED.values():
         assert 8 <= len(lesson.steps) <= 15, (lesson.id, len(lesson.steps))
-    assert {s.page for lesson in SHIPPED.values() for s in lesson.steps} == set(lessons.PAGES)
-
-
-def test_every_page_of_the_app_is_known_to_lessons():
-    scripts = set(re.findall(r'st\.Page\("(views/\w+\.py)"', Path(APP).read_text()))
-    assert scripts - {"views/lesson.py"} == {page.script for page in lessons.PAGES.values()}
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("page", list(lessons.PAGES))
-def test_page_options_are_exactly_what_the_page_draws(page):
-    """lessons.PAGES lists a page's own query parameters by hand (the views build them when drawn):
-    the page drawn at its defaults registers exactly those, equal field by field (the Check page
-    draws the parameters of its current mapping only: a subset)."""
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    at.run()
-    if lessons.PAGES[page].url_path:
-        at.switch_page(lessons.PAGES[page].script).run()
-    assert not at.exception, [e.value for e in at.exception]
-    registered = {key: o for key, o in at.session_state["_page_options"].items() if key not in lessons.PLAYER_KEYS}
-    declared = {o.key: o for o in lessons.PAGES[page].options}
-    assert {key: declared.get(key) for key in registered} == registered
-    if page != "check":
-        assert set(declared) == set(registered)
+    assert {s.page for lesson in SHIPPED.values() for s in lesson.steps} == set(registry.lesson_pages())
 
 
 @pytest.mark.parametrize("lesson_id", list(SHIPPED))
@@ -176,7 +155,7 @@ def expected(name: str, args: list[str], step: lessons.Step):
     if name == "log2n":
         return math.log2(int(v["vocab_n"]))
     if name == "check_rows":
-        from explorer.compute import check_example
+        from views.check.compute import check_example
         mapping, params, rows, outputs = check_example(v["check_example"])
         ok = [np.allclose(out, _probs(mapping, row, params), atol=1e-6, rtol=1e-5) for row, out in zip(rows, outputs)]
         return sum(ok) if args[0] == "ok" else len(ok) - sum(ok)
@@ -222,7 +201,7 @@ def _page_title(at: AppTest) -> str:
 def test_every_step_renders_with_its_page_and_state(lesson_id):
     """Open the lesson's link at step 1, then Next through every step: no exception, no error, the
     step's page (its title) under the lesson bar, the narration with its numbers, the step's
-    parameters in the URL, and the page's own controls exactly those lessons.PAGES declares."""
+    parameters in the URL, and the page's own controls exactly those its registry entry declares."""
     from explorer.i18n import EN
     lesson = SHIPPED[lesson_id]
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
@@ -233,7 +212,7 @@ def test_every_step_renders_with_its_page_and_state(lesson_id):
             at.button(key="lesson_next").click().run()
         assert not at.exception, (k + 1, [e.value for e in at.exception])
         assert not at.error, (k + 1, [e.value for e in at.error])
-        assert _page_title(at) == EN[f"page.{step.page}"], (k + 1, _page_title(at))
+        assert _page_title(at) == EN[REGISTRY[step.page].title], (k + 1, _page_title(at))
         assert f"step {k + 1} of {len(lesson.steps)}" in at.markdown[0].value
         assert lessons.resolve(step.texts["text"]["en"], step) in [m.value for m in at.markdown]
         query = {key: at.query_params[key][-1] if isinstance(at.query_params[key], list) else at.query_params[key]
@@ -242,7 +221,7 @@ def test_every_step_renders_with_its_page_and_state(lesson_id):
         for key, value in step.values().items():
             assert at.session_state[key] == value, (k + 1, key)
         registered = at.session_state["_page_options"]
-        declared = {o.key: o for o in lessons.PAGES[step.page].options}
+        declared = {o.key: o for o in REGISTRY[step.page].options}
         for key, option in registered.items():
             if key not in ("lesson", "step", "room"):
                 assert declared.get(key) == option, (step.page, key)
@@ -285,7 +264,7 @@ def test_showing_a_step_sets_no_control_before_its_page_runs(monkeypatch):
     to its page may carry the old page's widget values (a room poll merged into it by Streamlit),
     which fired the old page's slider callback on the x_ keys a step deletes (a KeyError: no bar, no
     more polls). The controls are set by the bar on the step's page, before the page draws."""
-    from explorer import lesson_bar
+    from explorer.classroom import lesson_bar
     lesson = SHIPPED["01_softmax_temperature"]
     before = {"logits": "9, 9, 9", "preset": "custom", "x_0": 1.5, "temperature": 3.0, "_lesson_step": 3}
     ss = dict(before)
@@ -301,7 +280,7 @@ def test_the_jump_list_moves_only_to_another_step(monkeypatch):
     """Streamlit may report the jump list changed when nobody touched it (a room poll after a page
     switch; the run after a room moved the student): a list drawn at another step than the current
     one, or a choice of the step it shows, is no move, which would stop a following student."""
-    from explorer import lesson_bar
+    from explorer.classroom import lesson_bar
     moves = []
     monkeypatch.setattr(lesson_bar, "move", lambda to: moves.append(to))
     ss = {"_lesson_step": 4, "jump": "5. Smooth max"}
@@ -416,11 +395,11 @@ def test_writer_keeps_any_text(text):
 
 def _lesson_page(monkeypatch, tmp_path) -> AppTest:
     monkeypatch.setenv("PROBCORE_ROOMS_URL", f"sqlite:///{tmp_path / 'rooms.sqlite3'}")
-    from explorer import lesson_bar
+    from explorer.classroom import lesson_bar
     lesson_bar.store.clear()  # the store of this test's URL
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     at.run()
-    at.switch_page("views/lesson.py").run()
+    at.switch_page(REGISTRY["lesson"].script).run()
     assert not at.exception, [e.value for e in at.exception]
     return at
 
@@ -431,13 +410,13 @@ def test_writing_a_lesson_from_the_pages(monkeypatch, tmp_path):
     whose step holds that view's parameters."""
     at = _lesson_page(monkeypatch, tmp_path)
     at.button(key="author_new").click().run()
-    at.switch_page("views/compare.py").run()
+    at.switch_page(REGISTRY["compare"].script).run()
     at.text_input(key="w_logits").set_value("3, 1, 0").run()
     at.button(key="author_add_view").click().run()
     assert not at.exception
     draft = at.session_state["_draft"]
     assert [(s["page"], s["params"]) for s in draft["steps"]] == [("compare", {"logits": "3, 1, 0"})]
-    at.switch_page("views/lesson.py").run()
+    at.switch_page(REGISTRY["lesson"].script).run()
     at.text_input(key="author_title_en").set_value("Mine").run()
     at.text_input(key="author_title_zh").set_value("我的").run()
     assert not at.exception

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from explorer import compute
+from views.simplex import compute as simplex_compute
 
 
 def test_computes_once_per_arguments_and_keeps_at_most_max_entries():
@@ -42,7 +43,7 @@ def test_results_are_immutable_all_the_way_down():
 
 
 def test_the_pages_grids_are_shared_read_only():
-    image = compute.simplex_image("softmax", (), 3.0, 9, 0, 0)
+    image = simplex_compute.simplex_image("softmax", (), 3.0, 9, 0, 0)
     assert not image.flags.writeable
     p = compute.probabilities("sparsemax", (1.2, 0.3, -0.5), ())
     assert not p.flags.writeable and compute.probabilities("sparsemax", (1.2, 0.3, -0.5), ()) is p

@@ -8,13 +8,14 @@ import pandas as pd
 import pytest
 import torch
 
-from explorer import compute
 from probcore import functional as F
 from helpers import assert_ok, assert_readable, figures, run_app, trace
 
 pytestmark = pytest.mark.slow  # whole pages run under AppTest
+from views.attention import compute as attention_compute
+from views.registry import PAGES as REGISTRY
 
-PAGE = "views/attention.py"
+PAGE = REGISTRY["attention"].script
 ROWS = ["Softmax", "Sparsemax", "α-entmax (α = {alpha:g})", "Sparse softmax (k = {k})"]
 
 
@@ -171,16 +172,16 @@ def test_hostile_page_parameters_give_a_message_and_the_default(params):
 
 def test_edited_keys_are_checked():
     keys = np.arange(12.0).reshape(6, 2)
-    np.testing.assert_array_equal(compute.finite_matrix(pd.DataFrame(keys), (6, 2), 1e3), keys)
+    np.testing.assert_array_equal(attention_compute.finite_matrix(pd.DataFrame(keys), (6, 2), 1e3), keys)
     bad = pd.DataFrame(keys)
     bad.iloc[2, 1] = None  # an emptied cell
-    assert compute.finite_matrix(bad, (6, 2), 1e3) is None
+    assert attention_compute.finite_matrix(bad, (6, 2), 1e3) is None
     text = pd.DataFrame(keys).astype(object)
     text.iloc[0, 0] = "abc"
-    assert compute.finite_matrix(text, (6, 2), 1e3) is None
-    assert compute.finite_matrix(keys * 1e4, (6, 2), 1e3) is None
-    assert compute.finite_matrix(np.full((6, 2), np.inf), (6, 2), 1e3) is None
-    assert compute.finite_matrix(keys[:5], (6, 2), 1e3) is None
+    assert attention_compute.finite_matrix(text, (6, 2), 1e3) is None
+    assert attention_compute.finite_matrix(keys * 1e4, (6, 2), 1e3) is None
+    assert attention_compute.finite_matrix(np.full((6, 2), np.inf), (6, 2), 1e3) is None
+    assert attention_compute.finite_matrix(keys[:5], (6, 2), 1e3) is None
 
 
 def test_chinese_interface():

@@ -11,12 +11,13 @@ import torch
 from helpers import figure, assert_ok, assert_readable, figures, run_app, trace
 
 import probcore
-from explorer import theory
 from probcore import losses
+from views.losses import compute as losses_compute
+from views.registry import PAGES as REGISTRY
 
 pytestmark = pytest.mark.slow  # whole pages run under AppTest
 
-PAGE = "views/losses.py"
+PAGE = REGISTRY["losses"].script
 D64 = torch.float64
 
 
@@ -60,7 +61,7 @@ def test_smoothed_cross_entropy_is_flat_then_not_convex():
     eps, n = 1e-2, 3
     at = run_app(PAGE, losses_log_eps=-2, losses_sparse_n=n)
     assert_ok(at)
-    x = theory._rows(theory.MARGINS, n)
+    x = losses_compute._rows(losses_compute.MARGINS, n)
     p = probcore.sparsemax(x)
     smoothed = losses.smoothed_cross_entropy(p, torch.zeros(len(x), dtype=torch.long), eps=eps, reduction="none").numpy()
     dead = p[:, 0].numpy() == 0
@@ -77,7 +78,7 @@ def test_smoothed_cross_entropy_is_flat_then_not_convex():
 def test_sparse_loss_is_exactly_zero_from_one_over_alpha_minus_one(alpha):
     at = run_app(PAGE, losses_alpha=alpha)
     assert_ok(at)
-    t = theory.MARGINS
+    t = losses_compute.MARGINS
     x = torch.stack([torch.tensor(t, dtype=D64), torch.zeros(len(t), dtype=D64)], 1)
     loss = losses.entmax_loss(x, torch.zeros(len(t), dtype=torch.long), alpha=alpha, reduction="none").numpy()
     bound = 1 / (alpha - 1)
@@ -90,21 +91,21 @@ def test_sparse_loss_is_exactly_zero_from_one_over_alpha_minus_one(alpha):
 def test_multilabel_loss_gradient_and_zero():
     z = np.array([1.2, 0.3, -0.5, 0.9])
     q = np.array([0.5, 0.0, 0.0, 0.5])
-    value, p, grad = theory.multilabel_sparsemax_loss(z, q)
+    value, p, grad = losses_compute.multilabel_sparsemax_loss(z, q)
     eps = 1e-6  # central differences of the loss
-    numeric = [(theory.multilabel_sparsemax_loss(z + eps * e, q)[0] - theory.multilabel_sparsemax_loss(z - eps * e, q)[0])
+    numeric = [(losses_compute.multilabel_sparsemax_loss(z + eps * e, q)[0] - losses_compute.multilabel_sparsemax_loss(z - eps * e, q)[0])
                / (2 * eps) for e in np.eye(4)]
     np.testing.assert_allclose(grad, numeric, atol=1e-6)
     np.testing.assert_allclose(grad, probcore.sparsemax(torch.tensor(z)).numpy() - q, atol=1e-12)
     onehot = np.eye(4)[0]  # one label: the ordinary sparsemax loss
-    assert theory.multilabel_sparsemax_loss(z, onehot)[0] == pytest.approx(
+    assert losses_compute.multilabel_sparsemax_loss(z, onehot)[0] == pytest.approx(
         float(losses.sparsemax_loss(torch.tensor(z), torch.tensor(0))), abs=1e-12)
     at = run_app(PAGE, logits="1.2, 0.3, -0.5, 0.9", losses_labels=2, losses_steps=60)
     assert_ok(at)
     fig = figure(at, "Loss during gradient descent")
     curve = np.asarray(trace(fig, "multi-label sparsemax loss")["y"])
     first_two = np.array([0.5, 0.5, 0.0, 0.0])  # the page's target: labels 0 and 1
-    assert curve[0] == pytest.approx(theory.multilabel_sparsemax_loss(z, first_two)[0])
+    assert curve[0] == pytest.approx(losses_compute.multilabel_sparsemax_loss(z, first_two)[0])
     assert abs(curve[-1]) < 1e-12  # sparsemax reaches q: the loss is 0 (up to rounding)
     assert np.all(curve >= -1e-12)
 

@@ -12,10 +12,11 @@ from helpers import assert_ok, assert_readable, figures, run_app, trace
 
 import probcore
 from probcore import losses
+from views.registry import PAGES as REGISTRY
 
 pytestmark = pytest.mark.slow  # whole pages run under AppTest
 
-PAGE = "views/margin.py"
+PAGE = REGISTRY["margin"].script
 
 
 def cosines(classes: int, angle_deg: float) -> np.ndarray:

@@ -10,13 +10,15 @@ import numpy as np
 import pytest
 from helpers import assert_ok, assert_readable, figures, run_app, trace
 
-from explorer import compute, training
+from explorer import training
 from explorer.i18n import EN
 from explorer.training import LOSSES, logit_gap_bound, run_training
+from views.overconfidence import compute as overconfidence_compute
+from views.registry import PAGES as REGISTRY
 
 pytestmark = pytest.mark.slow  # whole pages run under AppTest
 
-PAGE = "views/overconfidence.py"
+PAGE = REGISTRY["overconfidence"].script
 RESULT = "_oc_result"
 DEFAULT = dict(steps=100, n_classes=20, k=5, seed=0)
 
@@ -34,7 +36,7 @@ def test_defaults_show_the_bound_and_wait_for_run():
     assert_readable(figs[0])
     assert any("Press Run" in i.value for i in at.info)
     assert at.button(key="oc_run")
-    estimate = compute.oc_estimate_seconds(100, 20)
+    estimate = overconfidence_compute.oc_estimate_seconds(100, 20)
     assert any(f"about {estimate:.1f} s on this machine" in c.value for c in at.caption)
 
 
@@ -90,11 +92,11 @@ def ran():
 def test_run_reports_its_own_time(ran):
     """The page states the run's measured seconds (how fast it is is a benchmark's business, not a test's:
     a shared 2-core machine takes 3x longer under load). The time is the computation's: a run already
-    computed with these settings (by another session or worker: explorer.runs) comes back at once and
+    computed with these settings (by another session or worker: explorer.serving.runs) comes back at once and
     keeps the time it took there."""
     at, _ = ran
     assert_ok(at)
-    assert compute.oc_estimate_seconds(DEFAULT["steps"], DEFAULT["n_classes"]) < 5  # the default run is short
+    assert overconfidence_compute.oc_estimate_seconds(DEFAULT["steps"], DEFAULT["n_classes"]) < 5  # the default run is short
     result = at.session_state[RESULT]
     assert result["settings"] == DEFAULT
     assert result["seconds"] > 0
@@ -178,9 +180,9 @@ def test_small_run_via_widgets_and_k_capped():
 
 
 def test_estimate_is_linear_in_the_updates():
-    assert compute.oc_updates(100) == 150 + 8 * 101
-    assert compute.oc_estimate_seconds(200, 20) > compute.oc_estimate_seconds(100, 20)
-    assert compute.oc_estimate_seconds(100, 50) > compute.oc_estimate_seconds(100, 20)
+    assert overconfidence_compute.oc_updates(100) == 150 + 8 * 101
+    assert overconfidence_compute.oc_estimate_seconds(200, 20) > overconfidence_compute.oc_estimate_seconds(100, 20)
+    assert overconfidence_compute.oc_estimate_seconds(100, 50) > overconfidence_compute.oc_estimate_seconds(100, 20)
     assert training.LOSSES  # the page trains every loss of explorer.training
 
 

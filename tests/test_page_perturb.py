@@ -6,14 +6,15 @@ import numpy as np
 import pytest
 import torch
 
-from explorer import compute
 from probcore import functional as F
 from probcore._validate import NOISES
 from helpers import assert_ok, assert_readable, figures, run_app, trace
 
 pytestmark = pytest.mark.slow  # whole pages run under AppTest
+from views.perturb import compute as perturb_compute
+from views.registry import PAGES as REGISTRY
 
-PAGE = "views/perturb.py"
+PAGE = REGISTRY["perturb"].script
 DEFAULT_X = [1.2, 0.3, -0.5]
 NOISE_LABELS = {"gumbel": "Gumbel", "normal": "normal", "uniform": "uniform", "logistic": "logistic"}
 
@@ -26,11 +27,11 @@ def by_title(at, start: str) -> dict:
 
 def nested(x, noise: str, n_max: int, seed: int) -> np.ndarray:
     """The documented procedure: one generator seeded with ``seed`` draws the blocks 10, 10, 30, ...
-    (the differences of compute.SAMPLE_GRID up to n_max); row k is the frequency after N_k draws."""
+    (the differences of perturb_compute.SAMPLE_GRID up to n_max); row k is the frequency after N_k draws."""
     generator = torch.Generator().manual_seed(seed)
     xt = torch.tensor(x, dtype=torch.float64)
     counts, done, rows = np.zeros(len(x)), 0, []
-    for m in [v for v in compute.SAMPLE_GRID if v <= n_max]:
+    for m in [v for v in perturb_compute.SAMPLE_GRID if v <= n_max]:
         freq = F.perturbmax_sample(xt, noise=noise, n_samples=m - done, generator=generator).numpy()
         counts += np.rint(freq * (m - done))
         done = m
@@ -70,11 +71,11 @@ def test_error_curve_follows_the_nested_samples_and_shrinks_like_one_over_sqrt_n
     rows = nested(DEFAULT_X, "gumbel", 100000, 0)
     p = F.softmax(torch.tensor(DEFAULT_X, dtype=torch.float64)).numpy()
     tv = trace(fig, "total variation ½ Σ |fᵢ − pᵢ|")
-    np.testing.assert_array_equal(tv["x"], compute.SAMPLE_GRID)
+    np.testing.assert_array_equal(tv["x"], perturb_compute.SAMPLE_GRID)
     np.testing.assert_allclose(tv["y"], 0.5 * np.abs(rows - p).sum(axis=1), rtol=1e-12)
     np.testing.assert_allclose(trace(fig, "largest error maxᵢ |fᵢ − pᵢ|")["y"], np.abs(rows - p).max(axis=1), rtol=1e-12)
     clt = np.array(trace(fig, "central-limit expectation Σ √(pᵢ(1 − pᵢ)/(2πN))")["y"])
-    np.testing.assert_allclose(clt * np.sqrt(compute.SAMPLE_GRID), np.sqrt(p * (1 - p)).sum() / np.sqrt(2 * np.pi))
+    np.testing.assert_allclose(clt * np.sqrt(perturb_compute.SAMPLE_GRID), np.sqrt(p * (1 - p)).sum() / np.sqrt(2 * np.pi))
     y = np.array(tv["y"])
     assert y[-1] < y[0] / 10  # 10^4 times more samples: the error drops by far more than 10
     assert y[-1] < 3 * clt[-1]

@@ -12,10 +12,11 @@ from helpers import figure, assert_ok, assert_readable, figures, run_app, trace
 
 import probcore
 from probcore.registry import MAPPINGS
+from views.registry import PAGES as REGISTRY
 
 pytestmark = pytest.mark.slow  # whole pages run under AppTest
 
-PAGE = "views/smooth_max.py"
+PAGE = REGISTRY["smooth_max"].script
 D64 = torch.float64
 
 

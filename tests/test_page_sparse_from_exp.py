@@ -9,10 +9,11 @@ from helpers import assert_ok, assert_readable, figures, run_app, trace
 
 import probcore
 from probcore.threshold import sparsemax_threshold
+from views.registry import PAGES as REGISTRY
 
 pytestmark = pytest.mark.slow  # whole pages run under AppTest
 
-PAGE = "views/sparse_from_exp.py"
+PAGE = REGISTRY["sparse_from_exp"].script
 D64 = torch.float64
 
 

@@ -11,13 +11,14 @@ import torch
 from streamlit.testing.v1 import AppTest
 from helpers import figure, APP, TIMEOUT, assert_ok, assert_readable, figures, run_app, trace
 
-from explorer import compute
 from explorer.i18n import EN, ZH
 from probcore import vocab
+from views.vocab import compute as vocab_compute
+from views.registry import PAGES as REGISTRY
 
 pytestmark = pytest.mark.slow  # whole pages run under AppTest
 
-PAGE = "views/vocab.py"
+PAGE = REGISTRY["vocab"].script
 D64 = torch.float64
 
 
@@ -59,8 +60,8 @@ def test_hierarchical_softmax_sum_and_code_lengths_equal_probcore():
     assert_ok(at)
     tree = vocab.huffman_tree(vocab.zipf_frequencies(n, s))
     g = torch.Generator().manual_seed(seed)  # the page draws the node vectors first, then h
-    vectors = torch.randn(n - 1, compute.VOCAB_D, generator=g, dtype=D64)
-    h = torch.randn(compute.VOCAB_D, generator=g, dtype=D64)
+    vectors = torch.randn(n - 1, vocab_compute.VOCAB_D, generator=g, dtype=D64)
+    h = torch.randn(vocab_compute.VOCAB_D, generator=g, dtype=D64)
     p = vocab.hierarchical_softmax(h, vectors, tree)
     shown = float(metric(at, EN["vocab.hs_sum"]))
     assert abs(shown - float(p.sum())) < 1e-6 and abs(shown - 1) < 1e-6
@@ -80,7 +81,7 @@ def test_hierarchical_softmax_sum_and_code_lengths_equal_probcore():
     np.testing.assert_allclose(share["y"], counts, rtol=1e-6)
 
     bound = figure(at, "Expected path length against n")
-    want = [vocab.code_length_summary(vocab.zipf_frequencies(k, s))["expected_length"] for k in compute.VOCAB_BOUND_NS]
+    want = [vocab.code_length_summary(vocab.zipf_frequencies(k, s))["expected_length"] for k in vocab_compute.VOCAB_BOUND_NS]
     np.testing.assert_allclose(trace(bound, EN["vocab.fig_expected_n"])["y"], want, rtol=1e-6)
     assert all(h_ <= e < h_ + 1 + 1e-6 for h_, e in zip(trace(bound, EN["vocab.fig_entropy_n"])["y"], want))
 
@@ -93,10 +94,10 @@ def test_log_z_estimates_equal_probcore_with_the_same_seed():
     assert float(metric(at, EN["vocab.log_z"])) == pytest.approx(float(torch.logsumexp(x, 0)), abs=1e-6)
     log_z_fig, bias_fig, grad_fig = figure(at, "log Ẑ against m"), figure(at, "Bias and variance"), figure(at, "Error of")
     for key, q in proposals(n, s).items():
-        stats = [vocab.importance_sampling_stats(x, q, m, compute.VOCAB_REPEATS, torch.Generator().manual_seed(seed))
-                 for m in compute.VOCAB_MS]
+        stats = [vocab.importance_sampling_stats(x, q, m, vocab_compute.VOCAB_REPEATS, torch.Generator().manual_seed(seed))
+                 for m in vocab_compute.VOCAB_MS]
         tr = trace(log_z_fig, label(key))
-        assert tr["x"] == list(compute.VOCAB_MS)
+        assert tr["x"] == list(vocab_compute.VOCAB_MS)
         np.testing.assert_allclose(tr["y"], [st.log_z + st.log_z_bias for st in stats], rtol=1e-6)
         np.testing.assert_allclose(tr["error_y"]["array"], [math.sqrt(st.log_z_var) for st in stats], rtol=1e-5)
         bias = [tr_ for tr_ in bias_fig["data"] if tr_["name"] == label(key) and tr_["xaxis"] == "x"][0]
@@ -105,7 +106,7 @@ def test_log_z_estimates_equal_probcore_with_the_same_seed():
         np.testing.assert_allclose(var["y"], [st.ratio_var for st in stats], rtol=1e-5)
         theory = trace(bias_fig, EN["vocab.fig_var_theory"].format(q=label(key)))
         np.testing.assert_allclose(theory["y"], [float(vocab.partition_estimate_variance(x, q, m))
-                                                 for m in compute.VOCAB_MS], rtol=1e-5)
+                                                 for m in vocab_compute.VOCAB_MS], rtol=1e-5)
         np.testing.assert_allclose(trace(grad_fig, label(key))["y"], [st.grad_tv for st in stats], rtol=1e-5)
         assert metric(at, EN["vocab.chi2"].format(q=label(key))) == f"{float(vocab.partition_estimate_variance(x, q)):.4g}"
     # unbiased Z, log Z biased low: the mean of log Z_hat rises towards log Z as m grows
@@ -124,9 +125,9 @@ def test_nce_values_equal_probcore_nce_loss():
     assert metric(at, EN["vocab.nce_target"]) == str(t)
     assert float(metric(at, EN["vocab.nce_ce"])) == pytest.approx(-float(logp[t]), abs=1e-6)
     means = []
-    for k in compute.VOCAB_KS:
-        noise = vocab.draw_samples(q, k, (compute.VOCAB_REPEATS,), g)
-        loss = vocab.nce_loss(logp[t].expand(compute.VOCAB_REPEATS), logp[noise], q.log()[t], q.log()[noise], k,
+    for k in vocab_compute.VOCAB_KS:
+        noise = vocab.draw_samples(q, k, (vocab_compute.VOCAB_REPEATS,), g)
+        loss = vocab.nce_loss(logp[t].expand(vocab_compute.VOCAB_REPEATS), logp[noise], q.log()[t], q.log()[noise], k,
                               reduction="none")
         means.append(float(loss.mean()))
     fig = figure(at, "NCE against k")
@@ -134,7 +135,7 @@ def test_nce_values_equal_probcore_nce_loss():
     np.testing.assert_allclose(sampled["y"], means, rtol=1e-5)
     exact = np.array(trace(fig, EN["vocab.fig_nce_exact"])["y"])
     sd = np.array(sampled["error_y"]["array"])
-    assert (np.abs(exact - means) < 4 * sd / math.sqrt(compute.VOCAB_REPEATS) + 1e-6).all()  # mean ~ expectation
+    assert (np.abs(exact - means) < 4 * sd / math.sqrt(vocab_compute.VOCAB_REPEATS) + 1e-6).all()  # mean ~ expectation
     limit = np.array(trace(fig, EN["vocab.fig_nce_limit"])["y"])
     assert abs(exact[-1] - limit[-1]) < abs(exact[0] - limit[0])  # E[L] -> CE + log(k q_t) + 1
     bias = trace(fig, EN["vocab.fig_nce_grad_exact"])["y"]
@@ -152,7 +153,7 @@ def test_extreme_settings(params):
     at = run_app(PAGE, **params)
     assert_ok(at)
     assert float(metric(at, EN["vocab.hs_sum"])) == pytest.approx(1.0, abs=1e-9)
-    if params["vocab_n"] <= compute.VOCAB_TREE_MAX_N:
+    if params["vocab_n"] <= vocab_compute.VOCAB_TREE_MAX_N:
         assert figure(at, "Huffman tree")
     if params.get("vocab_sigma") == 0 and params.get("vocab_s") == 0:  # q = softmax(x) for both proposals
         assert any("Ẑ is exact" in i.value for i in at.info)
@@ -194,23 +195,22 @@ def test_measure_button_times_every_method_and_keeps_the_result():
     fig = figure(at, EN["vocab.cost_title"])
     for meth in vocab.COST_METHODS:
         tr = trace(fig, EN[f"vocab.method_{meth}"])
-        assert tr["x"] == list(compute.VOCAB_COST_NS) and all(v > 0 for v in tr["y"])
+        assert tr["x"] == list(vocab_compute.VOCAB_COST_NS) and all(v > 0 for v in tr["y"])
     assert any("Measured in" in c.value for c in at.caption)
     at.slider(key="vocab_s").set_value(1.5).run()  # another rerun: the measurement stays
     assert figure(at, EN["vocab.cost_title"])
 
 
-def run_direct(**params) -> AppTest:
-    """One run straight on the page. (run_app's second run, the page switch, reads the widget
-    states outside the script, where the sidebar's language-dependent format_func sees English.)"""
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    at.query_params.update({k: str(v) for k, v in params.items()})
-    at.switch_page(PAGE).run()
+def in_chinese(at: AppTest) -> AppTest:
+    """The page switched to Chinese by its sidebar control. (?lang=zh with AppTest's switch before a
+    first run no longer reaches the page: before its first run AppTest finds a page by its file name,
+    and every page's script is now views/<page>/page.py; a browser goes by the URL path.)"""
+    at.selectbox(key="lang").set_value("zh").run()
     return at
 
 
 def test_chinese():
-    at = run_direct(lang="zh", vocab_n=10)
+    at = in_chinese(run_app(PAGE, vocab_n=10))
     assert_ok(at)
     assert at.title[0].value == ZH["page.vocab"]
     assert ZH["vocab.hs"] in [s.value for s in at.subheader]
@@ -239,16 +239,14 @@ def test_training_nce_learns_minus_log_z_and_sampled_softmax_learns():
 
 
 def test_training_runs_in_the_job_process_not_the_script(monkeypatch):
-    """Train goes through explorer.jobs (a queued run in the job process, identical settings computed
+    """Train goes through explorer.serving.jobs (a queued run in the job process, identical settings computed
     once), never in the page's script thread: with the training functions broken in this process,
     the page still gets its result."""
-    from explorer import theory
-
     def not_here(*args, **kwargs):
         raise AssertionError("training ran in the script's thread")
 
-    monkeypatch.setattr(theory, "nce_self_normalisation", not_here)
-    monkeypatch.setattr(theory, "sampled_softmax_training", not_here)
+    monkeypatch.setattr(vocab_compute, "nce_self_normalisation", not_here)
+    monkeypatch.setattr(vocab_compute, "sampled_softmax_training", not_here)
     at = run_app(PAGE, vocab_n=50, vocab_train_steps=20)
     at.button(key="vocab_train").click().run()
     assert_ok(at)

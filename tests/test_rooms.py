@@ -1,4 +1,4 @@
-"""The live-room store (explorer/rooms.py): codes and secrets, moves, wrong secrets, rate limits,
+"""The live-room store (explorer/classroom/rooms.py): codes and secrets, moves, wrong secrets, rate limits,
 expiry, the store URL, a restart, and two processes writing to one SQLite file at once."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from explorer import rooms
+from explorer.classroom import rooms
 
 LESSON = 'title_en = "T"\n'
 

@@ -1,4 +1,4 @@
-"""Identical heavy runs across worker processes (explorer/runs.py, explorer/jobs.py's JobQueue with
+"""Identical heavy runs across worker processes (explorer/serving/runs.py, explorer/serving/jobs.py's JobQueue with
 a shared store): two processes pressing the same run compute it once and both get its result and
 see its progress; a run whose claimer died is taken over; the store stays bounded."""
 from __future__ import annotations
@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from explorer import runs
-from explorer.jobs import JobQueue
+from explorer.serving import runs
+from explorer.serving.jobs import JobQueue
 
 KEY = ("overconfidence", (("steps", 10), ("seed", 0)))
 

@@ -24,7 +24,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 from streamlit.testing.v1 import AppTest
 
 from bench import bench_load as load
-from explorer.jobs import NICE, ChildProcess, JobQueue, QueueFull, train_histories
+from explorer.serving.jobs import NICE, ChildProcess, JobQueue, QueueFull, train_histories
 from serve.cluster import HAPROXY, Cluster, haproxy_config
 
 pytestmark = pytest.mark.slow  # served workers behind HAProxy, job processes
@@ -124,7 +124,7 @@ def test_the_job_process_runs_apart_at_lower_priority_and_comes_back_after_a_cra
 def flooded_page():
     import streamlit as st
 
-    from explorer import guard
+    from explorer.serving import guard
     guard.limit_reruns()
     st.write("page drawn")
 
@@ -145,7 +145,8 @@ def test_a_flood_of_reruns_is_refused_with_a_message_and_the_budget_refills():
 FRAGMENT_APP = """
 import streamlit as st
 
-from explorer import guard, ui
+from explorer.drawing import ui
+from explorer.serving import guard
 
 guard.RATE, guard.BURST = 1.0, 5.0  # the budget of this test app: below the pace of a worker answering in a loop
 guard.limit_reruns()

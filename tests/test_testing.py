@@ -1,6 +1,6 @@
 """probcore.testing.check_implementation: probcore's own mappings pass; typical bugs fail with the case and cause named.
 
-The buggy implementations are the Check page's examples (explorer/compute.py, numpy, wrapped to
+The buggy implementations are the Check page's examples (views/check/compute.py, numpy, wrapped to
 torch here) and torch functions written here from the formulas, independently of probcore."""
 import math
 
@@ -9,9 +9,9 @@ import pytest
 import torch
 
 from conftest import CASES as MAPPING_CASES
-from explorer import compute
 from probcore.registry import get_mapping
 from probcore.testing import CASES, check_implementation
+from views.check import compute as check_compute
 
 DETERMINISTIC = [cid for cid, (name, _) in MAPPING_CASES.items() if not get_mapping(name).stochastic]
 
@@ -54,40 +54,40 @@ def test_one_line_with_a_plain_function():
 
 
 def test_example_correct_numpy_implementations_pass_but_carry_no_gradient():
-    ran = check_implementation(rowwise(compute.user_softmax), "softmax", temperature=0.5, skip=("gradients",))
+    ran = check_implementation(rowwise(check_compute.user_softmax), "softmax", temperature=0.5, skip=("gradients",))
     assert "large_float16" in ran and "small_temperature" in ran
-    message = failure(rowwise(compute.user_softmax), "softmax")
+    message = failure(rowwise(check_compute.user_softmax), "softmax")
     assert "case 'gradients'" in message and "carries no gradient" in message
 
 
 def test_example_no_max_subtraction():
-    message = failure(rowwise(compute.user_softmax_no_max), "softmax")
+    message = failure(rowwise(check_compute.user_softmax_no_max), "softmax")
     assert "case 'large_float32'" in message
     assert "without subtracting max x" in message and "exp overflows" in message
 
 
 def test_example_forgotten_temperature():
-    message = failure(rowwise(compute.user_softmax_forgot_temperature), "softmax", temperature=2.0)
+    message = failure(rowwise(check_compute.user_softmax_forgot_temperature), "softmax", temperature=2.0)
     assert "case 'values'" in message
     assert "temperature T' = 1 instead of T = 2" in message
 
 
 def test_example_log_softmax():
-    message = failure(rowwise(compute.user_log_softmax), "softmax")
+    message = failure(rowwise(check_compute.user_log_softmax), "softmax")
     assert "case 'values'" in message and "your output is log p" in message
 
 
 def test_example_sparsemax_off_by_one():
-    message = failure(rowwise(compute.user_sparsemax_off_by_one), "sparsemax")
+    message = failure(rowwise(check_compute.user_sparsemax_off_by_one), "sparsemax")
     assert "case 'values'" in message
     assert "threshold tau computed from the top" in message and "support size is off by one" in message
 
 
 def test_example_sparsemax_breaks_on_a_fully_masked_row():
     """The correct-looking numpy sparsemax finds no support on an all -inf row."""
-    message = failure(rowwise(compute.user_sparsemax), "sparsemax", skip=("gradients",))
+    message = failure(rowwise(check_compute.user_sparsemax), "sparsemax", skip=("gradients",))
     assert "case 'fully_masked'" in message and "fn raised IndexError" in message
-    check_implementation(rowwise(compute.user_sparsemax), "sparsemax", skip=("gradients", "fully_masked"))
+    check_implementation(rowwise(check_compute.user_sparsemax), "sparsemax", skip=("gradients", "fully_masked"))
 
 
 # ---------------------------------------------------------------- torch bugs

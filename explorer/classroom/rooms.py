@@ -1,0 +1,185 @@
+"""Live rooms: a teacher drives a lesson, students follow. The room state lives in a store every
+worker process of the machine shares (several Streamlit servers behind a proxy follow one room; a
+restarted worker loses nothing).
+
+The store is chosen by the URL in ``PROBCORE_ROOMS_URL`` (default ``sqlite:///var/rooms.sqlite3``
+under the repository): :class:`RoomStore` is the interface a server database would implement;
+only :class:`SQLiteRooms` exists (explorer/serving/sqlite_file.py: WAL mode, a busy timeout, one short
+transaction per call).
+
+Security: a room code is 6 characters from a 31-letter alphabet (31^6 ~ 8.9e8 codes), the teacher
+secret 32 random bytes of which only the SHA-256 is stored and compared in constant time; failed
+joins and wrong secrets are counted per client (a salted hash of its address, never the address)
+and over all clients in one-minute windows and refused beyond the limits; a room expires after
+``ROOM_TTL_S`` without a teacher action. A room holds a code, the lesson's text and the step:
+no personal data.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import secrets
+import sqlite3
+import time
+from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from explorer.serving.sqlite_file import ROOT, SQLiteFile, path_from_url
+
+ENV_URL = "PROBCORE_ROOMS_URL"
+DEFAULT_URL = f"sqlite:///{ROOT / 'var' / 'rooms.sqlite3'}"
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud and typed from a projector
+CODE_LENGTH = 6
+ROOM_TTL_S = 3 * 3600
+WINDOW_S = 60
+CLIENT_FAILURES = 10  # failed joins / wrong secrets per client per window
+ALL_FAILURES = 300  # over all clients per window: bounds guessing from many addresses
+MAX_LESSON_BYTES = 64 * 1024
+
+
+class RateLimited(Exception):
+    """Too many failed attempts; try again after ``retry_s`` seconds."""
+
+    def __init__(self, retry_s: int):
+        super().__init__(f"too many attempts; try again in {retry_s} s")
+        self.retry_s = retry_s
+
+
+@dataclass(frozen=True)
+class Room:
+    code: str
+    lesson_id: str
+    lesson_text: str  # the lesson file (students parse and validate it like an upload)
+    step: int  # 0-based
+    version: int  # +1 on every teacher move
+    updated: float  # time of the last teacher action
+
+
+def normalize_code(text: str) -> str:
+    """A typed code in canonical form: upper case, spaces and dashes dropped."""
+    return "".join(ch for ch in str(text).upper() if ch not in " -")[:32]
+
+
+def _digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8", "replace")).hexdigest()
+
+
+class RoomStore(Protocol):
+    """What the player needs from a room store (one implementation per URL scheme)."""
+
+    def create(self, lesson_id: str, lesson_text: str, step: int) -> tuple[str, str]:
+        """A new room at ``step``: (code, teacher secret)."""
+
+    def join(self, code: str, client: str) -> Room | None:
+        """The room of a typed code, or None (counted as a failure); RateLimited past the limits."""
+
+    def get(self, code: str) -> Room | None:
+        """The room of a known code (no counting: for a client that already joined), None if gone."""
+
+    def move(self, code: str, secret: str, step: int, client: str) -> Room | None:
+        """Set the step if ``secret`` is the room's teacher secret (else None, counted as a failure)."""
+
+    def is_teacher(self, code: str, secret: str, client: str) -> bool:
+        """Whether ``secret`` drives the room (a wrong one counts as a failure)."""
+
+
+class SQLiteRooms(SQLiteFile):
+    """Rooms in one SQLite file shared by every process that opens the same path."""
+
+    def __init__(self, path: Path, clock=time.time):
+        self.clock = clock
+        super().__init__(path, """
+            CREATE TABLE IF NOT EXISTS rooms (code TEXT PRIMARY KEY, secret_sha256 TEXT NOT NULL,
+                lesson_id TEXT NOT NULL, lesson_text TEXT NOT NULL, step INTEGER NOT NULL,
+                version INTEGER NOT NULL, updated REAL NOT NULL);
+            CREATE TABLE IF NOT EXISTS failures (bucket TEXT NOT NULL, window INTEGER NOT NULL,
+                count INTEGER NOT NULL, PRIMARY KEY (bucket, window));
+            CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            INSERT OR IGNORE INTO meta VALUES ('salt', lower(hex(randomblob(16))));
+        """)
+        with closing(self._connect()) as db:
+            self._salt = db.execute("SELECT value FROM meta WHERE key = 'salt'").fetchone()[0]
+
+    # ------------------------------------------------ rate limit
+    def _bucket(self, client: str) -> str:
+        return "c:" + hashlib.sha256(f"{self._salt}:{client}".encode()).hexdigest()[:24]
+
+    def _check_limits(self, db: sqlite3.Connection, client: str) -> None:
+        window = int(self.clock() // WINDOW_S)
+        rows = dict(db.execute("SELECT bucket, count FROM failures WHERE window = ? AND bucket IN (?, 'all')",
+                               (window, self._bucket(client))).fetchall())
+        if rows.get(self._bucket(client), 0) >= CLIENT_FAILURES or rows.get("all", 0) >= ALL_FAILURES:
+            raise RateLimited(int(WINDOW_S - self.clock() % WINDOW_S) + 1)
+
+    def _fail(self, db: sqlite3.Connection, client: str) -> None:
+        window = int(self.clock() // WINDOW_S)
+        for bucket in (self._bucket(client), "all"):
+            db.execute("INSERT INTO failures VALUES (?, ?, 1) ON CONFLICT (bucket, window) DO UPDATE SET count = count + 1",
+                       (bucket, window))
+
+    def _purge(self, db: sqlite3.Connection) -> None:
+        now = self.clock()
+        db.execute("DELETE FROM rooms WHERE updated < ?", (now - ROOM_TTL_S,))
+        db.execute("DELETE FROM failures WHERE window < ?", (int(now // WINDOW_S) - 1,))
+
+    # ------------------------------------------------ rooms
+    def _room(self, db: sqlite3.Connection, code: str) -> Room | None:
+        row = db.execute("SELECT code, lesson_id, lesson_text, step, version, updated FROM rooms WHERE code = ? "
+                         "AND updated >= ?", (normalize_code(code), self.clock() - ROOM_TTL_S)).fetchone()
+        return Room(*row) if row else None
+
+    def create(self, lesson_id: str, lesson_text: str, step: int) -> tuple[str, str]:
+        if len(lesson_text.encode()) > MAX_LESSON_BYTES:
+            raise ValueError(f"lesson_text must be at most {MAX_LESSON_BYTES} bytes")
+        secret = secrets.token_urlsafe(32)
+        with self._write() as db:
+            self._purge(db)
+            while True:
+                code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+                if db.execute("SELECT 1 FROM rooms WHERE code = ?", (code,)).fetchone() is None:
+                    break
+            db.execute("INSERT INTO rooms VALUES (?, ?, ?, ?, ?, 0, ?)",
+                       (code, _digest(secret), lesson_id, lesson_text, int(step), self.clock()))
+        return code, secret
+
+    def join(self, code: str, client: str) -> Room | None:
+        with self._write() as db:
+            self._check_limits(db, client)
+            room = self._room(db, code)
+            if room is None:
+                self._fail(db, client)
+            return room
+
+    def get(self, code: str) -> Room | None:
+        with closing(self._connect()) as db:
+            return self._room(db, code)
+
+    def _authorised(self, db: sqlite3.Connection, code: str, secret: str, client: str) -> bool:
+        self._check_limits(db, client)
+        row = db.execute("SELECT secret_sha256 FROM rooms WHERE code = ? AND updated >= ?",
+                         (normalize_code(code), self.clock() - ROOM_TTL_S)).fetchone()
+        ok = row is not None and hmac.compare_digest(row[0], _digest(secret))
+        if not ok:
+            self._fail(db, client)
+        return ok
+
+    def is_teacher(self, code: str, secret: str, client: str) -> bool:
+        with self._write() as db:
+            return self._authorised(db, code, secret, client)
+
+    def move(self, code: str, secret: str, step: int, client: str) -> Room | None:
+        with self._write() as db:
+            if not self._authorised(db, code, secret, client):
+                return None
+            db.execute("UPDATE rooms SET step = ?, version = version + 1, updated = ? WHERE code = ?",
+                       (int(step), self.clock(), normalize_code(code)))
+            return self._room(db, code)
+
+
+def open_store(url: str | None = None) -> RoomStore:
+    """The store named by ``url`` (default: $PROBCORE_ROOMS_URL, else DEFAULT_URL). ``sqlite:///path``
+    (relative to the repository) or ``sqlite:////absolute/path``; ValueError for any other scheme."""
+    return SQLiteRooms(path_from_url(url or os.environ.get(ENV_URL) or DEFAULT_URL, ENV_URL))

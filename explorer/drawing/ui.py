@@ -1,0 +1,187 @@
+"""Helpers that put results on a page: a figure with its downloads (and presentation mode), a page
+header, per-mapping calls with inline warnings, small tables, a predict-then-reveal question."""
+from __future__ import annotations
+
+import functools
+import io
+import os
+import sys
+import time
+from typing import Any, Callable
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+from explorer.drawing import figures
+from explorer.i18n import mapping_label, t
+from explorer.serving import guard
+from explorer.session import state
+from explorer.session.keys import SessionKey
+from probcore.registry import MAPPINGS
+
+PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"scale": 2}}
+
+
+def _csv(frame: Callable[[], pd.DataFrame]) -> Callable[[], bytes]:
+    def data() -> bytes:
+        buffer = io.StringIO()
+        frame().to_csv(buffer, index=False)
+        return buffer.getvalue().encode()
+    return data
+
+
+def show_figure(fig: go.Figure, key: str, table: Callable[[], pd.DataFrame] | None = None) -> None:
+    """The figure (Streamlit theme: follows light/dark) and, in a small popover, downloads of its
+    data as CSV (``table`` builds the frame on click) and of the figure as Plotly JSON. In
+    presentation mode (sidebar) the figure gets large fonts and thick lines."""
+    if st.session_state.get("present"):
+        fig = figures.for_projector(fig)
+    st.plotly_chart(fig, theme="streamlit", key=key, config=PLOTLY_CONFIG)
+    with st.popover(t("ui.download"), icon=":material/download:"):
+        if table is not None:
+            st.download_button("CSV", _csv(table), file_name=f"{key}.csv", mime="text/csv",
+                               key=f"{key}_csv", on_click="ignore")
+        st.download_button("JSON", lambda: fig.to_json().encode(),
+                           file_name=f"{key}.json", mime="application/json", key=f"{key}_json", on_click="ignore")
+
+
+def log_run(started: float) -> None:
+    """When PROBCORE_RUN_LOG is set (bench/bench_explorer.py): one line with the wall-clock start
+    and end of this script run, to split a step into press -> script -> drawn."""
+    if os.environ.get("PROBCORE_RUN_LOG"):
+        print(f"RUN {started:.4f} {time.time():.4f}", file=sys.stderr, flush=True)
+
+
+NOTES = SessionKey[set]("_notes")  # the notes per_mapping showed in this run (of the app, or of a fragment)
+
+
+def start_run() -> None:
+    """Before a page draws (app.py): no note shown yet in this run."""
+    NOTES.set(set())
+
+
+def fragment(draw: Callable[..., None]) -> Callable[..., None]:
+    """``st.fragment`` around a part of a page: a widget inside it reruns only ``draw``. A run of
+    the fragment alone spends the session's rerun budget as a full run does (app.py:
+    guard.limit_reruns, refused with its warning beyond it); after it the URL is written (app.py
+    does it after a full run) and the run is logged (:func:`log_run`)."""
+    @functools.wraps(draw)
+    def run(*args, **kwargs) -> None:
+        started = time.time()
+        ctx = get_script_run_ctx()
+        alone = ctx is not None and bool(ctx.fragment_ids_this_run)  # this fragment, not the whole app
+        if alone:
+            guard.limit_reruns()
+            NOTES.set(set())
+        draw(*args, **kwargs)
+        if alone:
+            state.sync_url()
+            log_run(started)
+    return st.fragment(run)
+
+
+PROJECTOR_CSS = """<style>
+.stMainBlockContainer { font-size: 1.4rem; }
+.stMainBlockContainer p, .stMainBlockContainer li, .stMainBlockContainer label,
+.stMainBlockContainer [data-testid="stCaptionContainer"] { font-size: 1.4rem; }
+.stMainBlockContainer h1 { font-size: 3.2rem; }
+.stMainBlockContainer h2, .stMainBlockContainer h3 { font-size: 2.2rem; }
+.stMainBlockContainer .katex { font-size: 1.6em; }
+</style>"""
+
+
+def projector_style() -> None:
+    """Presentation mode: larger text in the main area (figures: :func:`show_figure`)."""
+    if st.session_state.get("present"):
+        st.html(PROJECTOR_CSS)
+
+
+def header(title_key: str, intro_key: str) -> None:
+    """Page title, its one-line introduction and the messages about the URL the session opened
+    with (the page's own controls come with the part of the page they change: state.controls)."""
+    st.title(t(title_key))
+    st.caption(t(intro_key))
+    state.show_url_notes()
+
+
+def per_mapping(controls: state.Controls, fn: Callable[[str], Any], names=None, quiet: bool = False) -> dict[str, Any]:
+    """``fn(name)`` for each selected mapping (or ``names``); a ValueError (a parameter that does
+    not fit this figure, e.g. k > 2 in a binary slice) skips that mapping with an inline warning
+    (a caption when ``quiet``)."""
+    out = {}
+    for name in controls.mappings if names is None else names:
+        try:
+            out[name] = fn(name)
+        except ValueError as err:
+            note = state.plain(t("msg.mapping_skipped", mapping=mapping_label(name), error=str(err)))
+            shown = NOTES.get()  # once per run (start_run, fragment)
+            if shown is None:
+                shown = set()
+                NOTES.set(shown)
+            if note not in shown:
+                shown.add(note)
+                st.caption(note) if quiet else st.warning(note)
+    return out
+
+
+FIGURES_SHOWN = ("softmax", "sparsemax")  # of the mappings with one figure each, drawn until others are picked
+
+
+def figures_option(key: str) -> state.Option:
+    """The URL parameter ``key`` of :func:`pick_figures`: the mappings drawn, FIGURES_SHOWN at first."""
+    return state.Option(key, "multi", FIGURES_SHOWN, tuple(MAPPINGS))
+
+
+def pick_figures(option: state.Option, label: str, names: list[str]) -> list[str]:
+    """Which of ``names`` get a figure of their own (the page's option of :func:`figures_option`;
+    FIGURES_SHOWN at first): a step redraws only those, and the page stays short."""
+    def render(k: str):
+        st.session_state[k] = [name for name in st.session_state[k] if name in names]
+        return st.pills(label, names, selection_mode="multi", key=k, format_func=mapping_label, persist_state="session")
+    chosen = state.page_option(option, render)
+    return [name for name in names if name in chosen]
+
+
+def vector(v: np.ndarray, limit: int = 8) -> str:
+    """A short text of a vector: all entries up to ``limit``, else its first ones and its norm."""
+    head = ", ".join(f"{a:.3g}" for a in v[:limit])
+    return f"[{head}]" if len(v) <= limit else f"[{head}, …] ‖·‖₂ = {np.linalg.norm(v):.3g}"
+
+
+def frame_rows(rows: dict[str, np.ndarray], labels: dict[str, str], columns: tuple[str, ...]) -> pd.DataFrame:
+    """One row per mapping: its label, then the entries of its vector."""
+    return pd.DataFrame([[labels[k], *v] for k, v in rows.items()], columns=["mapping", *columns])
+
+
+def grid_frame(grid: np.ndarray, values: np.ndarray) -> pd.DataFrame:
+    """Long format (u, v, value) of values[v, u] over grid x grid."""
+    uu, vv = np.meshgrid(grid, grid)
+    return pd.DataFrame({"u": uu.ravel(), "v": vv.ravel(), "value": values.ravel()})
+
+
+def curves_frame(x_name: str, x: np.ndarray, curves) -> pd.DataFrame:
+    return pd.DataFrame({x_name: x, **{c.label: c.y for c in curves}})
+
+
+def predict(question: str, choices: tuple[str, ...], correct: int, answer: Callable[[], str],
+            action: tuple[str, Callable[[], None]] | None = None) -> None:
+    """A "predict, then reveal" question: ``t(question)`` with the choices ``t(choices[i])`` (keys
+    written out by the page, e.g. "q_simplex.q", "q_simplex.c0"); the reveal says whether the
+    guess was right and shows ``answer()``, a text computed from the live values; ``action``
+    (label, callback) changes the controls so the live figures show the answer."""
+    key = question.removesuffix(".q")  # the widgets' keys: q_simplex_guess, ...
+    with st.expander(t("predict.title"), icon=":material/quiz:"):
+        st.markdown(t(question))
+        pick = st.radio(t("predict.guess"), range(len(choices)), index=None, key=f"{key}_guess",
+                        format_func=lambda i: t(choices[i]))
+        if action is not None:
+            st.button(action[0], on_click=action[1], key=f"{key}_action", icon=":material/play_arrow:")
+        if st.toggle(t("predict.reveal"), key=f"{key}_reveal"):
+            if pick is not None:
+                (st.success if pick == correct else st.info)(
+                    t("predict.right") if pick == correct else t("predict.wrong", answer=t(choices[correct])))
+            st.markdown(answer())
+

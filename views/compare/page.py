@@ -1,0 +1,92 @@
+"""Compare (home): every selected mapping's p side by side, a table of its statistics and of its
+loss for the target class, and its formula and numpy reference on demand. The controls and all
+that they change are one fragment: a step reruns only it."""
+import inspect
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from explorer import compute
+from explorer.drawing import figures, ui
+from explorer.i18n import t
+from explorer.session import state
+from probcore.registry import MAPPINGS
+from views.registry import PAGES
+
+declared = PAGES["compare"].option  # this page's own controls (views/registry.py)
+
+ui.header("page.compare", "compare.intro")
+state.mapping_controls()
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def reference_source(name: str) -> str:
+    """The numpy reference of a mapping as source text (read once)."""
+    reference = MAPPINGS[name].reference
+    return inspect.getsource(getattr(reference, "func", reference))
+
+
+@ui.fragment
+def live() -> None:
+    ctl = state.controls()
+    log_y = state.page_option(declared("log"),
+                              lambda key: st.toggle(t("compare.log_y"), key=key, persist_state="session"))
+    probs = ctl.probabilities()
+    if not probs:
+        return
+    labels = ctl.labels
+    index = compute.view_index(ctl.logits, probs, state.TOP_VIEW)
+    if len(index) < ctl.n:
+        st.caption(t("ui.top_view", top=len(index), n=ctl.n))
+    fig = figures.probability_bars(index, ctl.logits[index], {k: p[index] for k, p in probs.items()}, labels, log_y)
+    ui.show_figure(fig, "compare_bars", table=lambda: pd.DataFrame(
+        {"class": np.arange(ctl.n), "logit": ctl.logits, **{labels[k]: p for k, p in probs.items()}}))
+
+    def shifted() -> str:
+        """Which mappings change when every logit grows by 10 (computed, not claimed)."""
+        moved = ui.per_mapping(ctl, lambda name: float(np.abs(compute.probabilities(
+            name, tuple(v + 10.0 for v in ctl.x), ctl.kw(name), ctl.target, ctl.seed) - probs[name]).max()), quiet=True)
+        changed = [f"{labels[name]} ({d:.2g})" for name, d in moved.items() if d > 1e-9]
+        return t("q_compare.a", same=len(moved) - len(changed), changed=", ".join(changed) or "—")
+
+    ui.predict("q_compare.q", ("q_compare.c0", "q_compare.c1", "q_compare.c2"), 0, shifted,
+               (t("q_compare.do"), lambda: state.set_logits(ctl.logits + 10.0)))
+
+    st.subheader(t("compare.table"))
+    rows, no_loss = [], []
+    for name, p in probs.items():
+        loss = compute.loss_and_grad(name, ctl.x, ctl.kw(name), ctl.target)
+        if loss is None:
+            no_loss.append(labels[name])
+        rows.append({
+            t("col.mapping"): labels[name],
+            t("col.support"): str(compute.support_size(p)),
+            t("col.entropy"): f"{compute.entropy(p):.4f}",
+            t("col.max_p"): f"{p.max():.4f}",
+            t("col.sum"): f"{p.sum():.6f}",
+            t("col.loss_fn"): MAPPINGS[name].loss or "—",
+            t("col.loss"): f"{loss[0]:.4f}" if loss else "—",
+            t("col.grad"): ui.vector(loss[1]) if loss else "—",
+        })
+    st.table(pd.DataFrame(rows).set_index(t("col.mapping")))
+    st.caption(t("compare.table_note", target=ctl.target))
+    if no_loss:
+        st.caption(t("ctl.no_loss", mappings=", ".join(no_loss)))
+
+    st.subheader(t("compare.formulas"))
+
+    def pick(key: str):
+        if st.session_state[key] not in ctl.mappings:  # a mapping that is no longer shown
+            st.session_state[key] = None
+        return st.pills(t("compare.formula_pick"), ctl.mappings, key=key, format_func=labels.get,
+                        persist_state="session")
+
+    shown = state.page_option(declared("formula"), pick)
+    if shown in ctl.mappings:  # drawn on demand only: a step does not re-render code blocks
+        st.latex(MAPPINGS[shown].latex)
+        st.caption(t("compare.reference"))
+        st.code(reference_source(shown), language="python")
+
+
+live()

@@ -1,0 +1,148 @@
+"""Lessons: pick a shipped lesson (or open a lesson file) and play it, start a live room or join
+one with its code, and write a lesson: add views as steps from any page, edit the narrations,
+reorder, download the file. The player itself is the bar above every page (explorer.classroom.lesson_bar)."""
+import streamlit as st
+
+from explorer.classroom import lesson_bar, lessons, rooms
+from explorer.i18n import LANGS, language, t
+from explorer.session import state
+
+ss = st.session_state
+st.title(t("page.lesson"))
+st.caption(t("lesson.intro"))
+lang = language()
+
+try:
+    shipped = lessons.shipped()
+except lessons.LessonError as err:  # a broken file in lessons/: the others still play
+    st.error(state.plain(str(err)))
+    shipped = {}
+choices = {**shipped, **({"draft": ss["_draft_lesson"]} if ss.get("_draft_lesson") else {})}
+
+tab_play, tab_room, tab_write = st.tabs([t("lesson.tab_play"), t("room.tab"), t("author.tab")])
+
+# ---------------------------------------------------------------- play
+with tab_play:
+    if not choices:
+        st.info(t("lesson.none"))
+    else:
+        lesson_id = st.selectbox(t("lesson.pick"), tuple(choices), key="lesson_pick",
+                                 format_func=lambda i: choices[i].title_in(lang))
+        lesson = choices[lesson_id]
+        st.button(t("lesson.start"), on_click=lesson_bar.show_step, args=(lesson, 0), type="primary",
+                  icon=":material/play_arrow:", key="lesson_start")
+        for k, step in enumerate(lesson.steps):
+            c1, c2 = st.columns([1, 8], vertical_alignment="center")
+            c1.button(f"{k + 1}", on_click=lesson_bar.show_step, args=(lesson, k), key=f"lesson_goto_{lesson_id}_{k}",
+                      width="stretch")
+            first_line = step.texts["text"].get(lang, step.texts["text"]["en"]).strip().split("\n")[0]
+            c2.markdown(f"**{t('page.' + step.page)}** · {state.plain(first_line[:120])}")
+        if lesson_id in shipped:
+            st.caption(t("lesson.link"))
+            st.code(f"{lesson_bar.base_url()}/lesson?lesson={lesson_id}&step=1", language=None)
+
+# ---------------------------------------------------------------- rooms
+with tab_room:
+    teaching = lesson_bar.teaching_room()
+    if teaching is not None:
+        base = lesson_bar.base_url()
+        st.subheader(t("room.code_title"))
+        st.markdown(f"# `{teaching[0]}`")
+        st.markdown(t("room.students", url=f"{base}/lesson"))
+        st.code(f"{base}/lesson?room={teaching[0]}", language=None)
+        with st.expander(t("room.teacher_link"), icon=":material/key:"):
+            st.warning(t("room.teacher_link_help"))
+            st.code(f"{base}/lesson?room={teaching[0]}&{lesson_bar.TEACHER_PARAM}={teaching[1]}", language=None)
+    elif choices:
+        room_lesson = st.selectbox(t("room.lesson"), tuple(choices), key="room_pick",
+                                   format_func=lambda i: choices[i].title_in(lang))
+        if st.button(t("room.start"), key="room_start", icon=":material/co_present:"):
+            error = lesson_bar.start_room(choices[room_lesson])
+            if error:
+                st.error(state.plain(error))
+            else:
+                st.rerun()
+    st.divider()
+    with st.form("room_join", border=False):
+        code = st.text_input(t("room.code"), max_chars=12, placeholder="ABC234", key="room_code_input")
+        if st.form_submit_button(t("room.join"), icon=":material/login:"):
+            error = lesson_bar.join(code)
+            if error:
+                st.error(state.plain(error))
+            else:
+                st.rerun()
+    st.caption(t("room.privacy", hours=rooms.ROOM_TTL_S // 3600))
+
+# ---------------------------------------------------------------- write
+with tab_write:
+    upload = st.file_uploader(t("author.open"), type=["toml"], key="author_upload", max_upload_size=1)
+    if upload is not None and ss.get("_author_loaded") != upload.file_id:
+        ss["_author_loaded"] = upload.file_id
+        try:
+            loaded = lessons.parse(upload.getvalue(), "draft")
+        except lessons.LessonError as err:
+            ss["_author_error"] = str(err)
+        else:
+            lesson_bar.new_draft(loaded.title, loaded.steps)
+            ss.pop("_author_error", None)
+    if ss.get("_author_error"):
+        st.error(state.plain(t("author.bad_file", error=ss["_author_error"])))
+    st.caption(t("author.how"))
+    if lesson_bar.draft() is None:
+        st.button(t("author.new"), key="author_new", icon=":material/edit_note:", on_click=lesson_bar.new_draft,
+                  args=({lang_: "" for lang_ in LANGS},))
+    else:
+        draft = lesson_bar.draft()
+        steps = draft["steps"]
+        c1, c2 = st.columns(2)
+        title_labels = {"en": "author.title_en", "zh": "author.title_zh"}
+        for col, lang_ in zip((c1, c2), LANGS):
+            draft["title"][lang_] = col.text_input(t(title_labels[lang_]), draft["title"].get(lang_, ""),
+                                                   key=f"author_title_{lang_}", max_chars=lessons.TITLE_CHARS)
+        for k, step in enumerate(list(steps)):
+            with st.container(border=True):
+                h1, h2, h3, h4 = st.columns([6, 1, 1, 1], vertical_alignment="center")
+                h1.markdown(f"**{k + 1}. {t('page.' + step['page'])}**")
+                h1.code("&".join(f"{key}={value}" for key, value in step["params"].items()) or "—", language=None)
+                if h2.button("", key=f"author_up_{step['uid']}", icon=":material/arrow_upward:", disabled=k == 0):
+                    steps[k - 1], steps[k] = steps[k], steps[k - 1]
+                    st.rerun()
+                if h3.button("", key=f"author_down_{step['uid']}", icon=":material/arrow_downward:",
+                             disabled=k == len(steps) - 1):
+                    steps[k + 1], steps[k] = steps[k], steps[k + 1]
+                    st.rerun()
+                if h4.button("", key=f"author_del_{step['uid']}", icon=":material/delete:"):
+                    del steps[k]
+                    st.rerun()
+                texts = {}
+                for field in lessons.TEXT_FIELDS:
+                    cols = st.columns(len(LANGS))
+                    values = {lang_: cols[i].text_area(f"{field}_{lang_}", step["texts"].get(field, {}).get(lang_, ""),
+                                                       key=f"author_{field}_{lang_}_{step['uid']}",
+                                                       max_chars=lessons.TEXT_CHARS, height=100 if field == "text" else 68)
+                              for i, lang_ in enumerate(LANGS)}
+                    if field == "text" or any(v.strip() for v in values.values()):
+                        texts[field] = values
+                step["texts"] = texts
+        text = lessons.dump(draft["title"], [lessons.Step(s_["page"], s_["params"], s_["texts"]) for s_ in steps])
+        try:
+            ss["_draft_lesson"] = lessons.parse(text, "draft")
+            problem = None
+        except lessons.LessonError as err:
+            ss.pop("_draft_lesson", None)
+            problem = str(err)
+        if problem:
+            st.warning(state.plain(t("author.invalid", error=problem)))
+        else:
+            st.success(t("author.valid", n=len(steps)))
+        c1, c2, c3 = st.columns(3)
+        c1.download_button(t("author.download"), text.encode(), file_name="lesson.toml", mime="application/toml",
+                           key="author_download", icon=":material/download:", on_click="ignore", disabled=bool(problem))
+        if ss.get("_draft_lesson") is not None:
+            c2.button(t("author.play"), on_click=lesson_bar.show_step, args=(ss["_draft_lesson"], 0),
+                      key="author_play", icon=":material/play_arrow:")
+        if c3.button(t("author.discard"), key="author_discard", icon=":material/delete_forever:"):
+            lesson_bar.discard_draft()
+            for key in ("_draft_lesson", "_author_error"):
+                ss.pop(key, None)
+            st.rerun()

@@ -1,0 +1,124 @@
+"""Losses page: surrogate gradients, accuracy and sparsemax losses against the margin, zero-loss
+regions of entmax losses, multilabel sparsemax training; every number from probcore.losses."""
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+import torch
+
+import probcore
+from explorer.compute import D64, given_defaults
+from probcore import losses
+from probcore.registry import MAPPINGS
+from probcore.threshold import sparsemax_threshold
+
+MARGINS = np.linspace(-6.0, 6.0, 241)  # t of the binary / one-against-zeros logits [t, 0, ..., 0]
+
+
+def _rows(t: np.ndarray, n: int) -> torch.Tensor:
+    """Logits [t, 0, ..., 0] (n classes), one row per t, float64."""
+    x = torch.zeros(len(t), n, dtype=D64)
+    x[:, 0] = torch.as_tensor(t, dtype=D64)
+    return x
+
+
+def _loss_and_grad0(fn, x: torch.Tensor) -> tuple[np.ndarray, np.ndarray]:
+    """Per-row loss fn(x) (target class 0) and its derivative in the target's logit x0 (autograd)."""
+    x = x.clone().requires_grad_(True)
+    loss = fn(x)
+    loss.sum().backward()
+    return loss.detach().numpy(), x.grad[:, 0].numpy()
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def surrogate_gradients(x: tuple, target: int) -> dict[str, dict[str, np.ndarray]]:
+    """For every deterministic registry mapping (default parameters): the autograd gradient of
+    probcore.losses.surrogate_loss (stop_grad(p - onehot) . x), the vector p - onehot it should
+    equal, and the surrogate's value (meaningless, may be negative)."""
+    out = {}
+    for name, mapping in MAPPINGS.items():
+        if mapping.stochastic:
+            continue
+        z = torch.tensor(x, dtype=D64, requires_grad=True)
+        t = torch.tensor(target)
+        value = losses.surrogate_loss(z, t, mapping=name, **given_defaults(name))
+        value.backward()
+        extra = {"target": t} if mapping.needs_target else {}
+        p = mapping.forward(z.detach(), **extra, **given_defaults(name)).numpy()
+        out[name] = {"grad": z.grad.numpy(), "p_minus_onehot": p - np.eye(len(x))[target], "value": float(value.detach())}
+    return out
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def accuracy_losses(n: int) -> dict[str, np.ndarray]:
+    """Over logits [t, 0, ..., 0] (n classes, target 0): cross-entropy and -p_t (neg_prob_loss) with
+    their derivatives in x0: CE' = p0 - 1, (-p0)' = -p0 (1 - p0), which vanishes as p0 -> 0."""
+    x = _rows(MARGINS, n)
+    ce, ce_grad = _loss_and_grad0(lambda z: losses.cross_entropy(z, torch.zeros(len(z), dtype=torch.long),
+                                                                 reduction="none"), x)
+    acc, acc_grad = _loss_and_grad0(lambda z: losses.neg_prob_loss(z, torch.zeros(len(z), dtype=torch.long),
+                                                                   reduction="none"), x)
+    return {"t": MARGINS, "ce": ce, "ce_grad": ce_grad, "neg_p": acc, "neg_p_grad": acc_grad}
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def sparsemax_cross_entropy(eps: float, n: int) -> dict[str, np.ndarray]:
+    """Over logits [t, 0, ..., 0] (n classes, target 0), p = sparsemax: plain CE -log p0 (inf where
+    p0 = 0), the smoothed -log((p0 + eps)/(1 + n eps)) (probcore.losses.smoothed_cross_entropy) and
+    the sparsemax loss, with their derivatives in x0 and second differences (convexity along t)."""
+    x = _rows(MARGINS, n)
+    zeros = torch.zeros(len(x), dtype=torch.long)
+    with torch.no_grad():
+        p0 = probcore.sparsemax(x)[:, 0].numpy()
+    with np.errstate(divide="ignore"):
+        plain = -np.log(p0)
+    smoothed, smoothed_grad = _loss_and_grad0(
+        lambda z: losses.smoothed_cross_entropy(probcore.sparsemax(z), zeros, eps=eps, reduction="none"), x)
+    sparse, sparse_grad = _loss_and_grad0(lambda z: losses.sparsemax_loss(z, zeros, reduction="none"), x)
+    return {"t": MARGINS, "p0": p0, "plain": plain, "smoothed": smoothed, "smoothed_grad": smoothed_grad,
+            "sparsemax": sparse, "sparsemax_grad": sparse_grad,
+            "smoothed_curvature": np.diff(smoothed, 2).min(), "sparsemax_curvature": np.diff(sparse, 2).min()}
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def zero_loss_curves(alphas: tuple) -> dict[float, np.ndarray]:
+    """probcore.losses.entmax_loss of [t, 0] (target 0) for each alpha (alpha = 1: cross-entropy)."""
+    x = _rows(MARGINS, 2)
+    zeros = torch.zeros(len(x), dtype=torch.long)
+    with torch.no_grad():
+        return {a: losses.entmax_loss(x, zeros, alpha=a, reduction="none").numpy() for a in alphas}
+
+
+def first_zero(t: np.ndarray, loss: np.ndarray) -> float:
+    """The smallest t from which the loss is exactly 0 on the rest of the grid (nan if never)."""
+    nonzero = np.flatnonzero(loss != 0)
+    if len(nonzero) == len(t):
+        return float("nan")
+    return float(t[nonzero[-1] + 1]) if len(nonzero) else float(t[0])
+
+
+def multilabel_sparsemax_loss(z: np.ndarray, q: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+    """Sparsemax loss of logits z against a target distribution q (Martins & Astudillo 2016, multi-label):
+    L = -q.z + 1/2 sum_{j in S} (z_j^2 - lambda^2) + 1/2 |q|^2, S and lambda those of p = sparsemax(z);
+    L >= 0, L = 0 exactly when p = q; gradient p - q. Returns (L, p, gradient)."""
+    zt = torch.as_tensor(z, dtype=D64)
+    p = probcore.sparsemax(zt).numpy()
+    lam = float(sparsemax_threshold(zt.unsqueeze(0))[0])
+    support = p > 0
+    loss = -q @ z + 0.5 * np.sum(z[support] ** 2 - lam**2) + 0.5 * q @ q
+    return float(loss), p, p - q
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def multilabel_training(x: tuple, labels: int, steps: int, lr: float) -> dict[str, np.ndarray]:
+    """Gradient descent z <- z - lr (p - q) on the multi-label sparsemax loss from the logits x,
+    q uniform on the first ``labels`` classes: the loss and the support size per step, the final p."""
+    z = np.array(x, dtype=float)
+    q = np.where(np.arange(len(z)) < labels, 1.0 / labels, 0.0)
+    loss, support = [], []
+    for _ in range(steps + 1):
+        value, p, grad = multilabel_sparsemax_loss(z, q)
+        loss.append(value)
+        support.append(int((p > 0).sum()))
+        z = z - lr * grad
+    return {"loss": np.array(loss), "support": np.array(support), "p": p, "q": q, "z": z}

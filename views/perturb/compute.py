@@ -1,0 +1,78 @@
+"""Perturb-max & Gumbel page: Monte-Carlo frequencies of argmax(x + noise), their central-limit error,
+Gumbel-softmax draws and sharpness, cached (explorer.compute.memo)."""
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+import probcore
+from explorer.compute import forward, as_tensor, items, memo
+
+SAMPLE_GRID = (10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000)
+
+
+MC_DRAW_BUDGET = 10_000_000  # noise draws (N x n) per Monte-Carlo estimate: about 0.5 s
+
+
+TAU_CHOICES = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0)
+
+
+# Gumbel-softmax sharpness curve: 6 temperatures per decade, TAU_CHOICES among them
+TAUS = tuple(sorted({round(m * 10.0**e, 10) for e in range(-2, 2) for m in (1, 1.5, 2, 3, 5, 7)} | {100.0}))
+
+
+SHARPNESS_DRAWS = 200  # samples per temperature of that curve
+
+
+def sample_cap(n: int) -> int:
+    """The largest N of SAMPLE_GRID with N * n <= MC_DRAW_BUDGET (at least the first one)."""
+    fitting = [m for m in SAMPLE_GRID if m * n <= MC_DRAW_BUDGET]
+    return fitting[-1] if fitting else SAMPLE_GRID[0]
+
+
+@memo(64)
+def perturbmax_nested(x: tuple, noise: str, n_max: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Monte-Carlo perturb-max (probcore.functional.perturbmax_sample, temperature 1) at every N
+    of SAMPLE_GRID up to ``n_max``, nested: one generator, torch.Generator().manual_seed(seed),
+    draws the blocks N_1, N_2 - N_1, N_3 - N_2, ... so the estimate at N_k extends the one at
+    N_(k-1) with new draws. Returns (Ns, frequencies of shape (len(Ns), n)); rows sum to 1."""
+    ns = np.array([m for m in SAMPLE_GRID if m <= n_max] or [SAMPLE_GRID[0]])
+    generator = torch.Generator().manual_seed(seed)
+    xt = as_tensor(x)
+    counts = np.zeros(len(x))
+    rows = []
+    done = 0
+    for m in ns:
+        block = int(m) - done
+        freq = probcore.perturbmax_sample(xt, noise=noise, n_samples=block, generator=generator).numpy()
+        counts += np.rint(freq * block)
+        done = int(m)
+        rows.append(counts / done)
+    return ns, np.stack(rows)
+
+
+def clt_total_variation(p: np.ndarray, ns: np.ndarray) -> np.ndarray:
+    """E[TV(f_N, p)] to first order (central limit): sum_i sqrt(p_i (1 - p_i) / (2 pi N))."""
+    p = np.clip(np.asarray(p, dtype=np.float64), 0.0, 1.0)  # quadrature p may exceed 1 by ~1e-12
+    return np.sqrt(p * (1 - p)).sum() / np.sqrt(2 * np.pi * np.asarray(ns, dtype=np.float64))
+
+
+def _gumbel_softmax_rows(x: tuple, rows: int, tau: float, hard: bool, seed: int) -> np.ndarray:
+    """``rows`` Gumbel-softmax samples of x (registry forward, generator seeded with ``seed``)."""
+    batch = as_tensor(np.repeat(np.asarray(x, dtype=np.float64)[None, :], rows, axis=0))
+    with torch.no_grad():
+        return forward("gumbel_softmax", batch, items({"temperature": tau, "hard": hard}), 0, seed).numpy()
+
+
+@memo(64)
+def gumbel_softmax_draws(x: tuple, tau: float, draws: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """(soft, hard) samples, shape (draws, n), from the same Gumbel noise (seed): hard is the
+    straight-through one-hot of soft's argmax."""
+    return _gumbel_softmax_rows(x, draws, tau, False, seed), _gumbel_softmax_rows(x, draws, tau, True, seed)
+
+
+@memo(64)
+def gumbel_softmax_sharpness(x: tuple, seed: int) -> np.ndarray:
+    """Mean of max_i y_i over SHARPNESS_DRAWS Gumbel-softmax samples y for every tau of TAUS
+    (the same noise for every tau: the seed is reset)."""
+    return np.array([_gumbel_softmax_rows(x, SHARPNESS_DRAWS, tau, False, seed).max(axis=1).mean() for tau in TAUS])
