@@ -66,7 +66,7 @@ def _fields(text: str) -> list[str]:
 def test_fixes_files_are_consistent_with_the_strings():
     """Every replacement's key holds its old or its new text (nothing else), with the same
     {fields}; a new key is absent or holds the proposed text."""
-    assert len(FIXES) >= 13 and len(NEW_KEYS) == 4
+    assert len(FIXES) >= 15 and len(NEW_KEYS) == 4
     for (key, lang), fix in FIXES.items():
         assert STRINGS[lang][key] in (fix["old"], fix["new"]), (key, lang)
         assert _fields(fix["old"]) == _fields(fix["new"]), (key, lang)
@@ -432,6 +432,12 @@ def test_softmax_image_of_the_square_grid_covers_94_percent():
     assert "disc" not in en and "圆盘" not in zh and "填满" not in zh
     assert "square grid" in en and "about 94 %" in en and "正方形网格" in zh and "约 94 %" in zh
     assert "from $-4$ to $4$" in en and "从 $-4$ 到 $4$" in zh
+
+
+def test_simplex_page_note_does_not_say_softmax_fills_the_triangle():
+    assert "fills" not in page_string("simplex.images_note", "en")
+    assert "strictly inside" in page_string("simplex.images_note", "en")
+    assert "严格留在三角形内部" in page_string("simplex.images_note", "zh")
 
 
 # ---------------------------------------------------------------- item 11: top-k jumps
