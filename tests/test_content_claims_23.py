@@ -2,8 +2,8 @@
 it (numpy quadrature, exact enumeration, Monte Carlo with a fixed seed and a stated tolerance),
 then checked in the text that shows it: the lessons as the player renders them (placeholders
 resolved), the page strings through explorer.i18n. The page strings are corrected by the lead from
-content_fixes.json (exact replacements) and content_fixes_new_keys.json (new keys + a code change):
-until then the tests of their text skip with "... not applied yet" (item 9 is a strict xfail)."""
+tests/content_fixes_23.json (each page string's old and new text: the old one must be gone) and
+tests/content_fixes_23_new_keys.json (the strings added with a code change)."""
 from __future__ import annotations
 
 import itertools
@@ -15,11 +15,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
-from test_app import assert_ok, run_app
+from helpers import assert_ok, run_app
 
 import probcore
-from explorer import compute, lessons, theory
-from explorer.i18n import LANGS, STRINGS
+import views.registry  # noqa: F401  (registers every page's strings)
+from explorer import compute
+from explorer.classroom import lessons
+from explorer.i18n import LANGS, catalogue
+from views.losses import compute as theory
+from views.simplex import compute as simplex_compute
+
+REGISTRY_SCRIPT = {page.id: page.script for page in views.registry.PAGES.values()}
 from probcore import losses, threshold
 from probcore.vocab import sampled_softmax_loss
 
@@ -29,12 +35,11 @@ D64 = torch.float64
 
 
 def _load(name: str) -> list[dict]:
-    path = ROOT / name
-    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else []
+    return json.loads((Path(__file__).parent / name).read_text(encoding="utf-8"))
 
 
-FIXES = {(f["key"], f["lang"]): f for f in _load("content_fixes.json")}
-NEW_KEYS = {(f["key"], f["lang"]): f for f in _load("content_fixes_new_keys.json")}
+FIXES = {(f["key"], f["lang"]): f for f in _load("content_fixes_23.json")}
+NEW_KEYS = {(f["key"], f["lang"]): f for f in _load("content_fixes_23_new_keys.json")}
 
 
 def rendered(lesson_id: str, step: int, field: str = "text") -> dict[str, str]:
@@ -44,19 +49,17 @@ def rendered(lesson_id: str, step: int, field: str = "text") -> dict[str, str]:
 
 
 def page_string(key: str, lang: str) -> str:
-    """The page's string once content_fixes.json is applied; skipped while the old one is shown."""
-    value = STRINGS[lang][key]
+    """The page's string, the corrected one (the old text of content_fixes_23.json is gone)."""
+    value = catalogue(lang)[key]
     fix = FIXES.get((key, lang))
-    if fix is not None and value == fix["old"]:
-        pytest.skip("content_fixes.json not applied yet")
+    assert fix is None or value == fix["new"], (key, lang)
     return value
 
 
 def new_key(key: str, lang: str = "en") -> str:
-    """A string that content_fixes_new_keys.json adds together with a code change."""
-    if key not in STRINGS[lang]:
-        pytest.skip("content_fixes_new_keys.json not applied yet (it needs the code change it names)")
-    return STRINGS[lang][key]
+    """A string that content_fixes_23_new_keys.json adds together with a code change."""
+    assert catalogue(lang)[key] == NEW_KEYS[(key, lang)]["new"]
+    return catalogue(lang)[key]
 
 
 def _fields(text: str) -> list[str]:
@@ -68,11 +71,11 @@ def test_fixes_files_are_consistent_with_the_strings():
     {fields}; a new key is absent or holds the proposed text."""
     assert len(FIXES) >= 15 and len(NEW_KEYS) == 4
     for (key, lang), fix in FIXES.items():
-        assert STRINGS[lang][key] in (fix["old"], fix["new"]), (key, lang)
+        assert catalogue(lang)[key] in (fix["old"], fix["new"]), (key, lang)
         assert _fields(fix["old"]) == _fields(fix["new"]), (key, lang)
         assert fix["old"] != fix["new"]
     for (key, lang), fix in NEW_KEYS.items():
-        assert STRINGS[lang].get(key) in (None, fix["new"]), (key, lang)
+        assert catalogue(lang).get(key) in (None, fix["new"]), (key, lang)
     for key in {k for k, _ in NEW_KEYS}:
         assert _fields(NEW_KEYS[(key, "en")]["new"]) == _fields(NEW_KEYS[(key, "zh")]["new"])
 
@@ -216,7 +219,7 @@ def test_entmax_loss_reaches_zero_beyond_the_losses_grid(alpha):
 
 def test_losses_page_says_the_zero_lies_beyond_the_grid():
     new_key("losses.zero_note_beyond")
-    at = run_app("views/losses.py", losses_alpha="1.1")
+    at = run_app(REGISTRY_SCRIPT["losses"], losses_alpha="1.1")
     assert_ok(at)
     captions = " ".join(c.value for c in at.caption)
     assert "t = nan" not in captions and "lies beyond this grid (t ≤ 6)" in captions
@@ -241,7 +244,7 @@ def test_beta_zero_is_uniform_with_no_most_likely_class():
     x = torch.tensor([1.2, 0.9, 0.1, -0.8], dtype=D64)
     assert probcore.softmax(x, beta=0.0).tolist() == [0.25] * 4
     new_key("smooth.base_note_uniform")
-    at = run_app("views/smooth_max.py", smooth_beta="0")
+    at = run_app(REGISTRY_SCRIPT["smooth_max"], smooth_beta="0")
     assert_ok(at)
     captions = " ".join(c.value for c in at.caption)
     assert "the most likely class is" not in captions and "no class is the most likely" in captions
@@ -285,7 +288,6 @@ def test_multilabel_loss_is_non_negative_in_exact_arithmetic():
         assert theory.multilabel_sparsemax_loss(z, q)[0] == pytest.approx(value, abs=1e-12)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 23 item 9: the page shows -2.22e-16; needs the code change in the report")
 def test_multilabel_training_never_shows_a_negative_loss():
     run = theory.multilabel_training((1.2, 0.9, 0.1, -0.8), 1, 40, 0.5)
     assert run["loss"].min() >= 0
@@ -304,7 +306,7 @@ def _lesson_chinese() -> list[str]:
 
 def test_lessons_use_the_pages_chinese_terms():
     """One term per concept, the pages' own (page titles and section names checked here)."""
-    zh = STRINGS["zh"]
+    zh = catalogue("zh")
     assert "Perturb-max" in zh["page.perturb"] and zh["page.loss"] == "损失曲面" and "替代损失" in zh["losses.surrogate"]
     assert "总变差" in zh["perturb.tv"] and "合页损失" in zh["loss.hinge"] and "配分函数" in zh["vocab.intro"]
     assert "蒙特卡洛" in zh["perturb.samples"] and "修正 Huber 损失（除以 4）" in zh["loss.binary_note"]
@@ -316,11 +318,11 @@ def test_lessons_use_the_pages_chinese_terms():
 
 def test_page_strings_use_one_chinese_term():
     for key, lang in FIXES:
-        page_string(key, lang)  # skips until content_fixes.json is applied
-    for key, text in STRINGS["zh"].items():
+        page_string(key, lang)
+    for key, text in catalogue("zh").items():
         for old in OLD_CHINESE:
             assert old not in text, (key, old)
-    assert "只有其 1/{ratio}" in STRINGS["zh"]["losses.accuracy_note"]
+    assert "只有其 1/{ratio}" in catalogue("zh")["losses.accuracy_note"]
 
 
 def test_entmax_zero_below_the_largest_by_one_over_beta():
@@ -425,7 +427,7 @@ def test_softmax_image_of_the_square_grid_covers_94_percent():
     share = lambda r: float(np.mean(np.all(ratios <= r, axis=1)))  # noqa: E731
     assert share(radius) == pytest.approx(0.938, abs=0.002) and round(100 * share(radius)) == 94
     assert share(2 * radius) > share(radius)
-    image = compute.simplex_image("softmax", (), radius, 41, 0, 0)
+    image = simplex_compute.simplex_image("softmax", (), radius, 41, 0, 0)
     assert image.min() > 0
     assert image.max() == pytest.approx(math.exp(4) / (math.exp(4) + math.exp(-4) + 1), abs=1e-12)
     en, zh = rendered("01_softmax_temperature", 6).values()

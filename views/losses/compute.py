@@ -99,13 +99,14 @@ def first_zero(t: np.ndarray, loss: np.ndarray) -> float:
 
 def multilabel_sparsemax_loss(z: np.ndarray, q: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
     """Sparsemax loss of logits z against a target distribution q (Martins & Astudillo 2016, multi-label):
-    L = -q.z + 1/2 sum_{j in S} (z_j^2 - lambda^2) + 1/2 |q|^2, S and lambda those of p = sparsemax(z);
-    L >= 0, L = 0 exactly when p = q; gradient p - q. Returns (L, p, gradient)."""
+    L = -q.z + 1/2 sum_{j in S} (z_j^2 - lambda^2) + 1/2 |q|^2, S and lambda those of p = sparsemax(z),
+    computed as the equal sum of non-negative terms 1/2 |p - q|^2 + sum_{j not in S} q_j (lambda - z_j)
+    (so no rounding shows a negative loss); L = 0 exactly when p = q; gradient p - q. Returns (L, p, gradient)."""
     zt = torch.as_tensor(z, dtype=D64)
     p = probcore.sparsemax(zt).numpy()
     lam = float(sparsemax_threshold(zt.unsqueeze(0))[0])
     support = p > 0
-    loss = -q @ z + 0.5 * np.sum(z[support] ** 2 - lam**2) + 0.5 * q @ q
+    loss = 0.5 * np.sum((p - q) ** 2) + np.sum(q[~support] * (lam - z[~support]))
     return float(loss), p, p - q
 
 

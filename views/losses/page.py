@@ -130,8 +130,12 @@ def zeros_section() -> None:
                   annotation_text=f"1/(α − 1) = {1 / (alpha - 1):.3g}")
     ui.show_figure(fig, "losses_zero", table=lambda: pd.DataFrame({"t": margins, **{f"alpha_{a:g}": zero[a] for a in alphas}}))
     reached = losses_compute.first_zero(margins, zero[alpha])
-    st.caption(t("losses.zero_note", alpha=f"{alpha:g}", bound=f"{1 / (alpha - 1):.4g}", reached=f"{reached:.4g}",
-                 step=f"{margins[1] - margins[0]:.3g}", ce=f"{zero[1.0].min():.3g}"))
+    if np.isnan(reached):  # 1/(alpha - 1) beyond the grid: no zero to show on it
+        st.caption(t("losses.zero_note_beyond", alpha=f"{alpha:g}", bound=f"{1 / (alpha - 1):.4g}",
+                     end=f"{margins[-1]:g}", least=f"{zero[alpha].min():.3g}", ce=f"{zero[1.0].min():.3g}"))
+    else:
+        st.caption(t("losses.zero_note", alpha=f"{alpha:g}", bound=f"{1 / (alpha - 1):.4g}", reached=f"{reached:.4g}",
+                     step=f"{margins[1] - margins[0]:.3g}", ce=f"{zero[1.0].min():.3g}"))
 
 
 zeros_section()

@@ -36,7 +36,7 @@ STRINGS = {
     },
     "losses.accuracy": {
         "en": "−pₜ: a smooth accuracy and its vanishing gradient",
-        "zh": "−pₜ：平滑的准确率及其消失的梯度",
+        "zh": "−pₜ：平滑的准确率与梯度消失",
     },
     "losses.accuracy_text": {
         "en": "Accuracy counts argmax hits and has no gradient; pₜ is its smooth version, so −pₜ is a tempting loss (probcore.losses.neg_prob_loss). Its gradient in the target logit is −pₜ(1 − pₜ), which vanishes both when the example is learnt (pₜ → 1) and when it is badly wrong (pₜ → 0): a confidently misclassified example barely moves. Cross-entropy's gradient is pₜ − 1, close to −1 exactly there. That is why −pₜ suits fine-tuning a model that is already mostly right, not training from scratch. Logits [t, 0, …, 0] with n classes, target 0:",
@@ -80,7 +80,7 @@ STRINGS = {
     },
     "losses.accuracy_note": {
         "en": "At t = {t}: cross-entropy's gradient {ce}, −pₜ's {neg}, {ratio} times smaller. Both come from autograd through probcore.losses.",
-        "zh": "在 t = {t} 处：交叉熵的梯度为 {ce}，−pₜ 的梯度为 {neg}，小了 {ratio} 倍。两者都由自动微分经 probcore.losses 求得。",
+        "zh": "在 t = {t} 处：交叉熵的梯度为 {ce}，−pₜ 的梯度为 {neg}，只有其 1/{ratio}。两者都由自动微分经 probcore.losses 求得。",
     },
     "losses.sparse_ce": {
         "en": "Why cross-entropy does not fit sparsemax",
@@ -145,6 +145,10 @@ STRINGS = {
     "losses.zero_title": {
         "en": "α-entmax loss of [t, 0]: exactly 0 from t = 1/(α − 1)",
         "zh": "[t, 0] 的 α-entmax 损失：从 t = 1/(α − 1) 起恰为 0",
+    },
+    "losses.zero_note_beyond": {
+        "en": "α = {alpha}: 1/(α − 1) = {bound} lies beyond this grid (t ≤ {end}), so the loss stays above 0 on the whole grid (smallest value here: {least}); it is exactly 0 from t = 1/(α − 1) on. Cross-entropy (α = 1) stays above {ce} on the whole grid.",
+        "zh": "α = {alpha}：1/(α − 1) = {bound} 超出了这个网格（t ≤ {end}），所以损失在整个网格上都大于 0（这里的最小值为 {least}）；从 t = 1/(α − 1) 起它才恰为 0。交叉熵（α = 1）在整个网格上都大于 {ce}。",
     },
     "losses.zero_note": {
         "en": "α = {alpha}: the loss is exactly 0 from t = {reached} on this grid (step {step}); 1/(α − 1) = {bound}. Cross-entropy (α = 1) stays above {ce} on the whole grid.",

@@ -27,8 +27,8 @@ STRINGS = {
         "zh": "网格半径 R（logits (u, v, 0)，|u|, |v| ≤ R）",
     },
     "simplex.images_note": {
-        "en": "41 × 41 logits (u, v, 0) with |u|, |v| ≤ {radius:g}. Softmax fills only the interior; sparsemax and entmax reach the edges and the vertices.",
-        "zh": "41 × 41 个 logits (u, v, 0)，|u|, |v| ≤ {radius:g}。Softmax 只覆盖内部；sparsemax 与 entmax 能到达边和顶点。",
+        "en": "41 × 41 logits (u, v, 0) with |u|, |v| ≤ {radius:g}. Softmax stays strictly inside the triangle (a larger radius covers more of it); sparsemax and entmax reach the edges and the vertices.",
+        "zh": "41 × 41 个 logits (u, v, 0)，|u|, |v| ≤ {radius:g}。Softmax 严格留在三角形内部（半径越大，覆盖越多）；sparsemax 与 entmax 能到达边和顶点。",
     },
     "simplex.paths": {
         "en": "Paths",

@@ -124,8 +124,11 @@ def base_section() -> None:
                                                 {"softmax": p_beta[: state.TOP_VIEW]},
                                                 {"softmax": t("smooth.base_label", b=f"{math.exp(beta):.3g}", beta=f"{beta:g}")},
                                                 title=t("smooth.base_bars", beta=f"{beta:g}")), "smooth_base_bars")
-    st.caption(t("smooth.base_note", beta=f"{beta:g}", b=f"{math.exp(beta):.3g}", top=int(np.argmax(p_beta)),
-                 kind=t("smooth.kind_max") if beta > 0 else t("smooth.kind_min") if beta < 0 else t("smooth.kind_uniform")))
+    if beta == 0:  # every p = 1/n: no most likely class
+        st.caption(t("smooth.base_note_uniform", p=f"{1 / len(x):.3g}"))
+    else:
+        st.caption(t("smooth.base_note", beta=f"{beta:g}", b=f"{math.exp(beta):.3g}", top=int(np.argmax(p_beta)),
+                     kind=t("smooth.kind_max") if beta > 0 else t("smooth.kind_min")))
 
 
 base_section()

@@ -15,8 +15,8 @@ STRINGS = {
         "zh": "logsumexp 是光滑的 max；softmax 是光滑的 argmax",
     },
     "smooth.lse_text": {
-        "en": "max x has a kink wherever two logits tie; T·logsumexp(x/T) is smooth and lies between max x and max x + T log n, so it tends to max x as T → 0. Its gradient is softmax(x/T): a smooth version of the gradient of max, which is the one-hot vector of the argmax. That is the precise sense in which softmax is a “smooth argmax” (it is not a smooth max: its values are probabilities, not a maximum). Below: the logits set above, probcore.smooth_max and autograd.",
-        "zh": "max x 在两个 logit 相等处有折点；T·logsumexp(x/T) 处处光滑，且夹在 max x 与 max x + T log n 之间，所以 T → 0 时趋于 max x。它的梯度是 softmax(x/T)：max 的梯度是 argmax 的 one-hot 向量，softmax 就是它的光滑版本。softmax 被称为“光滑的 argmax”正是这个意思（它不是光滑的 max：它的值是概率，而不是最大值）。下图：上方设定的 logits，由 probcore.smooth_max 与自动微分计算。",
+        "en": "max x has a kink wherever the two largest logits tie (a tie below the maximum, as in (3, 1, 1), leaves it smooth); T·logsumexp(x/T) is smooth and lies between max x and max x + T log n, so it tends to max x as T → 0. Its gradient is softmax(x/T): a smooth version of the gradient of max, which is the one-hot vector of the argmax. That is the precise sense in which softmax is a “smooth argmax” (it is not a smooth max: its values are probabilities, not a maximum). Below: the logits set above, probcore.smooth_max and autograd.",
+        "zh": "max x 在最大的两个 logit 相等处有折点（最大值以下的相等，如 (3, 1, 1)，不影响光滑）；T·logsumexp(x/T) 处处光滑，且夹在 max x 与 max x + T log n 之间，所以 T → 0 时趋于 max x。它的梯度是 softmax(x/T)：max 的梯度是 argmax 的 one-hot 向量，softmax 就是它的光滑版本。softmax 被称为“光滑的 argmax”正是这个意思（它不是光滑的 max：它的值是概率，而不是最大值）。下图：上方设定的 logits，由 probcore.smooth_max 与自动微分计算。",
     },
     "smooth.log_T": {
         "en": "log₁₀ T",
@@ -63,8 +63,8 @@ STRINGS = {
         "zh": "单调性与平移不变性：实测",
     },
     "smooth.properties_text": {
-        "en": "Two properties a mapping from scores to probabilities is expected to have. **Monotonicity**: a larger logit never gets a smaller probability (xᵢ > xⱼ ⇒ pᵢ ≥ pⱼ). **Shift invariance**: adding the same number to every logit changes nothing, f(x + c) = f(x), so only differences matter. Instead of trusting the formulas, the test below draws random logit vectors, applies each mapping with its default parameters (AM-softmax: target class 0) and counts the draws where a property fails.",
-        "zh": "从分数到概率的映射通常应具备两条性质。**单调性**：logit 越大，概率不会越小（xᵢ > xⱼ ⇒ pᵢ ≥ pⱼ）。**平移不变性**：所有 logit 加同一个数，结果不变，f(x + c) = f(x)，所以只有差值起作用。下面不去相信公式，而是随机抽取 logit 向量，让每个映射取默认参数（AM-softmax 的目标类别为 0）作用其上，统计性质不成立的抽样所占比例。",
+        "en": "Two properties a mapping from scores to probabilities is expected to have. **Monotonicity**: a larger logit never gets a smaller probability (xᵢ > xⱼ ⇒ pᵢ ≥ pⱼ). **Shift invariance**: adding the same number to every logit changes nothing, f(x + c) = f(x), so only differences matter. Beyond the formulas, the test below draws random logit vectors, applies each mapping with its default parameters (AM-softmax: target class 0) and counts the draws where a property fails.",
+        "zh": "从分数到概率的映射通常应具备两条性质。**单调性**：logit 越大，概率不会越小（xᵢ > xⱼ ⇒ pᵢ ≥ pⱼ）。**平移不变性**：所有 logit 加同一个数，结果不变，f(x + c) = f(x)，所以只有差值起作用。下面不只看公式，还随机抽取 logit 向量，让每个映射取默认参数（AM-softmax 的目标类别为 0）作用其上，统计性质不成立的抽样所占比例。",
     },
     "smooth.n": {
         "en": "logits per draw n",
@@ -143,16 +143,16 @@ STRINGS = {
         "zh": "β = {beta}，底数 b = e^β = {b}：{kind}；概率最大的类别为 {top}。由 probcore.softmax(x, beta=β) 计算。",
     },
     "smooth.kind_max": {
-        "en": "a soft maximum (large logits favoured)",
-        "zh": "软的最大值（偏向大的 logit）",
+        "en": "a soft argmax (large logits favoured)",
+        "zh": "软 argmax（偏向大的 logit）",
     },
     "smooth.kind_min": {
         "en": "softmin (small logits favoured)",
         "zh": "softmin（偏向小的 logit）",
     },
-    "smooth.kind_uniform": {
-        "en": "uniform (b = 1)",
-        "zh": "均匀分布（b = 1）",
+    "smooth.base_note_uniform": {
+        "en": "β = 0, base b = e^β = 1: uniform, every class gets p = 1/n = {p}, so no class is the most likely. Computed by probcore.softmax(x, beta=β).",
+        "zh": "β = 0，底数 b = e^β = 1：均匀分布，每个类别都得到 p = 1/n = {p}，没有哪个类别概率最大。由 probcore.softmax(x, beta=β) 计算。",
     },
     "smooth.saturation": {
         "en": "Saturation, and why attention divides by √d",

@@ -15,8 +15,8 @@ STRINGS = {
         "zh": "从 exp(x) 到 relu(1 + βx)^(1/β)",
     },
     "sfe.approx_text": {
-        "en": "exp(x) is the limit of (1 + βx)^(1/β) as β → 0. Keep β > 0 and cut the base at 0: relu(1 + βx)^(1/β) follows exp near x = 0 but is exactly 0 for x ≤ −1/β. Put it in place of exp in softmax and renormalise with a threshold λ instead of a division: pᵢ = relu(βxᵢ − λ)^(1/β), λ chosen so that Σ p = 1. That is α-entmax with α = 1 + β: β = 1 gives sparsemax (a plain ReLU), β = ½ gives 1.5-entmax (a squared ReLU), β → 0 gives softmax back. Every class whose logit falls more than the cut below the others gets exactly 0.",
-        "zh": "exp(x) 是 (1 + βx)^(1/β) 在 β → 0 时的极限。保持 β > 0，并把底数在 0 处截断：relu(1 + βx)^(1/β) 在 x = 0 附近贴近 exp，而在 x ≤ −1/β 时恰为 0。用它替换 softmax 中的 exp，并用阈值 λ 而不是除法来归一化：pᵢ = relu(βxᵢ − λ)^(1/β)，λ 的取值使 Σ p = 1。这就是 α = 1 + β 的 α-entmax：β = 1 得到 sparsemax（普通 ReLU），β = ½ 得到 1.5-entmax（ReLU 的平方），β → 0 又回到 softmax。logit 比其他类低出截断距离以上的类别，概率恰为 0。",
+        "en": "exp(x) is the limit of (1 + βx)^(1/β) as β → 0. Keep β > 0 and cut the base at 0: relu(1 + βx)^(1/β) follows exp near x = 0 but is exactly 0 for x ≤ −1/β. Put it in place of exp in softmax and renormalise with a threshold λ instead of a division: pᵢ = relu(βxᵢ − λ)^(1/β), λ chosen so that Σ p = 1. That is α-entmax with α = 1 + β: β = 1 gives sparsemax (a plain ReLU), β = ½ gives 1.5-entmax (a squared ReLU), β → 0 gives softmax back. Every class whose logit lies more than 1/β below the largest gets exactly 0.",
+        "zh": "exp(x) 是 (1 + βx)^(1/β) 在 β → 0 时的极限。保持 β > 0，并把底数在 0 处截断：relu(1 + βx)^(1/β) 在 x = 0 附近贴近 exp，而在 x ≤ −1/β 时恰为 0。用它替换 softmax 中的 exp，并用阈值 λ 而不是除法来归一化：pᵢ = relu(βxᵢ − λ)^(1/β)，λ 的取值使 Σ p = 1。这就是 α = 1 + β 的 α-entmax：β = 1 得到 sparsemax（普通 ReLU），β = ½ 得到 1.5-entmax（ReLU 的平方），β → 0 又回到 softmax。logit 比最大者低超过 1/β 的类别，概率恰为 0。",
     },
     "sfe.beta": {
         "en": "β (α = 1 + β)",

@@ -64,7 +64,7 @@ STRINGS = {
     },
     "q_sweeps.c1": {
         "en": "at T = x₍₁₎ − x₍₂₎, the gap between the two largest logits",
-        "zh": "在 T = x₍₁₎ − x₍₂₎，即最大两个 logit 之差",
+        "zh": "在 T = x₍₁₎ − x₍₂₎，即最大的两个 logit 之差",
     },
     "q_sweeps.c2": {
         "en": "at T = 1",

@@ -223,7 +223,8 @@ def sampled_softmax_training(n: int, s: float, sigma: float, seed: int, m: int, 
     """Free scores theta (from 0) trained on targets t ~ softmax(x) (the page's context) with Adam
     (lr 0.1, TRAIN_BATCH targets per step), once with the full cross-entropy and once with the
     sampled softmax loss (m unigram samples per target, logQ correction); KL(softmax(x) || softmax(theta))
-    after every step. Both estimate the same gradient p - onehot, so both converge."""
+    after every step. The full loss's expected gradient is softmax(theta) - softmax(x); the sampled loss's is in
+    general another vector for a finite m, but it too vanishes where softmax(theta) = softmax(x)."""
     x = vocab_logits(n, s, sigma, seed)
     p = torch.softmax(x, 0)
     q = vocab_proposal("unigram", n, s)
