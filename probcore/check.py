@@ -42,6 +42,7 @@ import numpy as np
 import torch
 
 from probcore._validate import check_nonnegative
+from probcore.errors import ProbcoreError
 from probcore.registry import get_mapping
 
 __all__ = [
@@ -108,23 +109,23 @@ def _parse_token(token: str, allow_nonfinite: bool) -> float:
     """One decimal number; ValueError with the reason (no location: callers add it)."""
     if _NONFINITE.fullmatch(token):
         if not allow_nonfinite:
-            raise ValueError(f"{token!r} is not a finite number")
+            raise ProbcoreError("not_finite", token=repr(token))
         return float(token)
     if not _NUMBER.fullmatch(token):
-        raise ValueError(f"{token[:40]!r} is not a number")
+        raise ProbcoreError("not_a_number", token=repr(token[:40]))
     value = float(token)
     if math.isinf(value) and not allow_nonfinite:
-        raise ValueError(f"{token[:40]!r} overflows float64 (|value| > 1.8e308)")
+        raise ProbcoreError("overflows", token=repr(token[:40]))
     return value
 
 
 def _check_size(rows: int, n: int, name: str) -> None:
     if n > MAX_COLS:
-        raise ValueError(f"{name} must have at most {MAX_COLS:,} values per row, got {n:,}")
+        raise ProbcoreError("max_cols", name=name, limit=f"{MAX_COLS:,}", got=f"{n:,}")
     if rows > MAX_ROWS:
-        raise ValueError(f"{name} must have at most {MAX_ROWS:,} rows, got {rows:,}")
+        raise ProbcoreError("max_rows", name=name, limit=f"{MAX_ROWS:,}", got=f"{rows:,}")
     if rows * n > MAX_VALUES:
-        raise ValueError(f"{name} must hold at most {MAX_VALUES:,} values in all, got {rows * n:,}")
+        raise ProbcoreError("max_values", name=name, limit=f"{MAX_VALUES:,}", got=f"{rows * n:,}")
 
 
 def parse_vector(text: str, *, allow_nonfinite: bool = False, name: str = "values") -> np.ndarray:
@@ -132,20 +133,20 @@ def parse_vector(text: str, *, allow_nonfinite: bool = False, name: str = "value
     optionally inside one pair of [] or (). ``nan`` / ``inf`` (and overflow such as 1e999) only
     with ``allow_nonfinite`` (e.g. for an output that overflowed). ValueError names the token."""
     if not isinstance(text, str):
-        raise ValueError(f"{name} must be text, got {type(text).__name__}")
+        raise ProbcoreError("not_text", name=name, type=type(text).__name__)
     body = text.strip()
     if len(body) >= 2 and (body[0], body[-1]) in (("[", "]"), ("(", ")")):
         body = body[1:-1]
     tokens = [t for t in _SEPARATORS.split(body) if t]
     if not tokens:
-        raise ValueError(f"{name} is empty: enter numbers separated by commas, spaces or new lines")
+        raise ProbcoreError("empty", name=name)
     _check_size(1, len(tokens), name)
     values = np.empty(len(tokens))
     for i, token in enumerate(tokens):
         try:
             values[i] = _parse_token(token, allow_nonfinite)
-        except ValueError as err:
-            raise ValueError(f"{name}: value {i + 1} {err}") from None
+        except ProbcoreError as err:
+            raise ProbcoreError("value_at", name=name, i=i + 1, error=err) from None
     return values
 
 
@@ -153,7 +154,7 @@ def _load_csv(data: bytes, allow_nonfinite: bool, name: str) -> np.ndarray:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise ValueError(f"{name} is not UTF-8 text") from None
+        raise ProbcoreError("not_utf8", name=name) from None
     rows: list[list[float]] = []
     width = None
     for line_no, cells in enumerate(csv.reader(io.StringIO(text)), start=1):
@@ -166,17 +167,17 @@ def _load_csv(data: bytes, allow_nonfinite: bool, name: str) -> np.ndarray:
             if not all(_NUMBER.fullmatch(c) or _NONFINITE.fullmatch(c) for c in cells):
                 continue  # a header line: names, not numbers
         elif len(cells) != width:
-            raise ValueError(f"{name}: line {line_no} has {len(cells)} values, expected {width} like the first line")
+            raise ProbcoreError("line_width", name=name, line=line_no, got=len(cells), width=width)
         _check_size(len(rows) + 1, width, name)
         row = []
         for col, cell in enumerate(cells, start=1):
             try:
                 row.append(_parse_token(cell, allow_nonfinite))
-            except ValueError as err:
-                raise ValueError(f"{name}: line {line_no}, column {col}: {err}") from None
+            except ProbcoreError as err:
+                raise ProbcoreError("line_column", name=name, line=line_no, col=col, error=err) from None
         rows.append(row)
     if not rows:
-        raise ValueError(f"{name} holds no rows of numbers")
+        raise ProbcoreError("no_rows", name=name)
     return np.array(rows, dtype=np.float64)
 
 
@@ -188,21 +189,21 @@ def _load_npy(data: bytes, allow_nonfinite: bool, name: str) -> np.ndarray:
         read_header = fmt.read_array_header_1_0 if version == (1, 0) else fmt.read_array_header_2_0
         shape, _, dtype = read_header(buf)
     except (ValueError, OSError, EOFError, SyntaxError) as err:
-        raise ValueError(f"{name} is not a valid .npy file (pickled data is not accepted): {err}") from None
+        raise ProbcoreError("npy_pickle", name=name, detail=str(err)) from None
     if dtype.hasobject or dtype.kind not in "fiu":
-        raise ValueError(f"{name} must hold a real numeric array (float or int), got dtype {dtype}")
+        raise ProbcoreError("npy_dtype", name=name, dtype=str(dtype))
     if len(shape) not in (1, 2) or 0 in shape:
-        raise ValueError(f"{name} must be a non-empty 1-D (n,) or 2-D (rows, n) array, got shape {shape}")
+        raise ProbcoreError("npy_shape", name=name, shape=str(shape))
     rows, n = (1, shape[0]) if len(shape) == 1 else shape
     _check_size(rows, n, name)
     try:
         array = np.load(io.BytesIO(data), allow_pickle=False)
     except (ValueError, OSError, EOFError) as err:
-        raise ValueError(f"{name} is not a valid .npy file: {err}") from None
+        raise ProbcoreError("npy_invalid", name=name, detail=str(err)) from None
     array = np.asarray(array, dtype=np.float64).reshape(rows, n)
     if not allow_nonfinite and not np.isfinite(array).all():
         r, c = np.argwhere(~np.isfinite(array))[0]
-        raise ValueError(f"{name}: row {r + 1}, column {c + 1} is {array[r, c]}, not a finite number")
+        raise ProbcoreError("npy_nonfinite", name=name, row=int(r) + 1, col=int(c) + 1, value=str(array[r, c]))
     return array
 
 
@@ -214,15 +215,15 @@ def load_rows(file_bytes: bytes, filename: str, *, allow_nonfinite: bool = False
     ValueError names the file and the offending line / column."""
     name = name or repr(filename)
     if not isinstance(file_bytes, (bytes, bytearray)):
-        raise ValueError(f"file_bytes must be bytes, got {type(file_bytes).__name__}")
+        raise ProbcoreError("not_bytes", type=type(file_bytes).__name__)
     if len(file_bytes) > MAX_FILE_BYTES:
-        raise ValueError(f"{name} must be at most {MAX_FILE_BYTES // 2**20} MiB, got {len(file_bytes) / 2**20:.1f} MiB")
+        raise ProbcoreError("file_size", name=name, limit=MAX_FILE_BYTES // 2**20, got=f"{len(file_bytes) / 2**20:.1f}")
     suffix = str(filename).lower().rsplit(".", 1)[-1]
     if suffix == "csv":
         return _load_csv(bytes(file_bytes), allow_nonfinite, name)
     if suffix == "npy":
         return _load_npy(bytes(file_bytes), allow_nonfinite, name)
-    raise ValueError(f"filename must end in .csv or .npy, got {filename!r}")
+    raise ProbcoreError("file_type", value=repr(filename))
 
 
 # ---------------------------------------------------------------- reference
@@ -245,9 +246,9 @@ def _as_rows(values, name: str) -> np.ndarray:
     try:
         array = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a numeric array of shape (n,) or (rows, n)") from None
+        raise ProbcoreError("rows_numeric", name=name) from None
     if array.ndim not in (1, 2) or array.size == 0:
-        raise ValueError(f"{name} must be a non-empty array of shape (n,) or (rows, n), got shape {array.shape}")
+        raise ProbcoreError("rows_shape", name=name, shape=str(array.shape))
     array = array.reshape(-1, array.shape[-1])
     _check_size(*array.shape, name)
     return array
@@ -259,20 +260,17 @@ class _Problem:
     def __init__(self, mapping: str, params: dict, n_rows: int, n: int):
         self.spec = get_mapping(mapping)
         if self.spec.stochastic:
-            raise ValueError(
-                f"mapping must be deterministic to be checked: {mapping!r} draws random noise, so its "
-                "output changes on every call"
-            )
+            raise ProbcoreError("stochastic", mapping=repr(mapping))
         target = params.pop("target", None)
         if self.spec.needs_target:
             if target is None:
-                raise ValueError(f"target (a class index, or one per row) is required for mapping {mapping!r}")
+                raise ProbcoreError("target_required", mapping=repr(mapping))
             target = np.asarray(target)
             if target.dtype.kind not in "iu" or target.ndim > 1 or target.size not in (1, n_rows):
-                raise ValueError(f"target must be one integer class index or {n_rows} of them (one per row)")
+                raise ProbcoreError("target_rows", rows=n_rows)
             self.target = torch.as_tensor(np.broadcast_to(target.reshape(-1), (n_rows,)).copy(), dtype=torch.long)
         elif target is not None:
-            raise ValueError(f"target is only used by mappings that need one; {mapping!r} does not")
+            raise ProbcoreError("target_unused", mapping=repr(mapping))
         self.params = self.spec.validate(n=n, **params)
         self.name = self.spec.name
         # p = f(s x): the logit scale s set by temperature T (s = 1/T) or beta (s = beta)
@@ -642,7 +640,7 @@ def check_outputs(logits, probs, mapping: str, atol: float = 1e-6, rtol: float =
     x = _logit_rows(logits)
     p = _as_rows(probs, "probs")
     if x.shape != p.shape:
-        raise ValueError(f"probs must have the shape of logits {x.shape}, got {p.shape}")
+        raise ProbcoreError("probs_shape", shape=str(x.shape), got=str(p.shape))
     problem = _Problem(mapping, dict(params), *x.shape)
     with torch_threads(1):
         return _verdicts(problem, x, p, atol, rtol)
@@ -666,14 +664,14 @@ def rows_bytes(rows: np.ndarray, suffix: str) -> bytes:
     elif suffix == "npy":
         np.save(buffer, rows, allow_pickle=False)
     else:
-        raise ValueError(f"suffix must be 'csv' or 'npy', got {suffix!r}")
+        raise ProbcoreError("file_suffix", value=repr(suffix))
     return buffer.getvalue()
 
 
 def _logit_rows(logits) -> np.ndarray:
     x = _as_rows(logits, "logits")
     if np.isnan(x).any() or np.isposinf(x).any():
-        raise ValueError("logits must be finite or -inf (a masked entry), got nan or +inf")
+        raise ProbcoreError("logits_finite")
     return x
 
 
@@ -706,7 +704,7 @@ def summary(verdicts: list[RowVerdict]) -> dict:
     """Counts over the rows: {"rows", "passed", "failed", "max_abs_error", "causes": {cause: rows},
     "text": one sentence}."""
     if not verdicts:
-        raise ValueError("verdicts must hold at least one RowVerdict")
+        raise ProbcoreError("no_verdicts")
     failed = [v for v in verdicts if not v.ok]
     causes: dict[str, int] = {}
     for v in failed:

@@ -28,6 +28,7 @@ import torch
 from probcore import fused as _fused
 from probcore import threshold
 from probcore._trace import traced
+from probcore.errors import ProbcoreError
 from probcore._validate import (
     check_k_or_top_p,
     check_temperature_or_beta,
@@ -59,15 +60,15 @@ def _lastdim(x, dim):
     ``restore(p)`` gives p x's dtype and layout back."""
     if not isinstance(x, torch.Tensor) or not torch.is_floating_point(x):
         got = f"dtype {x.dtype}" if isinstance(x, torch.Tensor) else type(x).__name__
-        raise ValueError(f"x must be a floating tensor (float16, bfloat16, float32 or float64), got {got}")
+        raise ProbcoreError("x_dtype", got=got)
     nd = x.dim()
     if nd == 0:
-        raise ValueError("x must have at least one dimension (the one mapped), got a 0-d tensor")
+        raise ProbcoreError("x_scalar")
     if isinstance(dim, bool) or not isinstance(dim, numbers.Integral) or not -nd <= dim < nd:
-        raise ValueError(f"dim must be an integer in [{-nd}, {nd - 1}] for this {nd}-d x, got {dim!r}")
+        raise ProbcoreError("dim", low=-nd, high=nd - 1, ndim=nd, value=repr(dim))
     dim = int(dim)
     if x.shape[dim] == 0:
-        raise ValueError("x must have at least one entry along dim (n >= 1)")
+        raise ProbcoreError("x_empty")
     dtype = x.dtype if x.dtype in (torch.float32, torch.float64) else torch.float32
     return x.movedim(dim, -1).to(dtype), lambda p: p.to(x.dtype).movedim(-1, dim)
 
@@ -207,14 +208,13 @@ def _check_target(target, z):
     n, shape = z.shape[-1], z.shape[:-1]
     target = torch.as_tensor(target, device=z.device)
     if target.dtype == torch.bool or target.dtype.is_floating_point or target.dtype.is_complex:
-        raise ValueError(f"target must hold integer class indices in [0, {n - 1}], got dtype {target.dtype}")
+        raise ProbcoreError("target_dtype", high=n - 1, dtype=str(target.dtype))
     try:
         target = target.long().broadcast_to(shape)
     except RuntimeError:
-        raise ValueError(
-            f"target must have the shape of x without dim, {tuple(shape)}, got {tuple(target.shape)}") from None
+        raise ProbcoreError("target_shape", shape=str(tuple(shape)), got=str(tuple(target.shape))) from None
     if not traced() and ((target < 0) | (target >= n)).any():  # (unchecked when traced: no host sync)
-        raise ValueError(f"target must hold class indices in [0, {n - 1}]")
+        raise ProbcoreError("target_range", high=n - 1)
     return target
 
 
@@ -626,7 +626,7 @@ def _entmax_apply(z, alpha, n_iter=None, fused=False):
 
 def _check_fused(fused):
     if not isinstance(fused, bool):
-        raise ValueError(f"fused must be True or False, got {fused!r}")
+        raise ProbcoreError("bool", name="fused", value=repr(fused))
     return fused
 
 
@@ -670,20 +670,19 @@ def entmax(x, alpha=1.5, dim=-1, temperature=1.0, n_iter=None, fused=False):
 def _alpha_rows(alpha, x, dim, z):
     """alpha tensor -> (..., 1) aligned with z (dim moved last), after checking it."""
     if not (alpha.dtype.is_floating_point or alpha.dtype in (torch.int32, torch.int64)):
-        raise ValueError(f"alpha must be a real number or a real tensor, got dtype {alpha.dtype}")
+        raise ProbcoreError("alpha_dtype", dtype=str(alpha.dtype))
     if not traced() and (torch.isnan(alpha).any() or (alpha <= 0).any() or torch.isinf(alpha).any()):
-        raise ValueError("alpha must be a finite real > 0 (every entry of the alpha tensor)")
+        raise ProbcoreError("alpha_entries")
     dim = dim % x.dim()
     if alpha.dim() > x.dim():
-        raise ValueError(f"alpha must have at most {x.dim()} dimensions (those of x), got {alpha.dim()}")
+        raise ProbcoreError("alpha_ndim", limit=x.dim(), got=alpha.dim())
     alpha = alpha.reshape((1,) * (x.dim() - alpha.dim()) + alpha.shape)
     if alpha.shape[dim] != 1:
-        raise ValueError(f"alpha must have size 1 along dim (one alpha per row), got shape {tuple(alpha.shape)}")
+        raise ProbcoreError("alpha_row_size", shape=str(tuple(alpha.shape)))
     try:
         return alpha.movedim(dim, -1).to(z.dtype).expand(*z.shape[:-1], 1)
     except RuntimeError:
-        raise ValueError(
-            f"alpha of shape {tuple(alpha.shape)} does not broadcast to x of shape {tuple(x.shape)}") from None
+        raise ProbcoreError("alpha_broadcast", shape=str(tuple(alpha.shape)), x_shape=str(tuple(x.shape))) from None
 
 
 # ------------------------------------------------------------------ perturb-max
@@ -850,7 +849,7 @@ def gumbel_softmax(x, temperature=1.0, hard=False, dim=-1, generator=None):
     (straight-through)."""
     t = check_positive_temperature(temperature)
     if not isinstance(hard, bool):
-        raise ValueError(f"hard must be True or False, got {hard!r}")
+        raise ProbcoreError("bool", name="hard", value=repr(hard))
     z, back = _lastdim(x, dim)
     soft = _softmax((z + _noise("gumbel", z.shape, z, generator)) / t)
     if hard:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import torch
 
 from probcore import functional as F
+from probcore.errors import ProbcoreError
 from probcore.registry import get_mapping
 
 # the mappings whose Jacobian is diag(s) - s s^T / sum s with s = p^(2 - alpha): alpha per name
@@ -28,8 +29,7 @@ def jacobian(name, x, dim=-1, **params):
     mapping = get_mapping(name)
     z, _ = F._lastdim(x, dim)  # checks x and dim; float32/64 with dim last
     if name == "gumbel_softmax" and params.get("generator") is None:
-        raise ValueError("gumbel_softmax is stochastic: pass generator= (a seeded torch.Generator) "
-                         "to get the Jacobian of the sample it draws")
+        raise ProbcoreError("jacobian_generator")
     if not mapping.analytic_jacobian:
         return _autograd_jacobian(lambda v: mapping.forward(v, dim=-1, **params), z).to(x.dtype)
     if name == "gumbel_softmax":

@@ -43,6 +43,7 @@ from probcore._validate import (
 )
 from probcore import functional as F
 from probcore._trace import traced
+from probcore.errors import ProbcoreError
 from probcore.functional import entmax, taylor_softmax
 from probcore.registry import get_mapping
 from probcore.threshold import sparsemax_threshold
@@ -67,7 +68,7 @@ def _check_ignore_index(ignore_index) -> int:
             ignore_index.is_floating_point() or ignore_index.is_complex() or ignore_index.dtype == torch.bool):
         return int(ignore_index.item())
     if isinstance(ignore_index, bool) or not isinstance(ignore_index, numbers.Integral):
-        raise ValueError(f"ignore_index must be an integer (or a 0-d integer tensor), got {ignore_index!r}")
+        raise ProbcoreError("ignore_index", value=repr(ignore_index))
     return int(ignore_index)
 
 
@@ -107,33 +108,23 @@ def _classify(row_loss, x, target, reduction, ignore_index, x_name="x", **params
     params = check_params(reduction=reduction, ignore_index=ignore_index, **params)
     reduction, ignore_index = params.pop("reduction"), params.pop("ignore_index")
     if not (torch.is_tensor(x) and x.is_floating_point() and x.dim() >= 1):
-        raise ValueError(
-            f"{x_name} must be a floating tensor of shape (C,), (N, C) or (N, C, d1, ...), got "
-            f"{x.dtype if torch.is_tensor(x) else type(x).__name__}"
-            f"{tuple(x.shape) if torch.is_tensor(x) else ''}"
-        )
+        got = f"{x.dtype}{tuple(x.shape)}" if torch.is_tensor(x) else type(x).__name__
+        raise ProbcoreError("loss_input", name=x_name, got=got)
     class_dim = 0 if x.dim() == 1 else 1
     z = x.movedim(class_dim, -1)
     n = z.shape[-1]
     if not torch.is_tensor(target) or target.is_floating_point() or target.is_complex() or target.dtype == torch.bool:
-        raise ValueError(
-            f"target must be an integer tensor of class indices in [0, {n}), got "
-            f"{target.dtype if torch.is_tensor(target) else type(target).__name__}"
-        )
+        got = str(target.dtype) if torch.is_tensor(target) else type(target).__name__
+        raise ProbcoreError("loss_target_dtype", n=n, got=got)
     if target.shape != z.shape[:-1]:
-        raise ValueError(
-            f"target must have shape {tuple(z.shape[:-1])} ({x_name}'s shape without its class "
-            f"dimension {class_dim}), got {tuple(target.shape)}"
-        )
+        raise ProbcoreError("loss_target_shape", shape=str(tuple(z.shape[:-1])), name=x_name, class_dim=class_dim,
+                            got=str(tuple(target.shape)))
     target = target.long()
     ignored = target == ignore_index
     bad = ~ignored & ((target < 0) | (target >= n))
     tracing = traced()  # torch.func / torch.compile: no host syncs (target values unchecked)
     if not tracing and bad.any():
-        raise ValueError(
-            f"target must hold class indices in [0, {n}) or ignore_index={ignore_index}, "
-            f"got {target[bad][0].item()}"
-        )
+        raise ProbcoreError("loss_target_range", n=n, ignore_index=ignore_index, value=str(target[bad][0].item()))
     if tracing or ignored.any():  # keep whatever sits in ignored rows (e.g. a fully masked row) out of the maths
         target = target.masked_fill(ignored, 0)
         z = z.masked_fill(ignored.unsqueeze(-1), 0)

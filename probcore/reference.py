@@ -12,6 +12,7 @@ import numbers
 
 import numpy as np
 
+from .errors import ProbcoreError
 from ._validate import (check_alpha, check_beta, check_k, check_noise, check_nonnegative, check_order,
                         check_positive, check_positive_int, check_positive_temperature, check_temperature,
                         check_temperature_or_beta, check_k_or_top_p, check_top_p)
@@ -22,7 +23,7 @@ from ._validate import (check_alpha, check_beta, check_k, check_noise, check_non
 def _vector(x) -> np.ndarray:
     x = np.asarray(x, dtype=np.float64)
     if x.ndim != 1:
-        raise ValueError(f"x must be a 1-D array of floats, got shape {x.shape}")
+        raise ProbcoreError("x_vector", shape=str(x.shape))
     return x
 
 
@@ -56,7 +57,7 @@ def _logsumexp(z: np.ndarray) -> float:
 
 def _target(target, n: int) -> int:
     if isinstance(target, bool) or not isinstance(target, numbers.Integral) or not 0 <= target < n:
-        raise ValueError(f"target must be a class index in [0, {n - 1}], got {target!r}")
+        raise ProbcoreError("target_index", high=n - 1, value=repr(target))
     return int(target)
 
 
@@ -210,7 +211,7 @@ def gumbel_softmax(x, temperature=1.0, hard=False, seed=0):
     """y = softmax((x + g) / T), g_i ~ Gumbel(0, 1); hard: onehot(argmax y) (straight-through)."""
     x, temperature = _vector(x), check_positive_temperature(temperature)
     if not isinstance(hard, bool):
-        raise ValueError(f"hard must be True or False, got {hard!r}")
+        raise ProbcoreError("bool", name="hard", value=repr(hard))
     y = softmax(x + np.random.default_rng(seed).gumbel(size=x.shape), temperature)
     return np.eye(len(y))[np.argmax(y)] if hard and y.any() else y
 

@@ -25,6 +25,7 @@ from probcore._validate import (
     check_temperature,
     check_top_p,
 )
+from probcore.errors import ProbcoreError
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,7 @@ class Param:
 
 def _check_bool(name, value):
     if not isinstance(value, bool):
-        raise ValueError(f"{name} must be True or False, got {value!r}")
+        raise ProbcoreError("bool", name=name, value=repr(value))
     return value
 
 
@@ -100,8 +101,8 @@ class Mapping:
         out = {}
         for name, value in params.items():
             if name not in known:
-                raise ValueError(
-                    f"unknown parameter {name!r} for {self.name}; valid: {', '.join(known) or 'none'}")
+                raise ProbcoreError("unknown_param", name=repr(name), mapping=self.name,
+                                    valid=", ".join(known) or "none")
             if value is None and name in _MAY_BE_NONE:
                 out[name] = None
             elif name == "k":
@@ -202,4 +203,4 @@ def get_mapping(name) -> Mapping:
     try:
         return MAPPINGS[name]
     except (KeyError, TypeError):
-        raise ValueError(f"mapping must be one of {', '.join(MAPPINGS)}; got {name!r}") from None
+        raise ProbcoreError("one_of", name="mapping", choices=", ".join(MAPPINGS), value=repr(name)) from None

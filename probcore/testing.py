@@ -46,6 +46,7 @@ import numpy as np
 import torch
 
 from probcore.check import check_outputs
+from probcore.errors import ProbcoreError
 from probcore.jacobian import jacobian
 from probcore.registry import get_mapping
 
@@ -97,12 +98,12 @@ def check_implementation(fn, mapping: str, *, skip=(), atol: float = 1e-6, rtol:
     ValueError for an unknown / stochastic mapping, bad parameters or skip ids."""
     spec = get_mapping(mapping)
     if spec.stochastic:
-        raise ValueError(f"mapping must be deterministic to be checked: {mapping!r} draws random noise")
+        raise ProbcoreError("stochastic", mapping=repr(mapping))
     unknown = set(skip) - set(CASES)
     if isinstance(skip, str) or unknown:
-        raise ValueError(f"skip must be a collection of case ids among {', '.join(CASES)}; got {skip!r}")
+        raise ProbcoreError("skip", choices=", ".join(CASES), value=repr(skip))
     if "target" in params:
-        raise ValueError("target is chosen by the kit (one per row); leave it out")
+        raise ProbcoreError("kit_target")
     params = spec.validate(**params)
     device = torch.device(device)
     ran = []

@@ -28,6 +28,7 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor
 
+from .errors import ProbcoreError
 from ._validate import check_nonnegative, check_positive_int, check_reduction
 
 COST_METHODS = ("full", "hierarchical", "sampled")
@@ -38,18 +39,17 @@ COST_METHODS = ("full", "hierarchical", "sampled")
 
 def _check_float(name: str, x) -> Tensor:
     if not isinstance(x, Tensor) or not x.is_floating_point():
-        raise ValueError(f"{name} must be a floating tensor, got {type(x).__name__}"
-                         + (f" of dtype {x.dtype}" if isinstance(x, Tensor) else ""))
+        got = type(x).__name__ + (f" of dtype {x.dtype}" if isinstance(x, Tensor) else "")
+        raise ProbcoreError("float_tensor", name=name, got=got)
     return x
 
 
 def _check_freqs(freqs) -> Tensor:
     f = torch.as_tensor(freqs, dtype=torch.float64)
     if f.ndim != 1 or f.numel() < 1:
-        raise ValueError(f"freqs must be a 1-D sequence with at least 1 entry, got shape {tuple(f.shape)}")
+        raise ProbcoreError("freqs_shape", shape=str(tuple(f.shape)))
     if not bool(torch.isfinite(f).all()) or not bool((f > 0).all()):
-        raise ValueError(f"freqs entries must be in (0, inf), got min {f.min().item()!r}"
-                         f" (non-finite: {int((~torch.isfinite(f)).sum())})")
+        raise ProbcoreError("freqs_entries", min=repr(f.min().item()), nonfinite=int((~torch.isfinite(f)).sum()))
     return f
 
 
@@ -58,12 +58,12 @@ def _check_proposal(q, x: Tensor) -> Tensor:
     q = _check_float("q", q)
     n = x.shape[-1]
     if q.shape != (n,) and q.shape != x.shape:
-        raise ValueError(f"q must have shape ({n},) or {tuple(x.shape)} (that of x), got {tuple(q.shape)}")
+        raise ProbcoreError("q_shape", n=n, shape=str(tuple(x.shape)), got=str(tuple(q.shape)))
     if not bool(torch.isfinite(q).all()) or not bool((q > 0).all()):
-        raise ValueError("q entries must be in (0, 1]: every class needs a positive proposal probability")
+        raise ProbcoreError("q_entries")
     err = (q.sum(-1) - 1).abs().max().item()
     if err > 1e-4:
-        raise ValueError(f"q must sum to 1 along its last dim (within 1e-4), off by {err:.3g}")
+        raise ProbcoreError("q_sum", off_by=f"{err:.3g}")
     return q
 
 
@@ -74,7 +74,7 @@ def _check_broadcast(name: str, value: Tensor, shape: torch.Size, to: str) -> No
     except RuntimeError:
         ok = False
     if not ok:
-        raise ValueError(f"{name} must be broadcastable to {to} shape {tuple(shape)}, got {tuple(value.shape)}")
+        raise ProbcoreError("broadcast", name=name, to=to, shape=str(tuple(shape)), got=str(tuple(value.shape)))
 
 
 def _reduce(loss: Tensor, reduction: str) -> Tensor:
@@ -184,7 +184,7 @@ def expected_path_length(tree: HuffmanTree, freqs) -> float:
     """E[len] = sum_i p_i len_i with p = freqs / sum(freqs): the mean cost of one target in HS."""
     p = _check_freqs(freqs)
     if p.numel() != tree.n_classes:
-        raise ValueError(f"freqs must have {tree.n_classes} entries (one per class of tree), got {p.numel()}")
+        raise ProbcoreError("freqs_count", n=tree.n_classes, got=p.numel())
     return float((p / p.sum() * tree.lengths).sum())
 
 
@@ -210,13 +210,12 @@ def _check_hs(h, node_vectors, tree: HuffmanTree) -> None:
     _check_float("h", h)
     _check_float("node_vectors", node_vectors)
     if h.ndim < 1:
-        raise ValueError("h must have at least 1 dim (..., d)")
+        raise ProbcoreError("h_ndim")
     want = (tree.n_internal, h.shape[-1])
     if tuple(node_vectors.shape) != want:
-        raise ValueError(f"node_vectors must have shape {want} (n_classes - 1 internal nodes, d = h.shape[-1]),"
-                         f" got {tuple(node_vectors.shape)}")
+        raise ProbcoreError("node_vectors_shape", shape=str(want), got=str(tuple(node_vectors.shape)))
     if node_vectors.dtype != h.dtype:
-        raise ValueError(f"node_vectors dtype {node_vectors.dtype} must match h dtype {h.dtype}")
+        raise ProbcoreError("node_vectors_dtype", dtype=str(node_vectors.dtype), h_dtype=str(h.dtype))
 
 
 def _path_log_prob(scores: Tensor, signs: Tensor) -> Tensor:
@@ -245,9 +244,9 @@ def hierarchical_softmax_log_prob(h: Tensor, node_vectors: Tensor, tree: Huffman
     """
     _check_hs(h, node_vectors, tree)
     if not isinstance(target, Tensor) or target.dtype != torch.long or target.shape != h.shape[:-1]:
-        raise ValueError(f"target must be a long tensor of shape {tuple(h.shape[:-1])} (h without its last dim)")
+        raise ProbcoreError("hs_target", shape=str(tuple(h.shape[:-1])))
     if target.numel() and not (0 <= int(target.min()) and int(target.max()) < tree.n_classes):
-        raise ValueError(f"target entries must be in [0, {tree.n_classes - 1}]")
+        raise ProbcoreError("hs_target_range", high=tree.n_classes - 1)
     steps = int(tree.lengths[target].max()) if target.numel() else 0  # paths are left-aligned
     nodes, codes = tree.nodes[target, :steps], tree.codes[target, :steps]
     scores = (node_vectors[nodes] @ h.unsqueeze(-1)).squeeze(-1)     # (..., steps)
@@ -267,8 +266,7 @@ def draw_samples(q: Tensor, m: int, batch_shape=(), generator: torch.Generator |
     _check_float("q", q)
     batch_shape = tuple(batch_shape)
     if q.ndim != 1 and tuple(q.shape[:-1]) != batch_shape:
-        raise ValueError(f"q must have shape (n,) or {batch_shape} + (n,) (batch_shape plus classes),"
-                         f" got {tuple(q.shape)}")
+        raise ProbcoreError("q_batch_shape", batch_shape=str(batch_shape), got=str(tuple(q.shape)))
     if q.ndim == 1:
         return torch.multinomial(q, math.prod(batch_shape) * m, replacement=True,
                                  generator=generator).view(*batch_shape, m)
@@ -332,7 +330,7 @@ def importance_sampling_stats(x: Tensor, q: Tensor, m: int, repeats: int = 200,
     """
     _check_float("x", x)
     if x.ndim != 1:
-        raise ValueError(f"x must be 1-D (n,), got shape {tuple(x.shape)}")
+        raise ProbcoreError("x_1d", shape=str(tuple(x.shape)))
     m = check_positive_int("m", m)
     repeats = check_positive_int("repeats", repeats, low=2)
     q = _check_proposal(q, x)
@@ -372,10 +370,9 @@ def sampled_softmax_loss(x_target: Tensor, x_sampled: Tensor, logq_target: Tenso
     _check_float("x_target", x_target)
     _check_float("x_sampled", x_sampled)
     if x_sampled.ndim < 1 or x_sampled.shape[-1] < 1:
-        raise ValueError(f"x_sampled must have shape (..., m) with m >= 1, got {tuple(x_sampled.shape)}")
+        raise ProbcoreError("x_sampled_ndim", got=str(tuple(x_sampled.shape)))
     if x_sampled.shape[:-1] != x_target.shape:
-        raise ValueError(f"x_sampled must have shape {tuple(x_target.shape)} + (m,) (x_target plus m samples),"
-                         f" got {tuple(x_sampled.shape)}")
+        raise ProbcoreError("x_sampled_shape", shape=str(tuple(x_target.shape)), got=str(tuple(x_sampled.shape)))
     _check_broadcast("logq_target", logq_target, x_target.shape, "x_target")
     _check_broadcast("logq_sampled", logq_sampled, x_sampled.shape, "x_sampled")
     target = x_target - logq_target
@@ -397,8 +394,8 @@ def nce_loss(x_target: Tensor, x_noise: Tensor, logq_target: Tensor, logq_noise:
     _check_float("x_target", x_target)
     _check_float("x_noise", x_noise)
     if x_noise.shape != x_target.shape + (k,):
-        raise ValueError(f"x_noise must have shape {tuple(x_target.shape) + (k,)} (x_target plus k = {k} noise"
-                         f" samples), got {tuple(x_noise.shape)}")
+        raise ProbcoreError("x_noise_shape", shape=str(tuple(x_target.shape) + (k,)), k=k,
+                            got=str(tuple(x_noise.shape)))
     _check_broadcast("logq_target", logq_target, x_target.shape, "x_target")
     _check_broadcast("logq_noise", logq_noise, x_noise.shape, "x_noise")
     log_k = math.log(k)
@@ -433,7 +430,7 @@ def measure_costs(n: int, d: int = 64, m: int = 64, batch: int = 16, repeats: in
     repeats = check_positive_int("repeats", repeats)
     bad = [meth for meth in methods if meth not in COST_METHODS]
     if bad or not methods:
-        raise ValueError(f"methods must be a non-empty subset of {', '.join(COST_METHODS)}; got {methods!r}")
+        raise ProbcoreError("methods", choices=", ".join(COST_METHODS), value=repr(methods))
     g = torch.Generator().manual_seed(seed)
     q = zipf_frequencies(n, s)
     logq = q.log().to(dtype)
