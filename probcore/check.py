@@ -69,13 +69,19 @@ MAX_DIAGNOSED_VALUES = 50_000  # failing rows * n that get the hypothesis tests 
 
 CAUSES = {
     "max_subtraction": "overflow: no max-subtraction before exp",
+    "float16_overflow": "float16 overflow: x / T computed in float16",
     "nonfinite": "nan / inf in the output",
     "passthrough": "logits passed through unchanged",
     "log_probs": "log-probabilities instead of probabilities",
+    "clipping": "clipping max(0, .) forgotten: negative entries",
+    "ties": "ties broken differently",
     "renormalisation": "missing renormalisation",
     "wrong_axis": "normalised over the wrong axis",
     "top_k": "top-k / top-p support off by one",
     "threshold": "threshold from a support off by one",
+    "wrong_mapping": "another mapping's output",
+    "temperature_forgotten": "temperature not applied",
+    "temperature_twice": "temperature applied twice",
     "temperature": "wrong temperature",
     "precision": "low floating-point precision",
     "not_diagnosed": "not diagnosed (row limit)",
@@ -300,7 +306,26 @@ class _Problem:
 
 # ---------------------------------------------------------------- diagnosis
 
-_EXP_LIMITS = {np.float32: math.log(np.finfo(np.float32).max), np.float64: math.log(np.finfo(np.float64).max)}
+DTYPES = ("float16", "bfloat16", "float32", "float64")
+# exp(z) overflows the type beyond z = log(its largest value): float16 11.1, bfloat16 / float32 88.7, float64 709.8
+_EXP_LIMITS = {name: math.log(torch.finfo(getattr(torch, name)).max) for name in DTYPES}
+_NUMPY_TYPES = {"float16": np.float16, "bfloat16": np.float32, "float32": np.float32, "float64": np.float64}
+_FLOAT16_MAX = float(torch.finfo(torch.float16).max)
+
+
+def _dtype_name(dtype: object) -> str | None:
+    """The name in DTYPES of a dtype given as a name, a torch dtype or a numpy dtype (None stays None)."""
+    if dtype is None:
+        return None
+    name = str(dtype).removeprefix("torch.")
+    if name not in DTYPES:
+        try:
+            name = np.dtype(dtype).name  # type: ignore[call-overload]
+        except TypeError:
+            pass
+    if name not in DTYPES:
+        raise ProbcoreError("dtype", choices=", ".join(DTYPES), value=repr(dtype))
+    return name
 
 
 @dataclass
@@ -314,6 +339,7 @@ class _Case:
     ref: np.ndarray
     atol: float
     rtol: float
+    dtype: str | None = None  # the type the user computed in, when known
 
     def matches(self, alt: np.ndarray, rows) -> np.ndarray:
         return np.isclose(self.p[rows], alt, atol=self.atol, rtol=self.rtol, equal_nan=True).all(-1)
@@ -349,19 +375,152 @@ def _h_overflow(case: _Case, rows):
         return [None] * len(rows)
     z = case.x[rows] * pr.scale
     out = [None] * len(rows)
-    for dtype, limit in reversed(_EXP_LIMITS.items()):  # float64 first: name the widest type that overflows
-        naive = _naive_exp(z, dtype, k)
+    # the user's type when known, else float64 first: name the widest type that overflows
+    for name in (case.dtype,) if case.dtype else ("float64", "float32"):
+        limit = _EXP_LIMITS[name]
+        naive = _naive_exp(z, _NUMPY_TYPES[name], k)
         big = np.abs(np.where(np.isfinite(z), z, 0)).max(-1)
         hit = case.matches(naive, rows) & case.differs_from_ref(naive, rows) & (big > limit)
         for i in np.flatnonzero(hit):
             if out[i] is None:
                 out[i] = (
                     "max_subtraction",
-                    f"reproduced by exp(x) / sum exp(x) in {np.dtype(dtype).name} without subtracting max x: "
+                    f"reproduced by exp(x) / sum exp(x) in {name} without subtracting max x: "
                     f"exp overflows / underflows beyond |x| = {limit:.1f} (here up to {big[i]:.4g}), giving "
                     "nan, inf or 0; compute exp(x - max x) instead (the result is the same)",
-                    {"dtype": np.dtype(dtype).name},
+                    {"dtype": name},
                 )
+    return out
+
+
+_EXP_MAPPINGS = {"softmax", "sparse_softmax", "am_softmax", "gumbel_softmax", "perturbmax"}
+
+
+def _uses_exp(problem: _Problem) -> bool:
+    """Whether the mapping computes exp(x / T) (softmax and its kin, entmax at alpha = 1)."""
+    return problem.name in _EXP_MAPPINGS or (problem.name == "entmax" and problem.params.get("alpha") == 1)
+
+
+def _entmax_alpha(problem: _Problem) -> float | None:
+    """alpha of a thresholded mapping p = max(0, (alpha - 1) z - tau)^(1/(alpha - 1)) (alpha > 1), else None."""
+    alpha = {"sparsemax": 2.0, "entmax15": 1.5}.get(problem.name)
+    if problem.name == "entmax":
+        alpha = problem.params.get("alpha", 1.5)
+    if not isinstance(alpha, (int, float)) or alpha <= 1:
+        return None
+    return float(alpha)
+
+
+def _h_float16_overflow(case: _Case, rows):
+    """Computed in float16: x / T (or x itself) past float16's largest value 65504 becomes inf; the
+    row is the mapping of those float16 logits (nan where inf - inf appears)."""
+    pr = case.problem
+    if case.dtype != "float16" or pr.spec.needs_target:
+        return [None] * len(rows)
+    x = case.x[rows]
+    with np.errstate(all="ignore"):
+        z16 = x.astype(np.float16) * np.float16(pr.scale)
+    overflow = (np.isinf(z16) & np.isfinite(x)).any(-1)
+    if not overflow.any():
+        return [None] * len(rows)
+    unit = {"beta": 1.0} if pr.uses_beta else {"temperature": 1.0} if pr.has_temperature else {}
+    with np.errstate(all="ignore"):
+        alt = pr(z16.astype(np.float64), rows, **unit)
+    hit = overflow & case.matches(alt, rows)
+    big = np.abs(np.where(np.isfinite(x), x * pr.scale, 0)).max(-1)
+    what = "x / T" if pr.has_temperature and pr.scale != 1 else "x"
+    return [("float16_overflow", f"{what} overflows float16: it reaches {big[i]:.4g}, beyond float16's largest value "
+             f"{_FLOAT16_MAX:.0f}, and becomes inf (then nan); compute in float32 and cast the result to float16 "
+             "(as torch.softmax does)", {"dtype": "float16"}) if hit[i] else None for i in range(len(rows))]
+
+
+def _h_ties(case: _Case, rows):
+    """Entries tied in x exchanged: the row equals the reference once each group of equal logits is
+    sorted (top-k keeps any of the tied entries at its cut-off)."""
+    x, p, ref = case.x[rows], case.p[rows], case.ref[rows]
+    tied = (np.diff(np.sort(x, -1), axis=-1) == 0).any(-1)
+    sorted_p = np.take_along_axis(p, np.lexsort((p, x), axis=-1), -1)
+    sorted_ref = np.take_along_axis(ref, np.lexsort((ref, x), axis=-1), -1)
+    hit = tied & np.isclose(sorted_p, sorted_ref, atol=case.atol, rtol=case.rtol, equal_nan=True).all(-1)
+    out = []
+    for i in range(len(rows)):
+        if not hit[i]:
+            out.append(None)
+            continue
+        moved = np.flatnonzero(~np.isclose(p[i], ref[i], atol=case.atol, rtol=case.rtol)).tolist()
+        out.append(("ties", f"your row is the reference with entries tied in x exchanged (indices {moved}): ties "
+                    "broken differently; any of the tied entries is a valid choice (probcore keeps those "
+                    "torch.topk returns), so compare tied entries as a set", {"indices": moved}))
+    return out
+
+
+def _h_clipping(case: _Case, rows):
+    """A thresholded mapping without its max(0, .): the reference on the support and
+    ((alpha - 1) z - tau)^(1/(alpha - 1)) off it (z - tau for sparsemax: negative entries)."""
+    pr = case.problem
+    alpha = _entmax_alpha(pr)
+    if alpha is None:
+        return [None] * len(rows)
+    x, p, ref = case.x[rows], case.p[rows], case.ref[rows]
+    with np.errstate(all="ignore"):
+        z = x * pr.scale
+        z = (alpha - 1) * (z - np.max(np.where(np.isfinite(z), z, -np.inf), -1, keepdims=True))
+        support = ref > 0
+        tau = np.where(support, z - ref ** (alpha - 1), 0).sum(-1) / np.maximum(support.sum(-1), 1)
+        d = z - tau[:, None]
+        q = 1 / (alpha - 1)
+        signed = np.sign(d) * np.abs(d) ** q  # an odd power, e.g. sparsemax's z - tau
+        plain = d ** q  # an even power, e.g. entmax15's (z / 2 - tau)^2
+    hit = (~support & (p != 0)).any(-1) & (case.matches(signed, rows) | case.matches(plain, rows))
+    formula = "z - tau" if alpha == 2 else "((alpha - 1) z - tau)^(1/(alpha - 1))"
+    out = []
+    for i in range(len(rows)):
+        if not hit[i]:
+            out.append(None)
+            continue
+        off = ~support[i] & (p[i] != 0)
+        out.append(("clipping", f"your row is {formula} without the clipping max(0, .): it equals the reference "
+                    f"on the support and is nonzero on {int(off.sum())} entries off it (down to "
+                    f"{p[i][off].min():.3g}); clip at 0", {"off_support": int(off.sum())}))
+    return out
+
+
+def _alternatives(pr: _Problem) -> list[tuple[str, dict]]:
+    """Other mappings a row might have been computed with: each deterministic mapping other than
+    the chosen one (perturb-max with each non-Gumbel noise; Gumbel perturb-max is softmax), at the
+    user's temperature where it takes one."""
+    from probcore._validate import NOISES
+    from probcore.registry import MAPPINGS
+
+    out = []
+    for name, spec in MAPPINGS.items():
+        if spec.stochastic or spec.needs_target or name in (pr.name, "entmax", "sparse_softmax"):
+            continue
+        variants = [{"noise": noise} for noise in NOISES if noise != "gumbel"] if name == "perturbmax" else [{}]
+        for params in variants:
+            if "temperature" in {p.name for p in spec.params} and pr.scale != 1:
+                params = {**params, "temperature": 1 / pr.scale}
+            out.append((name, params))
+    return out
+
+
+def _h_wrong_mapping(case: _Case, rows):
+    """The row is another mapping's output (e.g. softmax values checked as sparsemax)."""
+    pr = case.problem
+    rows = np.asarray(rows)
+    out: list = [None] * len(rows)
+    for name, params in _alternatives(pr):
+        spec = get_mapping(name)
+        t = torch.from_numpy(np.ascontiguousarray(case.x[rows]))
+        with torch.no_grad(), np.errstate(all="ignore"):
+            alt = spec.forward(t, dim=-1, **params).double().numpy()
+        hit = case.matches(alt, rows) & case.differs_from_ref(alt, rows)
+        shown = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in params.items())
+        label = f"{name} ({shown})" if shown else name
+        for i in np.flatnonzero(hit):
+            out[i] = out[i] or ("wrong_mapping", f"your row matches {label}, not {pr.name}: your code computes "
+                                f"another mapping (or the check was given the wrong one)",
+                                {"mapping": name, **params})
     return out
 
 
@@ -464,10 +623,9 @@ def _h_threshold(case: _Case, rows):
     """Sparsemax / entmax with the support size off by one: tau from the closed form for K +- 1
     entries (alpha 2 and 1.5), or the mapping restricted to the top K - 1 entries (any alpha)."""
     pr = case.problem
-    alpha = {"sparsemax": 2.0, "entmax15": 1.5}.get(pr.name, pr.params.get("alpha", 1.5) if pr.name == "entmax" else None)
-    if alpha is None or not isinstance(alpha, (int, float)) or alpha == 1:
+    alpha = _entmax_alpha(pr)
+    if alpha is None:
         return [None] * len(rows)
-    alpha = float(alpha)
     scale = pr.scale * (alpha - 1)  # z = (alpha - 1) x / T
 
     def closed_form(r, k):
@@ -541,6 +699,10 @@ def _h_temperature(case: _Case, rows):
         flat |= case.matches(pr(x * c[:, None] / 1.01, fit_rows), fit_rows)
         for i in np.flatnonzero(hit):
             text, fitted = pr.temperature_text(float(c[i]))
+            slip = None if flat[i] else _temperature_slip(pr, float(c[i]))
+            if slip is not None:
+                found[fit_rows[i]] = slip
+                continue
             note = " (not unique: nearby temperatures give the same output)" if flat[i] else ""
             found[fit_rows[i]] = (
                 "temperature",
@@ -549,6 +711,25 @@ def _h_temperature(case: _Case, rows):
                 {**fitted, "unique": not flat[i]},
             )
     return [found.get(r) for r in rows]
+
+
+def _temperature_slip(pr: _Problem, c: float):
+    """The fitted scale c read as a slip: the temperature (or beta) not applied (the logits' scale
+    is 1) or applied twice (scale s^2 for the setting's s); None for any other c."""
+    s = pr.scale
+    if abs(s - 1) < 1e-6:
+        return None
+    name, value = ("beta", pr.params["beta"]) if pr.uses_beta else ("T", 1 / s)
+    if abs(s * c - 1) < 1e-3:
+        how = "multiplying by beta" if pr.uses_beta else "dividing by T"
+        return ("temperature_forgotten", f"your row matches {name} = 1: {name} = {value:g} was not applied "
+                f"(the logits need {how} before the mapping)", {name if pr.uses_beta else "temperature": 1.0})
+    if abs(s * c / (s * s) - 1) < 1e-3:
+        how = "multiplied by beta" if pr.uses_beta else "divided by T"
+        twice = value * value
+        return ("temperature_twice", f"your row matches {name}' = {name}^2 = {twice:g}: the logits were {how} = "
+                f"{value:g} twice", {name if pr.uses_beta else "temperature": twice})
+    return None
 
 
 def _h_precision(case: _Case, rows, dtypes=(torch.float32, torch.float16)):
@@ -570,7 +751,8 @@ def _h_precision(case: _Case, rows, dtypes=(torch.float32, torch.float16)):
 
 
 def _h_nonfinite(case: _Case, rows):
-    """Last resort for nan / inf / all-zero rows: an overflow if the logits are large."""
+    """Last resort for nan / inf / all-zero rows: an overflow if the logits are large (beyond the
+    user's type's exp limit when known, else the widest type that overflows)."""
     out = []
     for r in rows:
         p, x, ref = case.p[r], case.x[r], case.ref[r]
@@ -580,14 +762,14 @@ def _h_nonfinite(case: _Case, rows):
             out.append(None)
             continue
         big = np.abs(x[np.isfinite(x)] * case.problem.scale).max(initial=0.0)
+        name = case.dtype or ("float64" if big > _EXP_LIMITS["float64"] else "float32")
         where = f"nan / inf at indices {np.flatnonzero(bad)[:10].tolist()}" if bad.any() else "an all-zero row"
         if np.isneginf(x).all():
             out.append(("nonfinite", f"{where} for a row whose logits are all -inf (fully masked): the reference "
                         "is all zeros; x - max x is nan there, so such rows need a guard", {}))
-        elif case.problem.spec.shift_invariant and big > _EXP_LIMITS[np.float32]:
-            dtype = np.float64 if big > _EXP_LIMITS[np.float64] else np.float32  # the widest type that overflows
+        elif case.problem.spec.shift_invariant and _uses_exp(case.problem) and big > _EXP_LIMITS[name]:
             out.append(("max_subtraction", f"{where} with logits up to {big:.4g}: an overflow (exp passes "
-                        f"{np.dtype(dtype).name}'s range beyond {_EXP_LIMITS[dtype]:.1f}); the mapping is "
+                        f"{name}'s range beyond {_EXP_LIMITS[name]:.1f}); the mapping is "
                         "shift-invariant, so subtract the row max first: the result is the same", {}))
         else:
             out.append(("nonfinite", f"your output has {where} where the reference is finite", {}))
@@ -595,13 +777,17 @@ def _h_nonfinite(case: _Case, rows):
 
 
 _HYPOTHESES = (
+    _h_float16_overflow,  # before the missing max-subtraction: x / T is already inf, before any exp
     _h_overflow,
     _h_passthrough,
     _h_log_probs,
+    _h_ties,
+    _h_clipping,
+    _h_top_k,
+    _h_threshold,  # before renormalisation: a support off by one may sum to other than 1
     _h_renormalisation,
     _h_wrong_axis,
-    _h_top_k,
-    _h_threshold,
+    _h_wrong_mapping,
     _h_precision,  # float32 / float16 before the temperature fit, which could absorb their rounding
     _h_temperature,
     partial(_h_precision, dtypes=(torch.bfloat16,)),  # 3 % relative: a wrong T' is the likelier story
@@ -627,23 +813,27 @@ def _diagnose(case: _Case, rows: np.ndarray) -> dict:
 # ---------------------------------------------------------------- API
 
 
-def check_outputs(logits, probs, mapping: str, atol: float = 1e-6, rtol: float = 1e-5, **params) -> list[RowVerdict]:
+def check_outputs(logits, probs, mapping: str, atol: float = 1e-6, rtol: float = 1e-5, *, dtype=None,
+                  **params) -> list[RowVerdict]:
     """Compare the user's probabilities with the mapping of their logits, row by row.
 
     logits, probs: arrays of the same shape (n,) or (rows, n); logits finite or -inf (masked),
     probs may hold nan / inf (they fail). mapping: a name in probcore.MAPPINGS (deterministic ones;
     ``target=`` a class index or one per row for am_softmax); params: the mapping's parameters.
     Row r is ok when |p_ri - ref_ri| <= atol + rtol |ref_ri| for all i, ref = f(x_r) in float64.
-    Failing rows (up to MAX_DIAGNOSED_VALUES values) get a likely cause (see module docstring)."""
+    Failing rows (up to MAX_DIAGNOSED_VALUES values) get a likely cause (see module docstring).
+    ``dtype``: the floating type the outputs were computed in (a name in DTYPES, a torch or numpy
+    dtype), when known: overflows are then diagnosed at that type's limits."""
     atol = check_nonnegative("atol", atol)
     rtol = check_nonnegative("rtol", rtol)
+    dtype_name = _dtype_name(dtype)
     x = _logit_rows(logits)
     p = _as_rows(probs, "probs")
     if x.shape != p.shape:
         raise ProbcoreError("probs_shape", shape=str(x.shape), got=str(p.shape))
     problem = _Problem(mapping, dict(params), *x.shape)
     with torch_threads(1):
-        return _verdicts(problem, x, p, atol, rtol)
+        return _verdicts(problem, x, p, atol, rtol, dtype_name)
 
 
 def reference_rows(logits, mapping: str, **params) -> np.ndarray:
@@ -675,7 +865,8 @@ def _logit_rows(logits) -> np.ndarray:
     return x
 
 
-def _verdicts(problem: _Problem, x: np.ndarray, p: np.ndarray, atol: float, rtol: float) -> list[RowVerdict]:
+def _verdicts(problem: _Problem, x: np.ndarray, p: np.ndarray, atol: float, rtol: float,
+              dtype: str | None = None) -> list[RowVerdict]:
     all_rows = np.arange(len(x))
     ref = problem(x, all_rows)
     close = np.isclose(p, ref, atol=atol, rtol=rtol)
@@ -685,7 +876,7 @@ def _verdicts(problem: _Problem, x: np.ndarray, p: np.ndarray, atol: float, rtol
     failing = np.flatnonzero(~close.all(-1))
     budget = max(1, MAX_DIAGNOSED_VALUES // x.shape[1])
     floor = 10 * float(np.finfo(np.float32).eps)  # hypotheses are judged at >= float32 resolution
-    case = _Case(problem, x, p, ref, max(atol, floor), max(rtol, floor))
+    case = _Case(problem, x, p, ref, max(atol, floor), max(rtol, floor), dtype)
     causes = _diagnose(case, failing[:budget])
     for r in failing[budget:]:
         causes[int(r)] = ("not_diagnosed", f"not diagnosed: only the first {budget} failing rows are analysed", {})

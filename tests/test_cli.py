@@ -77,13 +77,13 @@ def test_forgotten_temperature_json(tmp_path, logits):
                            "causes", "summary", "verdicts"}
     assert report["mapping"] == "softmax" and report["params"] == {"temperature": 0.5}
     assert (report["ok"], report["rows"], report["passed"], report["failed"]) == (False, 3, 0, 3)
-    assert report["causes"] == {"temperature": 3}
+    assert report["causes"] == {"temperature_forgotten": 3}
     for row, v in enumerate(report["verdicts"]):
         assert set(v) == {"row", "ok", "max_abs_error", "differing", "cause", "likely_cause", "fitted"}
-        assert v["row"] == row and v["ok"] is False and v["cause"] == "temperature"
+        assert v["row"] == row and v["ok"] is False and v["cause"] == "temperature_forgotten"
         assert v["differing"] == list(range(8))
         assert v["fitted"]["temperature"] == pytest.approx(1.0, rel=1e-4)
-        assert "T' = 1" in v["likely_cause"]
+        assert "T = 0.5 was not applied" in v["likely_cause"]
 
 
 def test_json_nonfinite_errors_are_null(tmp_path, logits):

@@ -69,7 +69,7 @@ def test_example_no_max_subtraction():
 def test_example_forgotten_temperature():
     message = failure(rowwise(compute.user_softmax_forgot_temperature), "softmax", temperature=2.0)
     assert "case 'values'" in message
-    assert "temperature T' = 1 instead of T = 2" in message
+    assert "your row matches T = 1: T = 2 was not applied" in message
 
 
 def test_example_log_softmax():
