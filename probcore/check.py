@@ -47,6 +47,7 @@ from probcore.registry import get_mapping
 
 __all__ = [
     "CAUSES",
+    "DTYPES",
     "MAX_COLS",
     "MAX_FILE_BYTES",
     "MAX_ROWS",
@@ -558,8 +559,11 @@ def _h_renormalisation(case: _Case, rows):
 def _h_wrong_axis(case: _Case, rows):
     if len(case.x) < 2 or case.problem.spec.needs_target:
         return [None] * len(rows)
-    by_column = case.problem(case.x, slice(None), dim=0)[rows]
-    hit = case.matches(by_column, rows)
+    by_column = case.problem(case.x, slice(None), dim=0)
+    # a property of the whole array: every row (not only the failing ones) equals the mapping by columns
+    if not case.matches(by_column, slice(None)).all():
+        return [None] * len(rows)
+    hit = case.matches(by_column[rows], rows)
     msg = "your rows equal the mapping applied down the columns (dim=0): normalise each row (the last axis) instead"
     return [("wrong_axis", msg, {}) if h else None for h in hit]
 
@@ -771,6 +775,10 @@ def _h_nonfinite(case: _Case, rows):
             out.append(("max_subtraction", f"{where} with logits up to {big:.4g}: an overflow (exp passes "
                         f"{name}'s range beyond {_EXP_LIMITS[name]:.1f}); the mapping is "
                         "shift-invariant, so subtract the row max first: the result is the same", {}))
+        elif case.dtype == "float16" and big * np.isfinite(x).sum() > _FLOAT16_MAX:
+            out.append(("float16_overflow", f"{where} with logits up to {big:.4g}: sums of {np.isfinite(x).sum()} "
+                        f"such values pass float16's largest value {_FLOAT16_MAX:.0f}; compute in float32 (after "
+                        "subtracting the row max) and cast the result to float16", {"dtype": "float16"}))
         else:
             out.append(("nonfinite", f"your output has {where} where the reference is finite", {}))
     return out

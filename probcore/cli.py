@@ -24,7 +24,7 @@ import sys
 import numpy as np
 
 from probcore import __version__
-from probcore.check import MAX_FILE_BYTES, check_outputs, load_rows, reference_rows, rows_bytes, summary
+from probcore.check import DTYPES, MAX_FILE_BYTES, check_outputs, load_rows, reference_rows, rows_bytes, summary
 from probcore.registry import Mapping, Param, get_mapping
 
 EXIT_MATCH, EXIT_MISMATCH, EXIT_USAGE = 0, 1, 2
@@ -185,7 +185,7 @@ def _check(args, stdout) -> int:
     if x.shape != p.shape:
         raise UsageError(f"probs must have the shape of logits: logits are {x.shape[0]} rows x {x.shape[1]}, "
                          f"probs {p.shape[0]} rows x {p.shape[1]}")
-    verdicts = check_outputs(x, p, mapping.name, atol=args.atol, rtol=args.rtol, **params)
+    verdicts = check_outputs(x, p, mapping.name, atol=args.atol, rtol=args.rtol, dtype=args.dtype, **params)
     counts = summary(verdicts)
     stdout.write((_report_json(args, params, verdicts, counts) if args.json else _report_text(verdicts, counts)) + "\n")
     return EXIT_MATCH if counts["failed"] == 0 else EXIT_MISMATCH
@@ -230,6 +230,8 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("probs", metavar="PROBS", help=f"your probabilities, the shape of LOGITS: {files}")
     check.add_argument("--atol", type=float, default=1e-6, help="absolute tolerance (default 1e-6)")
     check.add_argument("--rtol", type=float, default=1e-5, help="relative tolerance (default 1e-5)")
+    check.add_argument("--dtype", choices=DTYPES, default=None,
+                       help="the type PROBS were computed in, if known: overflows are diagnosed at its limits")
     check.add_argument("--json", action="store_true", help="print the verdicts as JSON")
     check.set_defaults(run=_check)
 

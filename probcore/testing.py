@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from probcore.check import check_outputs
+from probcore.check import _EXP_MAPPINGS, check_outputs
 from probcore.errors import ProbcoreError
 from probcore.jacobian import jacobian
 from probcore.registry import get_mapping
@@ -71,11 +71,20 @@ _HINTS = {
     "n1": "a single entry must get probability 1 (a support search that starts at k = 2, or k > n)",
     "mask": "masked (-inf) entries must get exactly 0 and the others the mapping over the unmasked "
             "entries (exp(-inf) = 0; a polynomial or threshold needs the mask applied explicitly)",
-    "large_float32": "subtract the row max before exp (exp overflows past 88.7 in float32); the "
-                     "mapping is unchanged by the shift",
-    "large_float16": "compute in float32 inside and cast the result back (as torch.softmax does), "
-                     "after subtracting the row max",
     "small_temperature": "x / T is huge for T near 0: subtract the max after scaling, not before",
+}
+# The large-logit cases' usual culprit, by whether the mapping computes exp (softmax and its kin) or
+# thresholds / powers (sparsemax, entmax, Taylor): an exp overflow is only named where there is an exp.
+_LARGE_HINTS = {
+    ("large_float32", True): "subtract the row max before exp (exp overflows past 88.7 in float32); the "
+                             "mapping is unchanged by the shift",
+    ("large_float16", True): "compute in float32 inside and cast the result back (as torch.softmax does), "
+                             "after subtracting the row max (exp overflows past 11.1 in float16)",
+    ("large_float32", False): "subtract the row max first: sums of logits near 3e4 keep only ~3e4 x 6e-8 = 2e-3 "
+                              "of float32 resolution, which moves the threshold; the mapping is unchanged by "
+                              "the shift",
+    ("large_float16", False): "compute in float32 inside and cast the result back, after subtracting the row max: "
+                              "float16 sums of logits near 1e4 overflow past 65504 (and keep a resolution of 8)",
 }
 
 
@@ -239,7 +248,7 @@ def _run_case(fn, spec, params: dict, case: _Case, device: torch.device) -> None
     # in the low-precision cases a fitted temperature only absorbs rounding: the case's hint is the story
     trusted = verdict is not None and not (case.id.startswith("large_") and verdict.cause == "temperature")
     cause = verdict.likely_cause if trusted else None
-    hint = _HINTS.get(case.id)
+    hint = _hint(spec.name, params, case.id)
     if cause is None:
         cause = hint or "no known cause found: compare your formula with probcore.reference"
     elif hint is not None:
@@ -254,6 +263,12 @@ def _run_case(fn, spec, params: dict, case: _Case, device: torch.device) -> None
         f"likely cause: {cause}")
 
 
+def _hint(mapping: str, params: dict, case_id: str) -> str | None:
+    """The usual culprit of a case for this mapping (None when the case has none)."""
+    uses_exp = mapping in _EXP_MAPPINGS or (mapping == "entmax" and params.get("alpha") == 1)
+    return _LARGE_HINTS.get((case_id, uses_exp)) or _HINTS.get(case_id)
+
+
 def _diagnosis(mapping: str, x, p, params: dict, case: _Case, target, row: int):
     """probcore.check's RowVerdict for the given row (None when the check refuses the input)."""
     kw = {**params, **case.params}
@@ -262,7 +277,7 @@ def _diagnosis(mapping: str, x, p, params: dict, case: _Case, target, row: int):
     if kw.get("k") is not None:
         kw["k"] = min(kw["k"], x.shape[1])
     try:
-        verdicts = check_outputs(x, p, mapping, atol=case.atol, rtol=case.rtol, **kw)
+        verdicts = check_outputs(x, p, mapping, atol=case.atol, rtol=case.rtol, dtype=case.x.dtype, **kw)
     except ValueError:
         return None
     return verdicts[row]

@@ -86,6 +86,18 @@ def float16_without_float32_inside(x):
     return _torch(lambda t: torch.softmax(t / 0.01, -1).half().float(), x, dtype=torch.float16)
 
 
+def sparsemax_in_float16(x):
+    """sparsemax by sorting and cumulative sums in float16: the sums of logits near 1e4 pass 65504."""
+    with np.errstate(all="ignore"):
+        z = x.astype(np.float16)
+        s = -np.sort(-z, axis=-1)
+        k = np.arange(1, z.shape[-1] + 1, dtype=np.float16)
+        cs = np.cumsum(s, -1, dtype=np.float16)
+        K = np.maximum((1 + k * s > cs).sum(-1), 1)
+        tau = (np.take_along_axis(cs, K[:, None] - 1, -1) - 1) / K[:, None].astype(np.float16)
+        return np.maximum(z - tau, 0).astype(np.float64)
+
+
 TIES = np.array([[3.0, 1.0, 1.0, -2.0, 0.5], [2.0, 2.0, 2.0, 0.0, -1.0], [0.3, 1.7, 0.9, 0.9, 1.7]])
 ZOO = [  # (buggy implementation, its logits, mapping, parameters, the cause named)
     (no_clipping, X, "sparsemax", {}, "clipping"),
@@ -99,6 +111,7 @@ ZOO = [  # (buggy implementation, its logits, mapping, parameters, the cause nam
     (transposed, X, "softmax", {}, "wrong_axis"),
     (top_k_other_tie, TIES, "sparse_softmax", {"k": 2}, "ties"),
     (float16_without_float32_inside, X * 300, "softmax", {"temperature": 0.01, "dtype": "float16"}, "float16_overflow"),
+    (sparsemax_in_float16, 1e4 + X, "sparsemax", {"dtype": "float16"}, "float16_overflow"),
 ]
 
 

@@ -211,3 +211,18 @@ def test_subprocess_exit_codes(tmp_path, logits, command):
     piped = subprocess.run([*command, "check", "-", good, "-m", "softmax", "--json"], input=rows_bytes(logits, "csv"),
                            cwd=ROOT, capture_output=True, timeout=120)
     assert piped.returncode == 0 and json.loads(piped.stdout)["passed"] == 4
+
+
+def test_dtype_names_the_overflow_limit_of_that_type(tmp_path):
+    x = np.array([[100.0, 99.0, 0.0], [95.0, 3.0, 1.0]])
+    with np.errstate(all="ignore"):
+        e = np.exp(x.astype(np.float32))
+        p = (e / e.sum(-1, keepdims=True)).astype(np.float64)
+    xf, pf = write(tmp_path / "x.npy", x), write(tmp_path / "p.npy", p)
+    code, out, _ = run("check", xf, pf, "-m", "softmax", "--dtype", "float32", "--json")
+    assert code == 1
+    verdicts = json.loads(out)["verdicts"]
+    assert {v["cause"] for v in verdicts} == {"max_subtraction"}
+    assert all("in float32" in v["likely_cause"] and "88.7" in v["likely_cause"] for v in verdicts)
+    code, _, _ = run("check", xf, pf, "-m", "softmax", "--dtype", "float8")
+    assert code == 2  # argparse refuses the choice (its message goes to the process stderr)
