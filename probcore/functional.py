@@ -24,9 +24,11 @@ from statistics import NormalDist
 
 import numpy as np
 import torch
+from torch import Tensor
 
 from probcore import fused as _fused
 from probcore import threshold
+from probcore._api import old_positions
 from probcore._trace import traced
 from probcore.errors import ProbcoreError
 from probcore._validate import (
@@ -130,7 +132,8 @@ def _gram_vjp(g, s):
 
 # ------------------------------------------------------------------ softmax family
 
-def softmax(x, dim=-1, temperature=1.0, beta=None):
+@old_positions("dim", "temperature", "beta", kept=1)
+def softmax(x: Tensor, dim: int = -1, *, temperature: float = 1.0, beta: float | None = None) -> Tensor:
     """p_i = exp(x_i / T) / sum_j exp(x_j / T); with ``beta``: p = softmax(beta x) (base e^beta,
     beta < 0 = softmin, beta = 0 uniform). Give either temperature or beta, not both."""
     check_temperature_or_beta(temperature, beta)
@@ -138,7 +141,8 @@ def softmax(x, dim=-1, temperature=1.0, beta=None):
     return back(_softmax(_shifted_scaled(z, temperature, beta)))
 
 
-def smooth_max(x, dim=-1, temperature=1.0):
+@old_positions("dim", "temperature", kept=1)
+def smooth_max(x: Tensor, dim: int = -1, *, temperature: float = 1.0) -> Tensor:
     """T * logsumexp(x / T) (no keepdim): a smooth max (T < 0: smooth min); its gradient is
     softmax(x / T). A fully masked row gives -inf (T > 0) or +inf (T < 0)."""
     z, _ = _lastdim(x, dim)
@@ -166,7 +170,8 @@ def _taylor_f(z, order, c):
     return acc.masked_fill(masked, 0)
 
 
-def taylor_softmax(x, order=2, dim=-1, temperature=1.0):
+@old_positions("order", "dim", "temperature")
+def taylor_softmax(x: Tensor, *, dim: int = -1, order: int = 2, temperature: float = 1.0) -> Tensor:
     """p_i = f_k(x_i / T) / sum_j f_k(x_j / T), f_k(x) = sum_{m=0..k} x^m / m! (k even, so
     f_k > 0). Not shift invariant. Autograd through the Horner evaluation is exact."""
     order = check_order(order)
@@ -176,7 +181,9 @@ def taylor_softmax(x, order=2, dim=-1, temperature=1.0):
     return back(f / _nonzero(f.sum(-1, keepdim=True)))
 
 
-def sparse_softmax(x, k=None, dim=-1, top_p=None, temperature=1.0):
+@old_positions("k", "dim", "top_p", "temperature")
+def sparse_softmax(x: Tensor, *, dim: int = -1, k: int | None = None, top_p: float | None = None,
+                   temperature: float = 1.0) -> Tensor:
     """Softmax restricted to a set Omega, 0 elsewhere: p_i = exp(x_i) / sum_{j in Omega} exp(x_j).
     Give exactly one of k (Omega = the k largest, ties in torch.topk order) or top_p (Omega =
     the smallest prefix of the sorted softmax whose mass is >= top_p)."""
@@ -193,7 +200,9 @@ def sparse_softmax(x, k=None, dim=-1, top_p=None, temperature=1.0):
     return back(_nan_rows(z, _softmax(z.masked_fill(~keep, _NEG_INF))))
 
 
-def am_softmax(x, target, margin=0.35, scale=30.0, dim=-1, temperature=1.0):
+@old_positions("target", "margin", "scale", "dim", "temperature", kept=1)
+def am_softmax(x: Tensor, target: Tensor | int, *, dim: int = -1, margin: float = 0.35, scale: float = 30.0,
+               temperature: float = 1.0) -> Tensor:
     """Additive-margin softmax: p = softmax(scale * (x - margin * onehot(target)) / T), x cosines;
     target: integer class indices, shape of x without ``dim``. scale 30 and margin 0.35 by default,
     as am_softmax_loss and the paper (Wang et al. 2018)."""
@@ -630,7 +639,8 @@ def _check_fused(fused):
     return fused
 
 
-def sparsemax(x, dim=-1, temperature=1.0, fused=False):
+@old_positions("dim", "temperature", "fused", kept=1)
+def sparsemax(x: Tensor, dim: int = -1, *, temperature: float = 1.0, fused: bool = False) -> Tensor:
     """p = relu(z - tau), z = x / T, tau such that sum p = 1 (Euclidean projection onto the
     simplex). Jacobian on the support S: I - 11^T / |S| (over T). fused=True: threshold, p and
     backward in one compiled CPU kernel per row (probcore.fused; same results, faster on short
@@ -639,14 +649,17 @@ def sparsemax(x, dim=-1, temperature=1.0, fused=False):
     return back(_entmax_apply(_shifted_scaled(z, temperature), 2.0, fused=_check_fused(fused)))
 
 
-def entmax15(x, dim=-1, temperature=1.0, fused=False):
+@old_positions("dim", "temperature", "fused", kept=1)
+def entmax15(x: Tensor, dim: int = -1, *, temperature: float = 1.0, fused: bool = False) -> Tensor:
     """1.5-entmax: p = relu(z / 2 - tau)^2, z = x / T, sum p = 1 (exact: closed-form tau on the
     screened support). fused: as for sparsemax."""
     z, back = _lastdim(x, dim)
     return back(_entmax_apply(_shifted_scaled(z, temperature), 1.5, fused=_check_fused(fused)))
 
 
-def entmax(x, alpha=1.5, dim=-1, temperature=1.0, n_iter=None, fused=False):
+@old_positions("alpha", "dim", "temperature", "n_iter", "fused")
+def entmax(x: Tensor, *, dim: int = -1, alpha: float | Tensor = 1.5, temperature: float = 1.0,
+           n_iter: int | None = None, fused: bool = False) -> Tensor:
     """alpha-entmax: p = relu((alpha - 1) z - tau)^(1 / (alpha - 1)), z = x / T, sum p = 1.
 
     alpha > 0: a float, or a tensor broadcastable to x with size 1 along ``dim`` (one alpha
@@ -805,7 +818,9 @@ def _perturbmax_uniform_live(c, n_points):
     return (inside * _prod_others(cdf, -2) * w).sum(-1)
 
 
-def perturbmax(x, noise="gumbel", dim=-1, temperature=1.0, n_points=None):
+@old_positions("noise", "dim", "temperature", "n_points")
+def perturbmax(x: Tensor, *, dim: int = -1, noise: str = "gumbel", temperature: float = 1.0,
+               n_points: int | None = None) -> Tensor:
     """p_i = P[argmax(x / T + eps) = i] = E_eps[prod_{j != i} CDF(x_i - x_j + eps)], eps iid
     gumbel(0, 1), normal(0, 1), uniform(-1/2, 1/2) or logistic(0, 1), by deterministic
     quadrature (differentiable by autograd; not renormalised: sum p = 1 to ~1e-12 in float64).
@@ -831,7 +846,9 @@ def _noise(noise, shape, like, generator):
     return u.log() - torch.log1p(-u) if noise == "logistic" else -torch.log(-torch.log(u))
 
 
-def perturbmax_sample(x, noise="gumbel", n_samples=1000, dim=-1, temperature=1.0, generator=None):
+@old_positions("noise", "n_samples", "dim", "temperature", "generator")
+def perturbmax_sample(x: Tensor, *, dim: int = -1, noise: str = "gumbel", n_samples: int = 1000,
+                      temperature: float = 1.0, generator: torch.Generator | None = None) -> Tensor:
     """Monte-Carlo perturbmax: the frequency of argmax(x / T + eps) = i over ``n_samples`` noise
     draws (from ``generator``). Not differentiable (the frequencies are counts)."""
     noise = check_noise(noise)
@@ -843,7 +860,9 @@ def perturbmax_sample(x, noise="gumbel", n_samples=1000, dim=-1, temperature=1.0
     return back(_nan_rows(z, (counts / n_samples).masked_fill(_dead_rows(z), 0)))
 
 
-def gumbel_softmax(x, temperature=1.0, hard=False, dim=-1, generator=None):
+@old_positions("temperature", "hard", "dim", "generator")
+def gumbel_softmax(x: Tensor, *, dim: int = -1, temperature: float = 1.0, hard: bool = False,
+                   generator: torch.Generator | None = None) -> Tensor:
     """Soft sample softmax((x + g) / T), g iid gumbel(0, 1) from ``generator``, T > 0. With
     hard=True the forward value is the one-hot argmax and the gradient that of the soft sample
     (straight-through)."""

@@ -25,8 +25,10 @@ from __future__ import annotations
 import math
 import numbers
 from functools import partial
+from typing import Any
 
 import torch
+from torch import Tensor
 from torch.autograd.function import once_differentiable
 
 from probcore._validate import (
@@ -42,6 +44,7 @@ from probcore._validate import (
     check_temperature_or_beta,
 )
 from probcore import functional as F
+from probcore._api import old_positions
 from probcore._trace import traced
 from probcore.errors import ProbcoreError
 from probcore.functional import entmax, taylor_softmax
@@ -87,7 +90,7 @@ _CHECKS = {
 _COMMON = ("reduction", "ignore_index")
 
 
-def check_params(mapping=None, **params) -> dict:
+def check_params(mapping: str | None = None, **params: Any) -> dict[str, Any]:
     """Checks loss keywords by name and returns them normalised.
 
     Raises ``ValueError`` naming the keyword and its valid range. With ``mapping``
@@ -206,7 +209,9 @@ def _ce_rows(z, t, temperature=1.0, beta=None):
     return torch.logsumexp(y, dim=-1) - _pick(y, t)
 
 
-def cross_entropy(x, target, temperature=1.0, reduction="mean", ignore_index=-100, beta=None):
+@old_positions("target", "temperature", "reduction", "ignore_index", "beta", kept=1)
+def cross_entropy(x: Tensor, target: Tensor, *, temperature: float = 1.0, reduction: str = "mean",
+                  ignore_index: int | Tensor = -100, beta: float | None = None) -> Tensor:
     """Cross-entropy -log softmax(z)_t = logsumexp(z) - z_t, z = x/T (or beta x); gradient
     (p - onehot)/T (or beta (p - onehot)).
 
@@ -222,7 +227,9 @@ def _sparse_softmax_rows(z, t, k, temperature=1.0):
     return torch.logsumexp(top, dim=-1) - _pick(y, t)
 
 
-def sparse_softmax_loss(x, target, k, reduction="mean", ignore_index=-100, temperature=1.0):
+@old_positions("target", "k", "reduction", "ignore_index", "temperature", kept=1)
+def sparse_softmax_loss(x: Tensor, target: Tensor, *, k: int, reduction: str = "mean", ignore_index: int | Tensor = -100,
+                        temperature: float = 1.0) -> Tensor:
     """Sparse softmax loss logsumexp(top-k of z) - z_t (Su 2020), z = x/T, k an integer in [1, C].
 
     Gradient: (softmax over the top-k set minus onehot) / T; equals cross_entropy for k = C."""
@@ -242,7 +249,9 @@ def _sparsemax_rows(z, t, temperature=1.0):
     return _fenchel_young(F._shifted_scaled(z, temperature), t, _sparsemax_value)
 
 
-def sparsemax_loss(x, target, reduction="mean", ignore_index=-100, temperature=1.0):
+@old_positions("target", "reduction", "ignore_index", "temperature", kept=1)
+def sparsemax_loss(x: Tensor, target: Tensor, *, reduction: str = "mean", ignore_index: int | Tensor = -100,
+                   temperature: float = 1.0) -> Tensor:
     """Sparsemax loss (Martins & Astudillo 2016) 1/2 - z_t + sum_{i in S} (z_i^2 - tau^2)/2, z = x/T,
     S the sparsemax support, tau its threshold; gradient exactly (sparsemax(x, T) - onehot) / T.
 
@@ -271,7 +280,9 @@ def _entmax_rows(z, t, alpha, temperature=1.0):
     return _fenchel_young(F._shifted_scaled(z, temperature), t, partial(_entmax_value, alpha=alpha))
 
 
-def entmax_loss(x, target, alpha=1.5, reduction="mean", ignore_index=-100, temperature=1.0):
+@old_positions("target", "alpha", "reduction", "ignore_index", "temperature", kept=1)
+def entmax_loss(x: Tensor, target: Tensor, *, alpha: float = 1.5, reduction: str = "mean",
+                ignore_index: int | Tensor = -100, temperature: float = 1.0) -> Tensor:
     """Fenchel-Young entmax loss <p - e_t, z> + H_alpha(p), z = x/T, p = alpha-entmax(z), with the
     Tsallis entropy H_alpha(p) = (1 - sum p^alpha) / (alpha (alpha - 1)) (H_1 = Shannon).
 
@@ -284,7 +295,9 @@ def _taylor_rows(z, t, order, temperature=1.0):
     return -torch.log(_pick(taylor_softmax(z, order=order, dim=-1, temperature=temperature), t))
 
 
-def taylor_cross_entropy(x, target, order=2, reduction="mean", ignore_index=-100, temperature=1.0):
+@old_positions("target", "order", "reduction", "ignore_index", "temperature", kept=1)
+def taylor_cross_entropy(x: Tensor, target: Tensor, *, order: int = 2, reduction: str = "mean",
+                         ignore_index: int | Tensor = -100, temperature: float = 1.0) -> Tensor:
     """-log taylor_softmax(x, order, T)_t = log sum_j f(z_j) - log f(z_t), z = x/T,
     f(z) = sum_{m<=order} z^m/m!, order an even integer >= 2."""
     return _classify(_taylor_rows, x, target, reduction, ignore_index, order=order, temperature=temperature)
@@ -295,7 +308,9 @@ def _am_softmax_rows(z, t, margin, scale, temperature=1.0):
     return _ce_rows(scale * shifted, t, temperature)
 
 
-def am_softmax_loss(cosines, target, margin=0.35, scale=30.0, reduction="mean", ignore_index=-100, temperature=1.0):
+@old_positions("target", "margin", "scale", "reduction", "ignore_index", "temperature", kept=1)
+def am_softmax_loss(cosines: Tensor, target: Tensor, *, margin: float = 0.35, scale: float = 30.0,
+                    reduction: str = "mean", ignore_index: int | Tensor = -100, temperature: float = 1.0) -> Tensor:
     """AM-softmax loss (Wang et al. 2018) -log softmax(s (cos - m onehot(t)) / T)_t on cosine logits:
     the target must beat every other class by the margin m (>= 0); scale s > 0 (the default of
     probcore.am_softmax too)."""
@@ -307,7 +322,9 @@ def _neg_prob_rows(z, t, temperature=1.0, beta=None):
     return -torch.exp(-_ce_rows(z, t, temperature, beta))
 
 
-def neg_prob_loss(x, target, reduction="mean", ignore_index=-100, temperature=1.0, beta=None):
+@old_positions("target", "reduction", "ignore_index", "temperature", "beta", kept=1)
+def neg_prob_loss(x: Tensor, target: Tensor, *, reduction: str = "mean", ignore_index: int | Tensor = -100,
+                  temperature: float = 1.0, beta: float | None = None) -> Tensor:
     """-p_t with p = softmax(x / T) (or softmax(beta x)): minus a smooth accuracy, in [-1, 0] (not
     >= 0); its gradient p_t (p - onehot) / T vanishes as p_t -> 0 or 1, so it suits fine-tuning
     more than training."""
@@ -323,7 +340,9 @@ def _surrogate_rows(z, t, mapping, **params):
     return torch.where(d != 0, d * z, 0).sum(-1)  # masked (-inf) classes have d = 0
 
 
-def surrogate_loss(x, target, mapping="softmax", reduction="mean", ignore_index=-100, **params):
+@old_positions("target", "mapping", "reduction", "ignore_index", kept=1)
+def surrogate_loss(x: Tensor, target: Tensor, *, mapping: str = "softmax", reduction: str = "mean",
+                   ignore_index: int | Tensor = -100, **params: Any) -> Tensor:
     """Stop-gradient surrogate stop_grad(p - onehot) . z with p = mapping(x, **params), any name in
     ``probcore.registry.MAPPINGS``, z = x / T (or beta x) for the mapping's temperature (beta). Its
     gradient is exactly (p - onehot) / T (the Fenchel-Young gradient, without the loss); its value
@@ -335,7 +354,9 @@ def _smoothed_rows(p, t, eps):
     return math.log1p(p.shape[-1] * eps) - torch.log(_pick(p, t) + eps)
 
 
-def smoothed_cross_entropy(p, target, eps=1e-3, reduction="mean", ignore_index=-100):
+@old_positions("target", "eps", "reduction", "ignore_index", kept=1)
+def smoothed_cross_entropy(p: Tensor, target: Tensor, *, eps: float = 1e-3, reduction: str = "mean",
+                           ignore_index: int | Tensor = -100) -> Tensor:
     """-log((p_t + eps) / (1 + C eps)) on probabilities p (e.g. sparsemax output, where p_t may be 0);
     eps > 0. Non-negative for p_t <= 1, but not convex in the logits."""
     return _classify(_smoothed_rows, p, target, reduction, ignore_index, "p", eps=eps)
