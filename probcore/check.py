@@ -36,6 +36,7 @@ import math
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
 from functools import partial
 
 import numpy as np
@@ -61,6 +62,8 @@ __all__ = [
     "summary",
     "torch_threads",
 ]
+
+Finding = tuple[str, str, dict[str, Any]] | None  # (cause, sentence, fitted) from a hypothesis, for one row
 
 MAX_ROWS = 10_000
 MAX_COLS = 100_000
@@ -102,7 +105,7 @@ class RowVerdict:
     reference: np.ndarray
     likely_cause: str | None = None
     cause: str | None = None
-    fitted: dict = field(default_factory=dict)
+    fitted: dict[str, Any] = field(default_factory=dict)
 
 
 # ---------------------------------------------------------------- parsing
@@ -237,7 +240,7 @@ def load_rows(file_bytes: bytes, filename: str, *, allow_nonfinite: bool = False
 
 
 @contextmanager
-def torch_threads(n: int = 1):
+def torch_threads(n: int = 1) -> Iterator[None]:
     """Run torch with n intra-op threads, restoring the previous count afterwards. The check (and
     the training demo) work on many tiny tensors, where thread hand-offs cost more than they save
     (measured on the 2-core box: softmax of a 6 x 12 tensor 24 ms with 2 threads, 10 us with 1)."""
@@ -249,7 +252,7 @@ def torch_threads(n: int = 1):
         torch.set_num_threads(before)
 
 
-def _as_rows(values, name: str) -> np.ndarray:
+def _as_rows(values: Any, name: str) -> np.ndarray:
     try:
         array = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError):
@@ -264,7 +267,7 @@ def _as_rows(values, name: str) -> np.ndarray:
 class _Problem:
     """The chosen mapping with validated parameters, evaluated in float64 (or a given dtype)."""
 
-    def __init__(self, mapping: str, params: dict, n_rows: int, n: int):
+    def __init__(self, mapping: str, params: dict[str, Any], n_rows: int, n: int) -> None:
         self.spec = get_mapping(mapping)
         if self.spec.stochastic:
             raise ProbcoreError("stochastic", mapping=repr(mapping))
@@ -285,9 +288,10 @@ class _Problem:
         self.has_temperature = "temperature" in names and not self.spec.needs_target
         beta = self.params.get("beta")
         self.uses_beta = beta is not None
-        self.scale = float(beta) if self.uses_beta else 1.0 / float(self.params.get("temperature", 1.0))
+        self.scale = float(beta) if beta is not None else 1.0 / float(self.params.get("temperature", 1.0))
 
-    def __call__(self, x, rows, dim: int = -1, dtype=torch.float64, **override) -> np.ndarray:
+    def __call__(self, x: np.ndarray, rows: Any, dim: int = -1, dtype: torch.dtype = torch.float64,
+                 **override: Any) -> np.ndarray:
         """f(x) for the given rows of the input (rows: their indices, for am_softmax's target)."""
         params = {**self.params, **override}
         if self.spec.needs_target:
@@ -296,7 +300,7 @@ class _Problem:
         with torch.no_grad():
             return self.spec.forward(t, dim=dim, **params).double().numpy()
 
-    def temperature_text(self, c: float) -> tuple[str, dict]:
+    def temperature_text(self, c: float) -> tuple[str, dict[str, float]]:
         """The setting that scales the logits by c: T' = T / c, or beta' = beta c."""
         if self.uses_beta:
             b = self.params["beta"]
@@ -310,7 +314,7 @@ class _Problem:
 DTYPES = ("float16", "bfloat16", "float32", "float64")
 # exp(z) overflows the type beyond z = log(its largest value): float16 11.1, bfloat16 / float32 88.7, float64 709.8
 _EXP_LIMITS = {name: math.log(torch.finfo(getattr(torch, name)).max) for name in DTYPES}
-_NUMPY_TYPES = {"float16": np.float16, "bfloat16": np.float32, "float32": np.float32, "float64": np.float64}
+_NUMPY_TYPES: dict[str, type[np.floating]] = {"float16": np.float16, "bfloat16": np.float32, "float32": np.float32, "float64": np.float64}
 _FLOAT16_MAX = float(torch.finfo(torch.float16).max)
 
 
@@ -342,20 +346,20 @@ class _Case:
     rtol: float
     dtype: str | None = None  # the type the user computed in, when known
 
-    def matches(self, alt: np.ndarray, rows) -> np.ndarray:
+    def matches(self, alt: np.ndarray, rows: Any) -> np.ndarray:
         return np.isclose(self.p[rows], alt, atol=self.atol, rtol=self.rtol, equal_nan=True).all(-1)
 
-    def differs_from_ref(self, alt: np.ndarray, rows) -> np.ndarray:
+    def differs_from_ref(self, alt: np.ndarray, rows: Any) -> np.ndarray:
         return ~np.isclose(alt, self.ref[rows], atol=self.atol, rtol=self.rtol).all(-1)
 
-    def support(self, rows) -> np.ndarray:
+    def support(self, rows: Any) -> np.ndarray:
         return (self.ref[rows] > 0).sum(-1)
 
-    def n_finite(self, rows) -> np.ndarray:
+    def n_finite(self, rows: Any) -> np.ndarray:
         return np.isfinite(self.x[rows]).sum(-1)
 
 
-def _naive_exp(z: np.ndarray, dtype, k: int | None) -> np.ndarray:
+def _naive_exp(z: np.ndarray, dtype: type[np.floating], k: int | None) -> np.ndarray:
     """exp(z) / sum exp(z) without subtracting max z, in dtype (over the top k entries if k)."""
     with np.errstate(all="ignore"):
         e = np.exp(z.astype(dtype))
@@ -365,7 +369,7 @@ def _naive_exp(z: np.ndarray, dtype, k: int | None) -> np.ndarray:
         return (e / e.sum(-1, keepdims=True)).astype(np.float64)
 
 
-def _h_overflow(case: _Case, rows):
+def _h_overflow(case: _Case, rows: Any) -> list[Finding]:
     """Softmax / top-k softmax computed as exp(x) / sum exp(x): reproduce its overflow."""
     pr = case.problem
     if pr.name == "softmax":
@@ -375,7 +379,7 @@ def _h_overflow(case: _Case, rows):
     else:
         return [None] * len(rows)
     z = case.x[rows] * pr.scale
-    out = [None] * len(rows)
+    out: list[Finding] = [None] * len(rows)
     # the user's type when known, else float64 first: name the widest type that overflows
     for name in (case.dtype,) if case.dtype else ("float64", "float32"):
         limit = _EXP_LIMITS[name]
@@ -412,7 +416,7 @@ def _entmax_alpha(problem: _Problem) -> float | None:
     return float(alpha)
 
 
-def _h_float16_overflow(case: _Case, rows):
+def _h_float16_overflow(case: _Case, rows: Any) -> list[Finding]:
     """Computed in float16: x / T (or x itself) past float16's largest value 65504 becomes inf; the
     row is the mapping of those float16 logits (nan where inf - inf appears)."""
     pr = case.problem
@@ -424,7 +428,7 @@ def _h_float16_overflow(case: _Case, rows):
     overflow = (np.isinf(z16) & np.isfinite(x)).any(-1)
     if not overflow.any():
         return [None] * len(rows)
-    unit = {"beta": 1.0} if pr.uses_beta else {"temperature": 1.0} if pr.has_temperature else {}
+    unit: dict[str, Any] = {"beta": 1.0} if pr.uses_beta else {"temperature": 1.0} if pr.has_temperature else {}
     with np.errstate(all="ignore"):
         alt = pr(z16.astype(np.float64), rows, **unit)
     hit = overflow & case.matches(alt, rows)
@@ -435,7 +439,7 @@ def _h_float16_overflow(case: _Case, rows):
              "(as torch.softmax does)", {"dtype": "float16"}) if hit[i] else None for i in range(len(rows))]
 
 
-def _h_ties(case: _Case, rows):
+def _h_ties(case: _Case, rows: Any) -> list[Finding]:
     """Entries tied in x exchanged: the row equals the reference once each group of equal logits is
     sorted (top-k keeps any of the tied entries at its cut-off)."""
     x, p, ref = case.x[rows], case.p[rows], case.ref[rows]
@@ -443,7 +447,7 @@ def _h_ties(case: _Case, rows):
     sorted_p = np.take_along_axis(p, np.lexsort((p, x), axis=-1), -1)
     sorted_ref = np.take_along_axis(ref, np.lexsort((ref, x), axis=-1), -1)
     hit = tied & np.isclose(sorted_p, sorted_ref, atol=case.atol, rtol=case.rtol, equal_nan=True).all(-1)
-    out = []
+    out: list[Finding] = []
     for i in range(len(rows)):
         if not hit[i]:
             out.append(None)
@@ -455,7 +459,7 @@ def _h_ties(case: _Case, rows):
     return out
 
 
-def _h_clipping(case: _Case, rows):
+def _h_clipping(case: _Case, rows: Any) -> list[Finding]:
     """A thresholded mapping without its max(0, .): the reference on the support and
     ((alpha - 1) z - tau)^(1/(alpha - 1)) off it (z - tau for sparsemax: negative entries)."""
     pr = case.problem
@@ -474,7 +478,7 @@ def _h_clipping(case: _Case, rows):
         plain = d ** q  # an even power, e.g. entmax15's (z / 2 - tau)^2
     hit = (~support & (p != 0)).any(-1) & (case.matches(signed, rows) | case.matches(plain, rows))
     formula = "z - tau" if alpha == 2 else "((alpha - 1) z - tau)^(1/(alpha - 1))"
-    out = []
+    out: list[Finding] = []
     for i in range(len(rows)):
         if not hit[i]:
             out.append(None)
@@ -486,18 +490,19 @@ def _h_clipping(case: _Case, rows):
     return out
 
 
-def _alternatives(pr: _Problem) -> list[tuple[str, dict]]:
+def _alternatives(pr: _Problem) -> list[tuple[str, dict[str, Any]]]:
     """Other mappings a row might have been computed with: each deterministic mapping other than
     the chosen one (perturb-max with each non-Gumbel noise; Gumbel perturb-max is softmax), at the
     user's temperature where it takes one."""
     from probcore._validate import NOISES
     from probcore.registry import MAPPINGS
 
-    out = []
+    out: list[tuple[str, dict[str, Any]]] = []
     for name, spec in MAPPINGS.items():
         if spec.stochastic or spec.needs_target or name in (pr.name, "entmax", "sparse_softmax"):
             continue
-        variants = [{"noise": noise} for noise in NOISES if noise != "gumbel"] if name == "perturbmax" else [{}]
+        variants: list[dict[str, Any]] = (
+            [{"noise": noise} for noise in NOISES if noise != "gumbel"] if name == "perturbmax" else [{}])
         for params in variants:
             if "temperature" in {p.name for p in spec.params} and pr.scale != 1:
                 params = {**params, "temperature": 1 / pr.scale}
@@ -505,7 +510,7 @@ def _alternatives(pr: _Problem) -> list[tuple[str, dict]]:
     return out
 
 
-def _h_wrong_mapping(case: _Case, rows):
+def _h_wrong_mapping(case: _Case, rows: Any) -> list[Finding]:
     """The row is another mapping's output (e.g. softmax values checked as sparsemax)."""
     pr = case.problem
     rows = np.asarray(rows)
@@ -525,16 +530,16 @@ def _h_wrong_mapping(case: _Case, rows):
     return out
 
 
-def _h_passthrough(case: _Case, rows):
+def _h_passthrough(case: _Case, rows: Any) -> list[Finding]:
     x = case.x[rows]
-    out = [None] * len(rows)
+    out: list[Finding] = [None] * len(rows)
     for alt, what in ((x, "the logits x"), (x * case.problem.scale, "the scaled logits x / T")):
         for i in np.flatnonzero(case.matches(alt, rows)):
             out[i] = out[i] or ("passthrough", f"your output equals {what}: the mapping was not applied", {})
     return out
 
 
-def _h_log_probs(case: _Case, rows):
+def _h_log_probs(case: _Case, rows: Any) -> list[Finding]:
     p = case.p[rows]
     with np.errstate(all="ignore"):
         hit = (np.nan_to_num(p, nan=np.inf) <= case.atol).all(-1)
@@ -543,7 +548,7 @@ def _h_log_probs(case: _Case, rows):
     return [("log_probs", msg, {}) if h else None for h in hit]
 
 
-def _h_renormalisation(case: _Case, rows):
+def _h_renormalisation(case: _Case, rows: Any) -> list[Finding]:
     p = case.p[rows]
     s = p.sum(-1)
     ok = np.isfinite(s) & (s > 0) & (np.abs(s - 1) > case.atol)
@@ -556,7 +561,7 @@ def _h_renormalisation(case: _Case, rows):
     ]
 
 
-def _h_wrong_axis(case: _Case, rows):
+def _h_wrong_axis(case: _Case, rows: Any) -> list[Finding]:
     if len(case.x) < 2 or case.problem.spec.needs_target:
         return [None] * len(rows)
     by_column = case.problem(case.x, slice(None), dim=0)
@@ -568,13 +573,14 @@ def _h_wrong_axis(case: _Case, rows):
     return [("wrong_axis", msg, {}) if h else None for h in hit]
 
 
-def _by_support(case: _Case, rows, alternative):
+def _by_support(case: _Case, rows: Any, alternative: Callable[[np.ndarray, int], np.ndarray | None]
+                ) -> list[tuple[int, int, int] | None]:
     """Try supports K - 1 and K + 1 (K = the reference's support size) per row;
     ``alternative(sub_rows, K')`` gives the rows' output for the shifted support or None."""
     rows = np.asarray(rows)
     K = case.support(rows)
     limit = case.n_finite(rows)
-    out = [None] * len(rows)
+    out: list[tuple[int, int, int] | None] = [None] * len(rows)
     for delta in (-1, 1):
         k_new = K + delta
         for value in np.unique(k_new[(k_new >= 1) & (k_new <= limit)]):
@@ -588,12 +594,12 @@ def _by_support(case: _Case, rows, alternative):
     return out
 
 
-def _h_top_k(case: _Case, rows):
+def _h_top_k(case: _Case, rows: Any) -> list[Finding]:
     pr = case.problem
     if pr.name != "sparse_softmax":
         return [None] * len(rows)
     found = _by_support(case, rows, lambda r, k: pr(case.x[r], r, k=k, top_p=None))
-    out = []
+    out: list[Finding] = []
     for f in found:
         if f is None:
             out.append(None)
@@ -623,7 +629,7 @@ def _fixed_support(z: np.ndarray, K: int, power: int) -> np.ndarray:
     return np.maximum(z - tau[:, None], 0) ** power
 
 
-def _h_threshold(case: _Case, rows):
+def _h_threshold(case: _Case, rows: Any) -> list[Finding]:
     """Sparsemax / entmax with the support size off by one: tau from the closed form for K +- 1
     entries (alpha 2 and 1.5), or the mapping restricted to the top K - 1 entries (any alpha)."""
     pr = case.problem
@@ -632,10 +638,10 @@ def _h_threshold(case: _Case, rows):
         return [None] * len(rows)
     scale = pr.scale * (alpha - 1)  # z = (alpha - 1) x / T
 
-    def closed_form(r, k):
+    def closed_form(r: np.ndarray, k: int) -> np.ndarray | None:
         return _fixed_support(case.x[r] * scale, k, int(round(1 / (alpha - 1)))) if alpha in (1.5, 2.0) else None
 
-    def restricted(r, k):
+    def restricted(r: np.ndarray, k: int) -> np.ndarray | None:
         if k >= case.support(r).min():
             return None
         x = case.x[r]
@@ -643,7 +649,7 @@ def _h_threshold(case: _Case, rows):
         return pr(np.where(x >= kth, x, -np.inf), r)
 
     found = [a or b for a, b in zip(_by_support(case, rows, closed_form), _by_support(case, rows, restricted))]
-    out = []
+    out: list[Finding] = []
     for f in found:
         if f is None:
             out.append(None)
@@ -664,7 +670,7 @@ _GRID = np.exp(np.linspace(math.log(1e-3), math.log(1e3), 25))  # neighbours 1.7
 _GOLDEN = (math.sqrt(5) - 1) / 2
 
 
-def _fit_scale(f, m: int) -> np.ndarray:
+def _fit_scale(f: Callable[[np.ndarray], np.ndarray], m: int) -> np.ndarray:
     """argmin_c f(c) per row, f: (m,) scales -> (m,) errors: best point of a log-grid over
     [1e-3, 1e3], then golden-section search on log c between its neighbours."""
     grid = np.stack([f(np.full(m, c)) for c in _GRID])
@@ -682,7 +688,7 @@ def _fit_scale(f, m: int) -> np.ndarray:
     return np.exp((lo + hi) / 2)
 
 
-def _h_temperature(case: _Case, rows):
+def _h_temperature(case: _Case, rows: Any) -> list[Finding]:
     """p = f(c x) with c fitted per row (least squares); reported as T' = T / c when it
     reproduces the row and c differs from 1."""
     pr = case.problem
@@ -691,7 +697,7 @@ def _h_temperature(case: _Case, rows):
     if pr.has_temperature and len(fit_rows):
         x, p = case.x[fit_rows], case.p[fit_rows]
 
-        def sse(c):
+        def sse(c: np.ndarray) -> np.ndarray:
             with np.errstate(all="ignore"):
                 err = ((pr(x * c[:, None], fit_rows) - p) ** 2).sum(-1)
             return np.where(np.isfinite(err), err, np.inf)
@@ -717,7 +723,7 @@ def _h_temperature(case: _Case, rows):
     return [found.get(r) for r in rows]
 
 
-def _temperature_slip(pr: _Problem, c: float):
+def _temperature_slip(pr: _Problem, c: float) -> Finding:
     """The fitted scale c read as a slip: the temperature (or beta) not applied (the logits' scale
     is 1) or applied twice (scale s^2 for the setting's s); None for any other c."""
     s = pr.scale
@@ -736,10 +742,10 @@ def _temperature_slip(pr: _Problem, c: float):
     return None
 
 
-def _h_precision(case: _Case, rows, dtypes=(torch.float32, torch.float16)):
+def _h_precision(case: _Case, rows: Any, dtypes: tuple[torch.dtype, ...] = (torch.float32, torch.float16)) -> list[Finding]:
     """Agreement only to the resolution of a lower precision: |p - q| <= 4 eps |q| + 1e-7 with q
     the reference or the mapping evaluated in that dtype (eps: its machine epsilon)."""
-    out = [None] * len(rows)
+    out: list[Finding] = [None] * len(rows)
     p, ref = case.p[rows], case.ref[rows]
     for dtype in dtypes:
         eps = torch.finfo(dtype).eps
@@ -754,10 +760,10 @@ def _h_precision(case: _Case, rows, dtypes=(torch.float32, torch.float16)):
     return out
 
 
-def _h_nonfinite(case: _Case, rows):
+def _h_nonfinite(case: _Case, rows: Any) -> list[Finding]:
     """Last resort for nan / inf / all-zero rows: an overflow if the logits are large (beyond the
     user's type's exp limit when known, else the widest type that overflows)."""
-    out = []
+    out: list[Finding] = []
     for r in rows:
         p, x, ref = case.p[r], case.x[r], case.ref[r]
         bad = np.isnan(p) | np.isposinf(p) | (np.isneginf(p) & (ref > 0))
@@ -803,7 +809,7 @@ _HYPOTHESES = (
 )
 
 
-def _diagnose(case: _Case, rows: np.ndarray) -> dict:
+def _diagnose(case: _Case, rows: np.ndarray) -> dict[int, tuple[str, str, dict[str, Any]]]:
     """row -> (cause, message, fitted) from the first hypothesis that reproduces the row."""
     found = {}
     remaining = np.asarray(rows)
@@ -821,8 +827,8 @@ def _diagnose(case: _Case, rows: np.ndarray) -> dict:
 # ---------------------------------------------------------------- API
 
 
-def check_outputs(logits, probs, mapping: str, atol: float = 1e-6, rtol: float = 1e-5, *, dtype=None,
-                  **params) -> list[RowVerdict]:
+def check_outputs(logits: Any, probs: Any, mapping: str, atol: float = 1e-6, rtol: float = 1e-5, *,
+                  dtype: str | torch.dtype | np.dtype | None = None, **params: Any) -> list[RowVerdict]:
     """Compare the user's probabilities with the mapping of their logits, row by row.
 
     logits, probs: arrays of the same shape (n,) or (rows, n); logits finite or -inf (masked),
@@ -844,7 +850,7 @@ def check_outputs(logits, probs, mapping: str, atol: float = 1e-6, rtol: float =
         return _verdicts(problem, x, p, atol, rtol, dtype_name)
 
 
-def reference_rows(logits, mapping: str, **params) -> np.ndarray:
+def reference_rows(logits: Any, mapping: str, **params: Any) -> np.ndarray:
     """f(x) in float64 for every row of logits (n,) or (rows, n): the reference check_outputs
     compares with (deterministic mappings; ``target=`` for am_softmax as there)."""
     x = _logit_rows(logits)
@@ -866,7 +872,7 @@ def rows_bytes(rows: np.ndarray, suffix: str) -> bytes:
     return buffer.getvalue()
 
 
-def _logit_rows(logits) -> np.ndarray:
+def _logit_rows(logits: Any) -> np.ndarray:
     x = _as_rows(logits, "logits")
     if np.isnan(x).any() or np.isposinf(x).any():
         raise ProbcoreError("logits_finite")
@@ -899,7 +905,7 @@ def _verdicts(problem: _Problem, x: np.ndarray, p: np.ndarray, atol: float, rtol
     return verdicts
 
 
-def summary(verdicts: list[RowVerdict]) -> dict:
+def summary(verdicts: list[RowVerdict]) -> dict[str, Any]:
     """Counts over the rows: {"rows", "passed", "failed", "max_abs_error", "causes": {cause: rows},
     "text": one sentence}."""
     if not verdicts:

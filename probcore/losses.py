@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import numbers
 from functools import partial
-from typing import Any
+from typing import Any, Callable
 
 import torch
 from torch import Tensor
@@ -65,7 +65,7 @@ __all__ = [
 ]
 
 
-def _check_ignore_index(ignore_index) -> int:
+def _check_ignore_index(ignore_index: object) -> int:
     """An integer, or a 0-d integer tensor (as ``y[0]``, which torch's cross_entropy accepts)."""
     if torch.is_tensor(ignore_index) and ignore_index.dim() == 0 and not (
             ignore_index.is_floating_point() or ignore_index.is_complex() or ignore_index.dtype == torch.bool):
@@ -75,7 +75,7 @@ def _check_ignore_index(ignore_index) -> int:
     return int(ignore_index)
 
 
-_CHECKS = {
+_CHECKS: dict[str, Callable[[Any], Any]] = {
     "reduction": check_reduction,
     "ignore_index": _check_ignore_index,
     "temperature": check_temperature,
@@ -104,7 +104,8 @@ def check_params(mapping: str | None = None, **params: Any) -> dict[str, Any]:
     return {**common, "mapping": mapping, **get_mapping(mapping).validate(**params)}
 
 
-def _classify(row_loss, x, target, reduction, ignore_index, x_name="x", **params):
+def _classify(row_loss: Callable[..., Tensor], x: Tensor, target: Tensor, reduction: str, ignore_index: int | Tensor,
+              x_name: str = "x", **params: Any) -> Tensor:
     """Checks everything, moves the class dimension last and applies
     ``row_loss(z, t, **params)`` (z: (..., C) float32/64, t: (...) long -> (...)) on it;
     ignored entries get loss 0 and no gradient, then the reduction."""
@@ -151,6 +152,9 @@ def _minus_onehot(p: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
     return p.scatter_add(-1, t.unsqueeze(-1), torch.full_like(p[..., :1], -1))
 
 
+LossValue = Callable[[Tensor, Tensor], tuple[Tensor, Tensor]]  # (z, t) -> (loss per row, p)
+
+
 class _FenchelYoung(torch.autograd.Function):
     """A Fenchel-Young loss L = <p - e_t, z> + H(p) from ``value(z, t) -> (L, p)``, with the
     exact gradient dL/dz = p - onehot(t) (no differentiation through the mapping: p - onehot is
@@ -160,13 +164,13 @@ class _FenchelYoung(torch.autograd.Function):
     generate_vmap_rule = True
 
     @staticmethod
-    def forward(z, t, value):
+    def forward(z: Tensor, t: Tensor, value: LossValue) -> tuple[Tensor, Tensor]:
         zmax = z.amax(-1, keepdim=True)  # L is shift invariant: evaluate it on z - max z
         loss, p = value(z - zmax.masked_fill(torch.isneginf(zmax), 0), t)
         return loss, _minus_onehot(p, t)
 
     @staticmethod
-    def setup_context(ctx, inputs, output):
+    def setup_context(ctx: Any, inputs: tuple[Tensor, Tensor, LossValue], output: tuple[Tensor, Tensor]) -> None:
         _, p_minus_onehot = output
         ctx.mark_non_differentiable(p_minus_onehot)
         ctx.save_for_backward(p_minus_onehot)
@@ -174,7 +178,7 @@ class _FenchelYoung(torch.autograd.Function):
 
     @staticmethod
     @once_differentiable
-    def backward(ctx, grad, _):
+    def backward(ctx: Any, grad: Tensor, _: Tensor) -> tuple[Tensor | None, None, None]:
         (p_minus_onehot,) = ctx.saved_tensors
         return grad.unsqueeze(-1) * p_minus_onehot, None, None
 
@@ -184,18 +188,18 @@ class _FenchelYoungJvp(_FenchelYoung):
     _FenchelYoung, as dynamo does not trace Functions that define jvp."""
 
     @staticmethod
-    def jvp(ctx, z_t, _t, _value):
+    def jvp(ctx: Any, z_t: Tensor, _t: Tensor, _value: LossValue) -> tuple[Tensor, None]:
         (p_minus_onehot,) = ctx.saved_tensors
         return (p_minus_onehot * z_t).sum(-1), None
 
 
-def _fenchel_young(z, t, value):
+def _fenchel_young(z: Tensor, t: Tensor, value: LossValue) -> Tensor:
     """The loss per row by _FenchelYoung (_FenchelYoungJvp under torch.func transforms)."""
     function = _FenchelYoungJvp if traced() and not torch.compiler.is_compiling() else _FenchelYoung
     return function.apply(z, t, value)[0]
 
 
-def _shifted(z, temperature=1.0, beta=None):
+def _shifted(z: Tensor, temperature: float = 1.0, beta: float | None = None) -> Tensor:
     """z / T (or beta z) minus its row max, the shift taken on z before the scaling and as a
     constant (the losses using it are shift invariant, so its gradient is 0): logsumexp(y) - y_t
     then subtracts small numbers, not two large ones. Masked (-inf) classes stay masked."""
@@ -204,7 +208,7 @@ def _shifted(z, temperature=1.0, beta=None):
     return y - ymax.masked_fill(~torch.isfinite(ymax), 0)
 
 
-def _ce_rows(z, t, temperature=1.0, beta=None):
+def _ce_rows(z: Tensor, t: Tensor, temperature: float = 1.0, beta: float | None = None) -> Tensor:
     y = _shifted(z, temperature, beta)
     return torch.logsumexp(y, dim=-1) - _pick(y, t)
 
@@ -221,7 +225,7 @@ def cross_entropy(x: Tensor, target: Tensor, *, temperature: float = 1.0, reduct
     return _classify(_ce_rows, x, target, reduction, ignore_index, temperature=temperature, beta=beta)
 
 
-def _sparse_softmax_rows(z, t, k, temperature=1.0):
+def _sparse_softmax_rows(z: Tensor, t: Tensor, k: int, temperature: float = 1.0) -> Tensor:
     y = _shifted(z, temperature)
     top = y.topk(check_k(k, y.shape[-1]), dim=-1).values
     return torch.logsumexp(top, dim=-1) - _pick(y, t)
@@ -236,7 +240,7 @@ def sparse_softmax_loss(x: Tensor, target: Tensor, *, k: int, reduction: str = "
     return _classify(_sparse_softmax_rows, x, target, reduction, ignore_index, k=k, temperature=temperature)
 
 
-def _sparsemax_value(z, t):
+def _sparsemax_value(z: Tensor, t: Tensor) -> tuple[Tensor, Tensor]:
     """1/2 - z_t + sum_{i in S} (z_i^2 - tau^2)/2, written with p_i = z_i - tau on the support S as
     (1 + |p|^2)/2 - (z_t - tau): no cancellation for large logits and no -inf arithmetic."""
     tau = sparsemax_threshold(z)
@@ -245,7 +249,7 @@ def _sparsemax_value(z, t):
     return loss.clamp(min=0), p  # >= 0 exactly; the clamp only removes rounding
 
 
-def _sparsemax_rows(z, t, temperature=1.0):
+def _sparsemax_rows(z: Tensor, t: Tensor, temperature: float = 1.0) -> Tensor:
     return _fenchel_young(F._shifted_scaled(z, temperature), t, _sparsemax_value)
 
 
@@ -270,13 +274,13 @@ def _tsallis_entropy(p: torch.Tensor, alpha: float) -> torch.Tensor:
     return -terms.sum(-1) / (alpha * (alpha - 1))
 
 
-def _entmax_value(z, t, alpha):
+def _entmax_value(z: Tensor, t: Tensor, alpha: float) -> tuple[Tensor, Tensor]:
     p = entmax(z, alpha=alpha, dim=-1)
     gap = torch.where(p > 0, p * (z - _pick(z, t).unsqueeze(-1)), 0).sum(-1)  # <p - e_t, z>; 0 * -inf -> 0
     return (gap + _tsallis_entropy(p, alpha)).clamp(min=0), p
 
 
-def _entmax_rows(z, t, alpha, temperature=1.0):
+def _entmax_rows(z: Tensor, t: Tensor, alpha: float, temperature: float = 1.0) -> Tensor:
     return _fenchel_young(F._shifted_scaled(z, temperature), t, partial(_entmax_value, alpha=alpha))
 
 
@@ -291,7 +295,7 @@ def entmax_loss(x: Tensor, target: Tensor, *, alpha: float = 1.5, reduction: str
     return _classify(_entmax_rows, x, target, reduction, ignore_index, alpha=alpha, temperature=temperature)
 
 
-def _taylor_rows(z, t, order, temperature=1.0):
+def _taylor_rows(z: Tensor, t: Tensor, order: int, temperature: float = 1.0) -> Tensor:
     return -torch.log(_pick(taylor_softmax(z, order=order, dim=-1, temperature=temperature), t))
 
 
@@ -303,7 +307,7 @@ def taylor_cross_entropy(x: Tensor, target: Tensor, *, order: int = 2, reduction
     return _classify(_taylor_rows, x, target, reduction, ignore_index, order=order, temperature=temperature)
 
 
-def _am_softmax_rows(z, t, margin, scale, temperature=1.0):
+def _am_softmax_rows(z: Tensor, t: Tensor, margin: float, scale: float, temperature: float = 1.0) -> Tensor:
     shifted = z.scatter_add(-1, t.unsqueeze(-1), torch.full_like(z[..., :1], -margin))
     return _ce_rows(scale * shifted, t, temperature)
 
@@ -318,7 +322,7 @@ def am_softmax_loss(cosines: Tensor, target: Tensor, *, margin: float = 0.35, sc
                      temperature=temperature)
 
 
-def _neg_prob_rows(z, t, temperature=1.0, beta=None):
+def _neg_prob_rows(z: Tensor, t: Tensor, temperature: float = 1.0, beta: float | None = None) -> Tensor:
     return -torch.exp(-_ce_rows(z, t, temperature, beta))
 
 
@@ -331,7 +335,7 @@ def neg_prob_loss(x: Tensor, target: Tensor, *, reduction: str = "mean", ignore_
     return _classify(_neg_prob_rows, x, target, reduction, ignore_index, temperature=temperature, beta=beta)
 
 
-def _surrogate_rows(z, t, mapping, **params):
+def _surrogate_rows(z: Tensor, t: Tensor, mapping: str, **params: Any) -> Tensor:
     spec = get_mapping(mapping)
     if spec.needs_target:
         params["target"] = t
@@ -350,7 +354,7 @@ def surrogate_loss(x: Tensor, target: Tensor, *, mapping: str = "softmax", reduc
     return _classify(_surrogate_rows, x, target, reduction, ignore_index, mapping=mapping, **params)
 
 
-def _smoothed_rows(p, t, eps):
+def _smoothed_rows(p: Tensor, t: Tensor, eps: float) -> Tensor:
     return math.log1p(p.shape[-1] * eps) - torch.log(_pick(p, t) + eps)
 
 

@@ -111,7 +111,7 @@ class Entmax(nn.Module):
         return F.entmax(x, alpha=self.alpha, dim=self.dim)
 
     def extra_repr(self) -> str:
-        alpha = self.alpha.item() if self.learn_alpha else self.alpha
+        alpha = float(self.alpha)
         return f"alpha={alpha:.4g}, dim={self.dim}, learn_alpha={self.learn_alpha}"
 
 
@@ -120,6 +120,7 @@ class _Loss(nn.Module):
     parameters after (x, target), checked at construction; forward(x, target) calls loss_fn."""
 
     loss_fn: Callable[..., torch.Tensor]
+    __signature__: inspect.Signature
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -24,14 +24,14 @@ from ._validate import (check_alpha, check_beta, check_k, check_noise, check_non
 # ---------------------------------------------------------------- helpers
 
 
-def _vector(x) -> np.ndarray:
+def _vector(x: ArrayLike) -> np.ndarray:
     x = np.asarray(x, dtype=np.float64)
     if x.ndim != 1:
         raise ProbcoreError("x_vector", shape=str(x.shape))
     return x
 
 
-def _scaled(x, temperature=1.0, beta=None) -> np.ndarray:
+def _scaled(x: ArrayLike, temperature: float = 1.0, beta: float | None = None) -> np.ndarray:
     """z = x / T (or z = beta x); -inf entries stay -inf for any sign of T or beta."""
     x = _vector(x)
     check_temperature_or_beta(temperature, beta)
@@ -59,13 +59,13 @@ def _logsumexp(z: np.ndarray) -> float:
     return top + np.log(np.sum(np.exp(z - top))) if np.isfinite(top) else top
 
 
-def _target(target, n: int) -> int:
-    if isinstance(target, bool) or not isinstance(target, numbers.Integral) or not 0 <= target < n:
+def _target(target: object, n: int) -> int:
+    if isinstance(target, bool) or not isinstance(target, numbers.Integral) or not 0 <= int(target) < n:
         raise ProbcoreError("target_index", high=n - 1, value=repr(target))
     return int(target)
 
 
-def _normal_cdf(e):
+def _normal_cdf(e: np.ndarray) -> np.ndarray:
     return (1 + np.vectorize(math.erf, otypes=[float])(e / math.sqrt(2))) / 2
 
 
@@ -82,7 +82,7 @@ _NOISE = {
 }
 
 
-def _quadrature(noise, z, n_points=None):
+def _quadrature(noise: str, z: np.ndarray, n_points: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Nodes t and weights w for int dt over where max_j (z_j + eps_j) lies. Smooth noises: the
     trapezoid rule on n_points (default 400) nodes over max z + [lo, hi] (the integrand is analytic
     and decays fast: error ~1e-13). Uniform: Gauss-Legendre with n_points (default n // 2 + 1)
@@ -165,7 +165,7 @@ def entmax15(x: ArrayLike, *, temperature: float = 1.0) -> np.ndarray:
     return np.maximum(z - tau[np.argmin(miss)], 0) ** 2 if len(k) else np.zeros_like(z)
 
 
-def exp_alpha(u, alpha):
+def exp_alpha(u: ArrayLike, alpha: float) -> np.ndarray:
     """exp_alpha(u) = [1 + (alpha-1) u]_+^(1/(alpha-1)) = exp(log1p((alpha-1) u) / (alpha-1)); e^u at alpha = 1."""
     u = np.asarray(u, dtype=np.float64)
     if alpha == 1:
@@ -183,9 +183,9 @@ def entmax(x: ArrayLike, *, alpha: float = 1.5, temperature: float = 1.0, n_iter
     alpha < 1 is dense (1 + (alpha-1) u > 0 for every u <= 0), alpha -> 1 tends to softmax (lam -> logsumexp z)."""
     alpha = check_alpha(alpha)
     if alpha == 1:
-        return softmax(x, temperature)
+        return softmax(x, temperature=temperature)
     if alpha == 2:
-        return sparsemax(x, temperature)
+        return sparsemax(x, temperature=temperature)
     z = _shifted(_scaled(x, temperature))
     live = np.isfinite(z)
     if not live.any():
@@ -229,7 +229,7 @@ def gumbel_softmax(x: ArrayLike, *, temperature: float = 1.0, hard: bool = False
     x, temperature = _vector(x), check_positive_temperature(temperature)
     if not isinstance(hard, bool):
         raise ProbcoreError("bool", name="hard", value=repr(hard))
-    y = softmax(x + np.random.default_rng(seed).gumbel(size=x.shape), temperature)
+    y = softmax(x + np.random.default_rng(seed).gumbel(size=x.shape), temperature=temperature)
     return np.eye(len(y))[np.argmax(y)] if hard and y.any() else y
 
 
@@ -240,7 +240,7 @@ def am_softmax(x: ArrayLike, target: int, *, margin: float = 0.35, scale: float 
     x = _vector(x)
     onehot = np.eye(len(x))[_target(target, len(x))]
     z = check_positive("scale", scale) * (x - check_nonnegative("margin", margin) * onehot)
-    return softmax(z, temperature)
+    return softmax(z, temperature=temperature)
 
 
 # ---------------------------------------------------------------- losses (one vector, target t)
@@ -276,7 +276,7 @@ def entmax_loss(x: ArrayLike, target: int, *, alpha: float = 1.5, temperature: f
     """L = <p - e_t, z> + H_alpha(p), z = x / T, p = entmax_alpha(z), H_alpha(p) = (1 - sum p^alpha) / (alpha (alpha - 1))."""
     z = _shifted(_scaled(x, temperature))
     t = _target(target, len(z))
-    p = entmax(z, alpha)
+    p = entmax(z, alpha=alpha)
     p, zs = p[p > 0], z[p > 0]
     shannon = alpha == 1  # the Tsallis entropy's limit at alpha = 1
     entropy = -np.sum(p * np.log(p)) if shannon else (1 - np.sum(p**alpha)) / (alpha * (alpha - 1))
@@ -286,7 +286,7 @@ def entmax_loss(x: ArrayLike, target: int, *, alpha: float = 1.5, temperature: f
 @old_positions("target", "order", "temperature", kept=1)
 def taylor_cross_entropy(x: ArrayLike, target: int, *, order: int = 2, temperature: float = 1.0) -> float:
     """L = -log taylor_softmax(x, order, T)_t."""
-    p = taylor_softmax(x, order, temperature)
+    p = taylor_softmax(x, order=order, temperature=temperature)
     return -np.log(p[_target(target, len(p))])
 
 
@@ -296,13 +296,13 @@ def am_softmax_loss(cosines: ArrayLike, target: int, *, margin: float = 0.35, sc
     """L = -log am_softmax(c, t)_t = -log e^{s(c_t - m)/T} / (e^{s(c_t - m)/T} + sum_{j != t} e^{s c_j/T})."""
     c = _vector(cosines)
     z = check_positive("scale", scale) * (c - check_nonnegative("margin", margin) * np.eye(len(c))[_target(target, len(c))])
-    return cross_entropy(z, target, temperature)
+    return cross_entropy(z, target, temperature=temperature)
 
 
 @old_positions("target", "temperature", "beta", kept=1)
 def neg_prob_loss(x: ArrayLike, target: int, *, temperature: float = 1.0, beta: float | None = None) -> float:
     """L = -softmax(z)_t,  z = x / T (or beta x)  (minus a smooth accuracy)."""
-    p = softmax(x, temperature, beta)
+    p = softmax(x, temperature=temperature, beta=beta)
     return -p[_target(target, len(p))]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
-from typing import Callable
+from typing import Any, Callable
 
 from probcore import functional as F
 from probcore import reference as R
@@ -45,7 +45,7 @@ class Param:
     help: str = ""
 
 
-def _check_bool(name, value):
+def _check_bool(name: str, value: object) -> bool:
     if not isinstance(value, bool):
         raise ProbcoreError("bool", name=name, value=repr(value))
     return value
@@ -53,7 +53,7 @@ def _check_bool(name, value):
 
 # How each parameter is checked (the same functions the torch and numpy code call). k's upper
 # bound is n, known only with x: validate(n=...) checks it, otherwise k >= 1 only.
-_CHECKS = {
+_CHECKS: dict[str, Callable[[Any], Any]] = {
     "temperature": check_temperature,
     "beta": check_beta,
     "order": check_order,
@@ -87,18 +87,18 @@ class Mapping:
     needs_target: bool
     sparse_when: Callable[[dict], bool] | None = None  # the parameters that give exact zeros (None: sparse)
 
-    def is_sparse(self, **params) -> bool:
+    def is_sparse(self, **params: Any) -> bool:
         """Whether this mapping with these parameters (the defaults for the others) gives exact zeros."""
         if self.sparse_when is None:
             return self.sparse
         return self.sparse_when({**{p.name: p.default for p in self.params}, **params})
 
-    def validate(self, n: int | None = None, **params) -> dict:
+    def validate(self, n: int | None = None, **params: Any) -> dict[str, Any]:
         """The given parameters checked and converted (int, float, str, bool; None kept where
         None is allowed). ValueError names the bad parameter and its valid range; ``n`` (the
         length of the mapped dimension) bounds k."""
         known = {p.name: p for p in self.params}
-        out = {}
+        out: dict[str, Any] = {}
         for name, value in params.items():
             if name not in known:
                 raise ProbcoreError("unknown_param", name=repr(name), mapping=self.name,
@@ -198,7 +198,7 @@ MAPPINGS: dict[str, Mapping] = {m.name: m for m in (
 )}
 
 
-def get_mapping(name) -> Mapping:
+def get_mapping(name: str) -> Mapping:
     """The registry entry; ValueError listing the valid names for an unknown one."""
     try:
         return MAPPINGS[name]

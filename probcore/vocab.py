@@ -26,6 +26,7 @@ from typing import NamedTuple
 
 import torch
 import torch.nn.functional as F
+from numpy.typing import ArrayLike
 from torch import Tensor
 
 from .errors import ProbcoreError
@@ -37,14 +38,14 @@ COST_METHODS = ("full", "hierarchical", "sampled")
 # checks
 
 
-def _check_float(name: str, x) -> Tensor:
+def _check_float(name: str, x: object) -> Tensor:
     if not isinstance(x, Tensor) or not x.is_floating_point():
         got = type(x).__name__ + (f" of dtype {x.dtype}" if isinstance(x, Tensor) else "")
         raise ProbcoreError("float_tensor", name=name, got=got)
     return x
 
 
-def _check_freqs(freqs) -> Tensor:
+def _check_freqs(freqs: ArrayLike | Tensor) -> Tensor:
     f = torch.as_tensor(freqs, dtype=torch.float64)
     if f.ndim != 1 or f.numel() < 1:
         raise ProbcoreError("freqs_shape", shape=str(tuple(f.shape)))
@@ -53,7 +54,7 @@ def _check_freqs(freqs) -> Tensor:
     return f
 
 
-def _check_proposal(q, x: Tensor) -> Tensor:
+def _check_proposal(q: Tensor, x: Tensor) -> Tensor:
     """q: a probability vector over the last dim of x, shape (n,) or x.shape, entries > 0."""
     q = _check_float("q", q)
     n = x.shape[-1]
@@ -94,7 +95,7 @@ def zipf_frequencies(n: int, s: float = 1.0) -> Tensor:
     return w / w.sum()
 
 
-def entropy_bits(freqs) -> float:
+def entropy_bits(freqs: ArrayLike | Tensor) -> float:
     """H = -sum_i p_i log2 p_i of p = freqs / sum(freqs): the lower bound on expected code length."""
     p = _check_freqs(freqs)
     p = p / p.sum()
@@ -135,7 +136,7 @@ class HuffmanTree:
         return "".join(map(str, self.codes[i, : self.lengths[i]].tolist()))
 
 
-def huffman_tree(freqs) -> HuffmanTree:
+def huffman_tree(freqs: ArrayLike | Tensor) -> HuffmanTree:
     """Huffman tree of class frequencies (any positive scale): repeatedly merge the two lightest.
 
     Expected code length sum_i p_i len_i lies in [H(p), H(p) + 1) bits. Built with the linear
@@ -180,7 +181,7 @@ def huffman_tree(freqs) -> HuffmanTree:
     return HuffmanTree(nodes=nodes, codes=codes, lengths=lengths)
 
 
-def expected_path_length(tree: HuffmanTree, freqs) -> float:
+def expected_path_length(tree: HuffmanTree, freqs: ArrayLike | Tensor) -> float:
     """E[len] = sum_i p_i len_i with p = freqs / sum(freqs): the mean cost of one target in HS."""
     p = _check_freqs(freqs)
     if p.numel() != tree.n_classes:
@@ -188,7 +189,7 @@ def expected_path_length(tree: HuffmanTree, freqs) -> float:
     return float((p / p.sum() * tree.lengths).sum())
 
 
-def code_length_summary(freqs) -> dict[str, float]:
+def code_length_summary(freqs: ArrayLike | Tensor) -> dict[str, float]:
     """Huffman figures for plots: entropy H <= expected length < H + 1, against log2 n (balanced) and max length."""
     f = _check_freqs(freqs)
     tree = huffman_tree(f)
@@ -206,7 +207,7 @@ def _path_signs(codes: Tensor, lengths: Tensor, dtype: torch.dtype) -> Tensor:
     return ((1 - 2 * codes) * real).to(dtype)
 
 
-def _check_hs(h, node_vectors, tree: HuffmanTree) -> None:
+def _check_hs(h: Tensor, node_vectors: Tensor, tree: HuffmanTree) -> None:
     _check_float("h", h)
     _check_float("node_vectors", node_vectors)
     if h.ndim < 1:
@@ -257,7 +258,8 @@ def hierarchical_softmax_log_prob(h: Tensor, node_vectors: Tensor, tree: Huffman
 # importance sampling of the partition function
 
 
-def draw_samples(q: Tensor, m: int, batch_shape=(), generator: torch.Generator | None = None) -> Tensor:
+def draw_samples(q: Tensor, m: int, batch_shape: tuple[int, ...] = (), generator: torch.Generator | None = None
+                 ) -> Tensor:
     """m i.i.d. class indices from q (with replacement) per batch entry: long (*batch_shape, m).
 
     q: (n,) shared by the batch, or (*batch_shape, n) one proposal per entry.
@@ -414,7 +416,8 @@ def _zipf_tree(n: int, s: float) -> HuffmanTree:
 
 
 def measure_costs(n: int, d: int = 64, m: int = 64, batch: int = 16, repeats: int = 5, s: float = 1.0,
-                  methods=COST_METHODS, dtype: torch.dtype = torch.float32, seed: int = 0) -> dict[str, float]:
+                  methods: tuple[str, ...] = COST_METHODS, dtype: torch.dtype = torch.float32, seed: int = 0
+                  ) -> dict[str, float]:
     """Median wall seconds of one forward loss for a batch of hidden vectors h (batch, d), per method.
 
     Targets follow Zipf(s) over n classes. "full": log_softmax(h W^T), O(n d); "hierarchical":
