@@ -7,22 +7,30 @@ every entry satisfies ``|p_i - ref_i| <= atol + rtol * |ref_i|`` (``numpy.isclos
 
 For a failing row the check tries, in order, alternative implementations that are wrong in a
 typical way and reports the first one that reproduces the user's row (same tolerance, at least
-float32 resolution):
+float32 resolution); each has a stable cause id (a key of :data:`CAUSES`):
 
-1. no max-subtraction: ``exp(x) / sum exp(x)`` in float64 or float32 (overflow -> nan / inf / 0; the
-   widest type that reproduces the row is named),
-2. logits passed through unchanged (``p = x`` or ``p = x / T``),
-3. log-probabilities instead of probabilities (``exp(p) = ref``),
-4. missing renormalisation (``p / sum p = ref`` while ``sum p != 1``),
-5. mapping over the wrong axis (columns normalised, needs >= 2 rows),
-6. top-k / top-p support one entry too large or too small (sparse softmax),
-7. threshold tau from a support of K +- 1 entries (sparsemax, entmax-1.5 closed forms
+1. ``float16_overflow``: x / T formed in float16 overflows past 65504 (when ``dtype="float16"``),
+2. ``max_subtraction``: ``exp(x) / sum exp(x)`` without max-subtraction, in the user's ``dtype``
+   when given (limits: float16 11.1, float32 / bfloat16 88.7, float64 709.8), else in float64 or
+   float32 (the widest type that reproduces the row is named),
+3. ``passthrough``: logits passed through unchanged (``p = x`` or ``p = x / T``),
+4. ``log_probs``: log-probabilities instead of probabilities (``exp(p) = ref``),
+5. ``ties``: entries tied in x exchanged (top-k keeps other tied entries),
+6. ``clipping``: a thresholded mapping without its ``max(0, .)`` (sparsemax's ``z - tau``),
+7. ``top_k``: top-k / top-p support one entry too large or too small (sparse softmax),
+8. ``threshold``: threshold tau from a support of K +- 1 entries (sparsemax, entmax-1.5 closed forms
    ``tau = (sum_{j<=K} z_(j) - 1) / K`` and ``tau = mean_K - sqrt((1 - K var_K) / K)``), or the
-   mapping restricted to the top K - 1 entries (entmax with any alpha),
-8. precision loss: matches only to float32 / float16 resolution,
-9. wrong temperature: ``p = f(c x)`` for a fitted scale c, reported as ``T' = T / c``,
-10. precision loss at bfloat16 resolution,
-11. nan / inf / all-zero rows: overflow at large logits, or a fully masked row.
+   mapping restricted to the top K - 1 entries (entmax with any alpha > 1),
+9. ``renormalisation``: missing renormalisation (``p / sum p = ref`` while ``sum p != 1``),
+10. ``wrong_axis``: every row equals the mapping applied down the columns (needs >= 2 rows),
+11. ``wrong_mapping``: another deterministic mapping's output (named, with its parameters),
+12. ``precision``: matches only to float32 / float16 resolution,
+13. ``temperature_forgotten`` / ``temperature_twice`` / ``temperature``: ``p = f(c x)`` for a fitted
+    scale c: T not applied (c = T), applied twice (c = 1 / T), else reported as ``T' = T / c``,
+14. ``precision`` at bfloat16 resolution,
+15. ``max_subtraction`` / ``float16_overflow`` / ``nonfinite``: nan / inf / all-zero rows: an exp
+    overflow at large logits (mappings with an exp only), float16 sums past 65504, or a fully
+    masked row.
 
 Parsing helpers :func:`parse_vector` and :func:`load_rows` read pasted text, CSV and ``.npy``
 (never ``eval``, never pickle) and raise ``ValueError`` with the offending token or row;
