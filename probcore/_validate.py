@@ -1,6 +1,6 @@
 """Parameter checks shared by the torch core and the numpy reference.
 
-Every check raises ``ValueError`` naming the parameter and its valid range, so callers
+Every check raises :class:`probcore.errors.ProbcoreError` (a ``ValueError``) naming the parameter and its valid range, so callers
 (training code, the explorer) can show the message as it is.
 """
 from __future__ import annotations
@@ -8,111 +8,113 @@ from __future__ import annotations
 import math
 import numbers
 
+from probcore.errors import ProbcoreError
+
 NOISES = ("gumbel", "normal", "uniform", "logistic")
 
 
-def _real(name: str, value) -> float:
+def _real(name: str, value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ValueError(f"{name} must be a real number, got {value!r}")
+        raise ProbcoreError("real", name=name, value=repr(value))
     value = float(value)
     if math.isnan(value):
-        raise ValueError(f"{name} must be a real number, got nan")
+        raise ProbcoreError("real", name=name, value="nan")
     return value
 
 
-def check_temperature(temperature) -> float:
+def check_temperature(temperature: object) -> float:
     """temperature: any finite non-zero real (negative = softmin)."""
     t = _real("temperature", temperature)
     if t == 0 or math.isinf(t):
-        raise ValueError(f"temperature must be finite and non-zero (negative gives softmin), got {temperature!r}")
+        raise ProbcoreError("temperature", value=repr(temperature))
     return t
 
 
-def check_positive_temperature(temperature) -> float:
+def check_positive_temperature(temperature: object) -> float:
     """temperature for Gumbel-softmax: a finite real > 0."""
     t = _real("temperature", temperature)
     if not (0 < t < math.inf):
-        raise ValueError(f"temperature must be in (0, inf), got {temperature!r}")
+        raise ProbcoreError("open_positive", name="temperature", value=repr(temperature))
     return t
 
 
-def check_beta(beta) -> float:
+def check_beta(beta: object) -> float:
     """beta (inverse temperature): any finite real; 0 gives uniform, negative gives softmin."""
     b = _real("beta", beta)
     if math.isinf(b):
-        raise ValueError(f"beta must be finite, got {beta!r}")
+        raise ProbcoreError("beta", value=repr(beta))
     return b
 
 
-def check_order(order) -> int:
+def check_order(order: object) -> int:
     """Taylor order: an even integer >= 2."""
     if isinstance(order, bool) or not isinstance(order, numbers.Integral) or order < 2 or order % 2:
-        raise ValueError(f"order must be an even integer >= 2, got {order!r}")
+        raise ProbcoreError("order", value=repr(order))
     return int(order)
 
 
-def check_k(k, n: int) -> int:
+def check_k(k: object, n: int) -> int:
     """k for top-k: an integer in [1, n]."""
-    if isinstance(k, bool) or not isinstance(k, numbers.Integral) or not (1 <= k <= n):
-        raise ValueError(f"k must be an integer in [1, {n}] (n = {n}), got {k!r}")
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral) or not (1 <= int(k) <= n):
+        raise ProbcoreError("k", n=n, value=repr(k))
     return int(k)
 
 
-def check_top_p(top_p) -> float:
+def check_top_p(top_p: object) -> float:
     """top_p: a real in (0, 1]."""
     p = _real("top_p", top_p)
     if not (0 < p <= 1):
-        raise ValueError(f"top_p must be in (0, 1], got {top_p!r}")
+        raise ProbcoreError("top_p", value=repr(top_p))
     return p
 
 
-def check_alpha(alpha) -> float:
+def check_alpha(alpha: object) -> float:
     """entmax alpha: a finite real > 0 (alpha < 1: dense, 1: softmax, 2: sparsemax)."""
     a = _real("alpha", alpha)
     if not (a > 0) or math.isinf(a):
-        raise ValueError(f"alpha must be a finite real > 0, got {alpha!r}")
+        raise ProbcoreError("alpha", value=repr(alpha))
     return a
 
 
-def check_noise(noise) -> str:
+def check_noise(noise: object) -> str:
     if noise not in NOISES:
-        raise ValueError(f"noise must be one of {', '.join(NOISES)}; got {noise!r}")
+        raise ProbcoreError("one_of", name="noise", choices=", ".join(NOISES), value=repr(noise))
     return noise
 
 
-def check_nonnegative(name: str, value) -> float:
+def check_nonnegative(name: str, value: object) -> float:
     v = _real(name, value)
     if not (0 <= v < math.inf):
-        raise ValueError(f"{name} must be in [0, inf), got {value!r}")
+        raise ProbcoreError("nonnegative", name=name, value=repr(value))
     return v
 
 
-def check_positive(name: str, value) -> float:
+def check_positive(name: str, value: object) -> float:
     v = _real(name, value)
     if not (0 < v < math.inf):
-        raise ValueError(f"{name} must be in (0, inf), got {value!r}")
+        raise ProbcoreError("open_positive", name=name, value=repr(value))
     return v
 
 
-def check_positive_int(name: str, value, low: int = 1) -> int:
+def check_positive_int(name: str, value: object, low: int = 1) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
-        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+        raise ProbcoreError("integer_at_least", name=name, low=low, value=repr(value))
     return int(value)
 
 
-def check_reduction(reduction) -> str:
+def check_reduction(reduction: object) -> str:
     if reduction not in ("none", "mean", "sum"):
-        raise ValueError(f"reduction must be one of none, mean, sum; got {reduction!r}")
+        raise ProbcoreError("one_of", name="reduction", choices="none, mean, sum", value=repr(reduction))
     return reduction
 
 
-def check_temperature_or_beta(temperature, beta) -> None:
+def check_temperature_or_beta(temperature: object, beta: object) -> None:
     """Softmax takes a temperature or an inverse temperature beta, not both."""
     if beta is not None and temperature != 1:
-        raise ValueError("give either temperature or beta (beta = 1 / temperature), not both")
+        raise ProbcoreError("temperature_or_beta")
 
 
-def check_k_or_top_p(k, top_p) -> None:
+def check_k_or_top_p(k: object, top_p: object) -> None:
     """Top-k truncation takes exactly one of k or top_p."""
     if (k is None) == (top_p is None):
-        raise ValueError("give exactly one of k (an integer in [1, n]) or top_p (a real in (0, 1])")
+        raise ProbcoreError("k_or_top_p")

@@ -7,22 +7,30 @@ every entry satisfies ``|p_i - ref_i| <= atol + rtol * |ref_i|`` (``numpy.isclos
 
 For a failing row the check tries, in order, alternative implementations that are wrong in a
 typical way and reports the first one that reproduces the user's row (same tolerance, at least
-float32 resolution):
+float32 resolution); each has a stable cause id (a key of :data:`CAUSES`):
 
-1. no max-subtraction: ``exp(x) / sum exp(x)`` in float64 or float32 (overflow -> nan / inf / 0; the
-   widest type that reproduces the row is named),
-2. logits passed through unchanged (``p = x`` or ``p = x / T``),
-3. log-probabilities instead of probabilities (``exp(p) = ref``),
-4. missing renormalisation (``p / sum p = ref`` while ``sum p != 1``),
-5. mapping over the wrong axis (columns normalised, needs >= 2 rows),
-6. top-k / top-p support one entry too large or too small (sparse softmax),
-7. threshold tau from a support of K +- 1 entries (sparsemax, entmax-1.5 closed forms
+1. ``float16_overflow``: x / T formed in float16 overflows past 65504 (when ``dtype="float16"``),
+2. ``max_subtraction``: ``exp(x) / sum exp(x)`` without max-subtraction, in the user's ``dtype``
+   when given (limits: float16 11.1, float32 / bfloat16 88.7, float64 709.8), else in float64 or
+   float32 (the widest type that reproduces the row is named),
+3. ``passthrough``: logits passed through unchanged (``p = x`` or ``p = x / T``),
+4. ``log_probs``: log-probabilities instead of probabilities (``exp(p) = ref``),
+5. ``ties``: entries tied in x exchanged (top-k keeps other tied entries),
+6. ``clipping``: a thresholded mapping without its ``max(0, .)`` (sparsemax's ``z - tau``),
+7. ``top_k``: top-k / top-p support one entry too large or too small (sparse softmax),
+8. ``threshold``: threshold tau from a support of K +- 1 entries (sparsemax, entmax-1.5 closed forms
    ``tau = (sum_{j<=K} z_(j) - 1) / K`` and ``tau = mean_K - sqrt((1 - K var_K) / K)``), or the
-   mapping restricted to the top K - 1 entries (entmax with any alpha),
-8. precision loss: matches only to float32 / float16 resolution,
-9. wrong temperature: ``p = f(c x)`` for a fitted scale c, reported as ``T' = T / c``,
-10. precision loss at bfloat16 resolution,
-11. nan / inf / all-zero rows: overflow at large logits, or a fully masked row.
+   mapping restricted to the top K - 1 entries (entmax with any alpha > 1),
+9. ``renormalisation``: missing renormalisation (``p / sum p = ref`` while ``sum p != 1``),
+10. ``wrong_axis``: every row equals the mapping applied down the columns (needs >= 2 rows),
+11. ``wrong_mapping``: another deterministic mapping's output (named, with its parameters),
+12. ``precision``: matches only to float32 / float16 resolution,
+13. ``temperature_forgotten`` / ``temperature_twice`` / ``temperature``: ``p = f(c x)`` for a fitted
+    scale c: T not applied (c = T), applied twice (c = 1 / T), else reported as ``T' = T / c``,
+14. ``precision`` at bfloat16 resolution,
+15. ``max_subtraction`` / ``float16_overflow`` / ``nonfinite``: nan / inf / all-zero rows: an exp
+    overflow at large logits (mappings with an exp only), float16 sums past 65504, or a fully
+    masked row.
 
 Parsing helpers :func:`parse_vector` and :func:`load_rows` read pasted text, CSV and ``.npy``
 (never ``eval``, never pickle) and raise ``ValueError`` with the offending token or row;
@@ -36,16 +44,19 @@ import math
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
 from functools import partial
 
 import numpy as np
 import torch
 
 from probcore._validate import check_nonnegative
+from probcore.errors import ProbcoreError
 from probcore.registry import get_mapping
 
 __all__ = [
     "CAUSES",
+    "DTYPES",
     "MAX_COLS",
     "MAX_FILE_BYTES",
     "MAX_ROWS",
@@ -60,6 +71,8 @@ __all__ = [
     "torch_threads",
 ]
 
+Finding = tuple[str, str, dict[str, Any]] | None  # (cause, sentence, fitted) from a hypothesis, for one row
+
 MAX_ROWS = 10_000
 MAX_COLS = 100_000
 MAX_VALUES = 2_000_000  # rows * n
@@ -68,13 +81,19 @@ MAX_DIAGNOSED_VALUES = 50_000  # failing rows * n that get the hypothesis tests 
 
 CAUSES = {
     "max_subtraction": "overflow: no max-subtraction before exp",
+    "float16_overflow": "float16 overflow: x / T computed in float16",
     "nonfinite": "nan / inf in the output",
     "passthrough": "logits passed through unchanged",
     "log_probs": "log-probabilities instead of probabilities",
+    "clipping": "clipping max(0, .) forgotten: negative entries",
+    "ties": "ties broken differently",
     "renormalisation": "missing renormalisation",
     "wrong_axis": "normalised over the wrong axis",
     "top_k": "top-k / top-p support off by one",
     "threshold": "threshold from a support off by one",
+    "wrong_mapping": "another mapping's output",
+    "temperature_forgotten": "temperature not applied",
+    "temperature_twice": "temperature applied twice",
     "temperature": "wrong temperature",
     "precision": "low floating-point precision",
     "not_diagnosed": "not diagnosed (row limit)",
@@ -94,7 +113,7 @@ class RowVerdict:
     reference: np.ndarray
     likely_cause: str | None = None
     cause: str | None = None
-    fitted: dict = field(default_factory=dict)
+    fitted: dict[str, Any] = field(default_factory=dict)
 
 
 # ---------------------------------------------------------------- parsing
@@ -108,23 +127,23 @@ def _parse_token(token: str, allow_nonfinite: bool) -> float:
     """One decimal number; ValueError with the reason (no location: callers add it)."""
     if _NONFINITE.fullmatch(token):
         if not allow_nonfinite:
-            raise ValueError(f"{token!r} is not a finite number")
+            raise ProbcoreError("not_finite", token=repr(token))
         return float(token)
     if not _NUMBER.fullmatch(token):
-        raise ValueError(f"{token[:40]!r} is not a number")
+        raise ProbcoreError("not_a_number", token=repr(token[:40]))
     value = float(token)
     if math.isinf(value) and not allow_nonfinite:
-        raise ValueError(f"{token[:40]!r} overflows float64 (|value| > 1.8e308)")
+        raise ProbcoreError("overflows", token=repr(token[:40]))
     return value
 
 
 def _check_size(rows: int, n: int, name: str) -> None:
     if n > MAX_COLS:
-        raise ValueError(f"{name} must have at most {MAX_COLS:,} values per row, got {n:,}")
+        raise ProbcoreError("max_cols", name=name, limit=f"{MAX_COLS:,}", got=f"{n:,}")
     if rows > MAX_ROWS:
-        raise ValueError(f"{name} must have at most {MAX_ROWS:,} rows, got {rows:,}")
+        raise ProbcoreError("max_rows", name=name, limit=f"{MAX_ROWS:,}", got=f"{rows:,}")
     if rows * n > MAX_VALUES:
-        raise ValueError(f"{name} must hold at most {MAX_VALUES:,} values in all, got {rows * n:,}")
+        raise ProbcoreError("max_values", name=name, limit=f"{MAX_VALUES:,}", got=f"{rows * n:,}")
 
 
 def parse_vector(text: str, *, allow_nonfinite: bool = False, name: str = "values") -> np.ndarray:
@@ -132,20 +151,20 @@ def parse_vector(text: str, *, allow_nonfinite: bool = False, name: str = "value
     optionally inside one pair of [] or (). ``nan`` / ``inf`` (and overflow such as 1e999) only
     with ``allow_nonfinite`` (e.g. for an output that overflowed). ValueError names the token."""
     if not isinstance(text, str):
-        raise ValueError(f"{name} must be text, got {type(text).__name__}")
+        raise ProbcoreError("not_text", name=name, type=type(text).__name__)
     body = text.strip()
     if len(body) >= 2 and (body[0], body[-1]) in (("[", "]"), ("(", ")")):
         body = body[1:-1]
     tokens = [t for t in _SEPARATORS.split(body) if t]
     if not tokens:
-        raise ValueError(f"{name} is empty: enter numbers separated by commas, spaces or new lines")
+        raise ProbcoreError("empty", name=name)
     _check_size(1, len(tokens), name)
     values = np.empty(len(tokens))
     for i, token in enumerate(tokens):
         try:
             values[i] = _parse_token(token, allow_nonfinite)
-        except ValueError as err:
-            raise ValueError(f"{name}: value {i + 1} {err}") from None
+        except ProbcoreError as err:
+            raise ProbcoreError("value_at", name=name, i=i + 1, error=err) from None
     return values
 
 
@@ -153,7 +172,7 @@ def _load_csv(data: bytes, allow_nonfinite: bool, name: str) -> np.ndarray:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise ValueError(f"{name} is not UTF-8 text") from None
+        raise ProbcoreError("not_utf8", name=name) from None
     rows: list[list[float]] = []
     width = None
     for line_no, cells in enumerate(csv.reader(io.StringIO(text)), start=1):
@@ -166,17 +185,17 @@ def _load_csv(data: bytes, allow_nonfinite: bool, name: str) -> np.ndarray:
             if not all(_NUMBER.fullmatch(c) or _NONFINITE.fullmatch(c) for c in cells):
                 continue  # a header line: names, not numbers
         elif len(cells) != width:
-            raise ValueError(f"{name}: line {line_no} has {len(cells)} values, expected {width} like the first line")
+            raise ProbcoreError("line_width", name=name, line=line_no, got=len(cells), width=width)
         _check_size(len(rows) + 1, width, name)
         row = []
         for col, cell in enumerate(cells, start=1):
             try:
                 row.append(_parse_token(cell, allow_nonfinite))
-            except ValueError as err:
-                raise ValueError(f"{name}: line {line_no}, column {col}: {err}") from None
+            except ProbcoreError as err:
+                raise ProbcoreError("line_column", name=name, line=line_no, col=col, error=err) from None
         rows.append(row)
     if not rows:
-        raise ValueError(f"{name} holds no rows of numbers")
+        raise ProbcoreError("no_rows", name=name)
     return np.array(rows, dtype=np.float64)
 
 
@@ -188,21 +207,21 @@ def _load_npy(data: bytes, allow_nonfinite: bool, name: str) -> np.ndarray:
         read_header = fmt.read_array_header_1_0 if version == (1, 0) else fmt.read_array_header_2_0
         shape, _, dtype = read_header(buf)
     except (ValueError, OSError, EOFError, SyntaxError) as err:
-        raise ValueError(f"{name} is not a valid .npy file (pickled data is not accepted): {err}") from None
+        raise ProbcoreError("npy_pickle", name=name, detail=str(err)) from None
     if dtype.hasobject or dtype.kind not in "fiu":
-        raise ValueError(f"{name} must hold a real numeric array (float or int), got dtype {dtype}")
+        raise ProbcoreError("npy_dtype", name=name, dtype=str(dtype))
     if len(shape) not in (1, 2) or 0 in shape:
-        raise ValueError(f"{name} must be a non-empty 1-D (n,) or 2-D (rows, n) array, got shape {shape}")
+        raise ProbcoreError("npy_shape", name=name, shape=str(shape))
     rows, n = (1, shape[0]) if len(shape) == 1 else shape
     _check_size(rows, n, name)
     try:
         array = np.load(io.BytesIO(data), allow_pickle=False)
     except (ValueError, OSError, EOFError) as err:
-        raise ValueError(f"{name} is not a valid .npy file: {err}") from None
+        raise ProbcoreError("npy_invalid", name=name, detail=str(err)) from None
     array = np.asarray(array, dtype=np.float64).reshape(rows, n)
     if not allow_nonfinite and not np.isfinite(array).all():
         r, c = np.argwhere(~np.isfinite(array))[0]
-        raise ValueError(f"{name}: row {r + 1}, column {c + 1} is {array[r, c]}, not a finite number")
+        raise ProbcoreError("npy_nonfinite", name=name, row=int(r) + 1, col=int(c) + 1, value=str(array[r, c]))
     return array
 
 
@@ -214,22 +233,22 @@ def load_rows(file_bytes: bytes, filename: str, *, allow_nonfinite: bool = False
     ValueError names the file and the offending line / column."""
     name = name or repr(filename)
     if not isinstance(file_bytes, (bytes, bytearray)):
-        raise ValueError(f"file_bytes must be bytes, got {type(file_bytes).__name__}")
+        raise ProbcoreError("not_bytes", type=type(file_bytes).__name__)
     if len(file_bytes) > MAX_FILE_BYTES:
-        raise ValueError(f"{name} must be at most {MAX_FILE_BYTES // 2**20} MiB, got {len(file_bytes) / 2**20:.1f} MiB")
+        raise ProbcoreError("file_size", name=name, limit=MAX_FILE_BYTES // 2**20, got=f"{len(file_bytes) / 2**20:.1f}")
     suffix = str(filename).lower().rsplit(".", 1)[-1]
     if suffix == "csv":
         return _load_csv(bytes(file_bytes), allow_nonfinite, name)
     if suffix == "npy":
         return _load_npy(bytes(file_bytes), allow_nonfinite, name)
-    raise ValueError(f"filename must end in .csv or .npy, got {filename!r}")
+    raise ProbcoreError("file_type", value=repr(filename))
 
 
 # ---------------------------------------------------------------- reference
 
 
 @contextmanager
-def torch_threads(n: int = 1):
+def torch_threads(n: int = 1) -> Iterator[None]:
     """Run torch with n intra-op threads, restoring the previous count afterwards. The check (and
     the training demo) work on many tiny tensors, where thread hand-offs cost more than they save
     (measured on the 2-core box: softmax of a 6 x 12 tensor 24 ms with 2 threads, 10 us with 1)."""
@@ -241,13 +260,13 @@ def torch_threads(n: int = 1):
         torch.set_num_threads(before)
 
 
-def _as_rows(values, name: str) -> np.ndarray:
+def _as_rows(values: Any, name: str) -> np.ndarray:
     try:
         array = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a numeric array of shape (n,) or (rows, n)") from None
+        raise ProbcoreError("rows_numeric", name=name) from None
     if array.ndim not in (1, 2) or array.size == 0:
-        raise ValueError(f"{name} must be a non-empty array of shape (n,) or (rows, n), got shape {array.shape}")
+        raise ProbcoreError("rows_shape", name=name, shape=str(array.shape))
     array = array.reshape(-1, array.shape[-1])
     _check_size(*array.shape, name)
     return array
@@ -256,23 +275,20 @@ def _as_rows(values, name: str) -> np.ndarray:
 class _Problem:
     """The chosen mapping with validated parameters, evaluated in float64 (or a given dtype)."""
 
-    def __init__(self, mapping: str, params: dict, n_rows: int, n: int):
+    def __init__(self, mapping: str, params: dict[str, Any], n_rows: int, n: int) -> None:
         self.spec = get_mapping(mapping)
         if self.spec.stochastic:
-            raise ValueError(
-                f"mapping must be deterministic to be checked: {mapping!r} draws random noise, so its "
-                "output changes on every call"
-            )
+            raise ProbcoreError("stochastic", mapping=repr(mapping))
         target = params.pop("target", None)
         if self.spec.needs_target:
             if target is None:
-                raise ValueError(f"target (a class index, or one per row) is required for mapping {mapping!r}")
+                raise ProbcoreError("target_required", mapping=repr(mapping))
             target = np.asarray(target)
             if target.dtype.kind not in "iu" or target.ndim > 1 or target.size not in (1, n_rows):
-                raise ValueError(f"target must be one integer class index or {n_rows} of them (one per row)")
+                raise ProbcoreError("target_rows", rows=n_rows)
             self.target = torch.as_tensor(np.broadcast_to(target.reshape(-1), (n_rows,)).copy(), dtype=torch.long)
         elif target is not None:
-            raise ValueError(f"target is only used by mappings that need one; {mapping!r} does not")
+            raise ProbcoreError("target_unused", mapping=repr(mapping))
         self.params = self.spec.validate(n=n, **params)
         self.name = self.spec.name
         # p = f(s x): the logit scale s set by temperature T (s = 1/T) or beta (s = beta)
@@ -280,9 +296,10 @@ class _Problem:
         self.has_temperature = "temperature" in names and not self.spec.needs_target
         beta = self.params.get("beta")
         self.uses_beta = beta is not None
-        self.scale = float(beta) if self.uses_beta else 1.0 / float(self.params.get("temperature", 1.0))
+        self.scale = float(beta) if beta is not None else 1.0 / float(self.params.get("temperature", 1.0))
 
-    def __call__(self, x, rows, dim: int = -1, dtype=torch.float64, **override) -> np.ndarray:
+    def __call__(self, x: np.ndarray, rows: Any, dim: int = -1, dtype: torch.dtype = torch.float64,
+                 **override: Any) -> np.ndarray:
         """f(x) for the given rows of the input (rows: their indices, for am_softmax's target)."""
         params = {**self.params, **override}
         if self.spec.needs_target:
@@ -291,7 +308,7 @@ class _Problem:
         with torch.no_grad():
             return self.spec.forward(t, dim=dim, **params).double().numpy()
 
-    def temperature_text(self, c: float) -> tuple[str, dict]:
+    def temperature_text(self, c: float) -> tuple[str, dict[str, float]]:
         """The setting that scales the logits by c: T' = T / c, or beta' = beta c."""
         if self.uses_beta:
             b = self.params["beta"]
@@ -302,7 +319,26 @@ class _Problem:
 
 # ---------------------------------------------------------------- diagnosis
 
-_EXP_LIMITS = {np.float32: math.log(np.finfo(np.float32).max), np.float64: math.log(np.finfo(np.float64).max)}
+DTYPES = ("float16", "bfloat16", "float32", "float64")
+# exp(z) overflows the type beyond z = log(its largest value): float16 11.1, bfloat16 / float32 88.7, float64 709.8
+_EXP_LIMITS = {name: math.log(torch.finfo(getattr(torch, name)).max) for name in DTYPES}
+_NUMPY_TYPES: dict[str, type[np.floating]] = {"float16": np.float16, "bfloat16": np.float32, "float32": np.float32, "float64": np.float64}
+_FLOAT16_MAX = float(torch.finfo(torch.float16).max)
+
+
+def _dtype_name(dtype: object) -> str | None:
+    """The name in DTYPES of a dtype given as a name, a torch dtype or a numpy dtype (None stays None)."""
+    if dtype is None:
+        return None
+    name = str(dtype).removeprefix("torch.")
+    if name not in DTYPES:
+        try:
+            name = np.dtype(dtype).name  # type: ignore[call-overload]
+        except TypeError:
+            pass
+    if name not in DTYPES:
+        raise ProbcoreError("dtype", choices=", ".join(DTYPES), value=repr(dtype))
+    return name
 
 
 @dataclass
@@ -316,21 +352,22 @@ class _Case:
     ref: np.ndarray
     atol: float
     rtol: float
+    dtype: str | None = None  # the type the user computed in, when known
 
-    def matches(self, alt: np.ndarray, rows) -> np.ndarray:
+    def matches(self, alt: np.ndarray, rows: Any) -> np.ndarray:
         return np.isclose(self.p[rows], alt, atol=self.atol, rtol=self.rtol, equal_nan=True).all(-1)
 
-    def differs_from_ref(self, alt: np.ndarray, rows) -> np.ndarray:
+    def differs_from_ref(self, alt: np.ndarray, rows: Any) -> np.ndarray:
         return ~np.isclose(alt, self.ref[rows], atol=self.atol, rtol=self.rtol).all(-1)
 
-    def support(self, rows) -> np.ndarray:
+    def support(self, rows: Any) -> np.ndarray:
         return (self.ref[rows] > 0).sum(-1)
 
-    def n_finite(self, rows) -> np.ndarray:
+    def n_finite(self, rows: Any) -> np.ndarray:
         return np.isfinite(self.x[rows]).sum(-1)
 
 
-def _naive_exp(z: np.ndarray, dtype, k: int | None) -> np.ndarray:
+def _naive_exp(z: np.ndarray, dtype: type[np.floating], k: int | None) -> np.ndarray:
     """exp(z) / sum exp(z) without subtracting max z, in dtype (over the top k entries if k)."""
     with np.errstate(all="ignore"):
         e = np.exp(z.astype(dtype))
@@ -340,7 +377,7 @@ def _naive_exp(z: np.ndarray, dtype, k: int | None) -> np.ndarray:
         return (e / e.sum(-1, keepdims=True)).astype(np.float64)
 
 
-def _h_overflow(case: _Case, rows):
+def _h_overflow(case: _Case, rows: Any) -> list[Finding]:
     """Softmax / top-k softmax computed as exp(x) / sum exp(x): reproduce its overflow."""
     pr = case.problem
     if pr.name == "softmax":
@@ -350,33 +387,167 @@ def _h_overflow(case: _Case, rows):
     else:
         return [None] * len(rows)
     z = case.x[rows] * pr.scale
-    out = [None] * len(rows)
-    for dtype, limit in reversed(_EXP_LIMITS.items()):  # float64 first: name the widest type that overflows
-        naive = _naive_exp(z, dtype, k)
+    out: list[Finding] = [None] * len(rows)
+    # the user's type when known, else float64 first: name the widest type that overflows
+    for name in (case.dtype,) if case.dtype else ("float64", "float32"):
+        limit = _EXP_LIMITS[name]
+        naive = _naive_exp(z, _NUMPY_TYPES[name], k)
         big = np.abs(np.where(np.isfinite(z), z, 0)).max(-1)
         hit = case.matches(naive, rows) & case.differs_from_ref(naive, rows) & (big > limit)
         for i in np.flatnonzero(hit):
             if out[i] is None:
                 out[i] = (
                     "max_subtraction",
-                    f"reproduced by exp(x) / sum exp(x) in {np.dtype(dtype).name} without subtracting max x: "
+                    f"reproduced by exp(x) / sum exp(x) in {name} without subtracting max x: "
                     f"exp overflows / underflows beyond |x| = {limit:.1f} (here up to {big[i]:.4g}), giving "
                     "nan, inf or 0; compute exp(x - max x) instead (the result is the same)",
-                    {"dtype": np.dtype(dtype).name},
+                    {"dtype": name},
                 )
     return out
 
 
-def _h_passthrough(case: _Case, rows):
+_EXP_MAPPINGS = {"softmax", "sparse_softmax", "am_softmax", "gumbel_softmax", "perturbmax"}
+
+
+def _uses_exp(problem: _Problem) -> bool:
+    """Whether the mapping computes exp(x / T) (softmax and its kin, entmax at alpha = 1)."""
+    return problem.name in _EXP_MAPPINGS or (problem.name == "entmax" and problem.params.get("alpha") == 1)
+
+
+def _entmax_alpha(problem: _Problem) -> float | None:
+    """alpha of a thresholded mapping p = max(0, (alpha - 1) z - tau)^(1/(alpha - 1)) (alpha > 1), else None."""
+    alpha = {"sparsemax": 2.0, "entmax15": 1.5}.get(problem.name)
+    if problem.name == "entmax":
+        alpha = problem.params.get("alpha", 1.5)
+    if not isinstance(alpha, (int, float)) or alpha <= 1:
+        return None
+    return float(alpha)
+
+
+def _h_float16_overflow(case: _Case, rows: Any) -> list[Finding]:
+    """Computed in float16: x / T (or x itself) past float16's largest value 65504 becomes inf; the
+    row is the mapping of those float16 logits (nan where inf - inf appears)."""
+    pr = case.problem
+    if case.dtype != "float16" or pr.spec.needs_target:
+        return [None] * len(rows)
     x = case.x[rows]
-    out = [None] * len(rows)
+    with np.errstate(all="ignore"):
+        z16 = x.astype(np.float16) * np.float16(pr.scale)
+    overflow = (np.isinf(z16) & np.isfinite(x)).any(-1)
+    if not overflow.any():
+        return [None] * len(rows)
+    unit: dict[str, Any] = {"beta": 1.0} if pr.uses_beta else {"temperature": 1.0} if pr.has_temperature else {}
+    with np.errstate(all="ignore"):
+        alt = pr(z16.astype(np.float64), rows, **unit)
+    hit = overflow & case.matches(alt, rows)
+    big = np.abs(np.where(np.isfinite(x), x * pr.scale, 0)).max(-1)
+    what = "x / T" if pr.has_temperature and pr.scale != 1 else "x"
+    return [("float16_overflow", f"{what} overflows float16: it reaches {big[i]:.4g}, beyond float16's largest value "
+             f"{_FLOAT16_MAX:.0f}, and becomes inf (then nan); compute in float32 and cast the result to float16 "
+             "(as torch.softmax does)", {"dtype": "float16"}) if hit[i] else None for i in range(len(rows))]
+
+
+def _h_ties(case: _Case, rows: Any) -> list[Finding]:
+    """Entries tied in x exchanged: the row equals the reference once each group of equal logits is
+    sorted (top-k keeps any of the tied entries at its cut-off)."""
+    x, p, ref = case.x[rows], case.p[rows], case.ref[rows]
+    tied = (np.diff(np.sort(x, -1), axis=-1) == 0).any(-1)
+    sorted_p = np.take_along_axis(p, np.lexsort((p, x), axis=-1), -1)
+    sorted_ref = np.take_along_axis(ref, np.lexsort((ref, x), axis=-1), -1)
+    hit = tied & np.isclose(sorted_p, sorted_ref, atol=case.atol, rtol=case.rtol, equal_nan=True).all(-1)
+    out: list[Finding] = []
+    for i in range(len(rows)):
+        if not hit[i]:
+            out.append(None)
+            continue
+        moved = np.flatnonzero(~np.isclose(p[i], ref[i], atol=case.atol, rtol=case.rtol)).tolist()
+        out.append(("ties", f"your row is the reference with entries tied in x exchanged (indices {moved}): ties "
+                    "broken differently; any of the tied entries is a valid choice (probcore keeps those "
+                    "torch.topk returns), so compare tied entries as a set", {"indices": moved}))
+    return out
+
+
+def _h_clipping(case: _Case, rows: Any) -> list[Finding]:
+    """A thresholded mapping without its max(0, .): the reference on the support and
+    ((alpha - 1) z - tau)^(1/(alpha - 1)) off it (z - tau for sparsemax: negative entries)."""
+    pr = case.problem
+    alpha = _entmax_alpha(pr)
+    if alpha is None:
+        return [None] * len(rows)
+    x, p, ref = case.x[rows], case.p[rows], case.ref[rows]
+    with np.errstate(all="ignore"):
+        z = x * pr.scale
+        z = (alpha - 1) * (z - np.max(np.where(np.isfinite(z), z, -np.inf), -1, keepdims=True))
+        support = ref > 0
+        tau = np.where(support, z - ref ** (alpha - 1), 0).sum(-1) / np.maximum(support.sum(-1), 1)
+        d = z - tau[:, None]
+        q = 1 / (alpha - 1)
+        signed = np.sign(d) * np.abs(d) ** q  # an odd power, e.g. sparsemax's z - tau
+        plain = d ** q  # an even power, e.g. entmax15's (z / 2 - tau)^2
+    hit = (~support & (p != 0)).any(-1) & (case.matches(signed, rows) | case.matches(plain, rows))
+    formula = "z - tau" if alpha == 2 else "((alpha - 1) z - tau)^(1/(alpha - 1))"
+    out: list[Finding] = []
+    for i in range(len(rows)):
+        if not hit[i]:
+            out.append(None)
+            continue
+        off = ~support[i] & (p[i] != 0)
+        out.append(("clipping", f"your row is {formula} without the clipping max(0, .): it equals the reference "
+                    f"on the support and is nonzero on {int(off.sum())} entries off it (down to "
+                    f"{p[i][off].min():.3g}); clip at 0", {"off_support": int(off.sum())}))
+    return out
+
+
+def _alternatives(pr: _Problem) -> list[tuple[str, dict[str, Any]]]:
+    """Other mappings a row might have been computed with: each deterministic mapping other than
+    the chosen one (perturb-max with each non-Gumbel noise; Gumbel perturb-max is softmax), at the
+    user's temperature where it takes one."""
+    from probcore._validate import NOISES
+    from probcore.registry import MAPPINGS
+
+    out: list[tuple[str, dict[str, Any]]] = []
+    for name, spec in MAPPINGS.items():
+        if spec.stochastic or spec.needs_target or name in (pr.name, "entmax", "sparse_softmax"):
+            continue
+        variants: list[dict[str, Any]] = (
+            [{"noise": noise} for noise in NOISES if noise != "gumbel"] if name == "perturbmax" else [{}])
+        for params in variants:
+            if "temperature" in {p.name for p in spec.params} and pr.scale != 1:
+                params = {**params, "temperature": 1 / pr.scale}
+            out.append((name, params))
+    return out
+
+
+def _h_wrong_mapping(case: _Case, rows: Any) -> list[Finding]:
+    """The row is another mapping's output (e.g. softmax values checked as sparsemax)."""
+    pr = case.problem
+    rows = np.asarray(rows)
+    out: list = [None] * len(rows)
+    for name, params in _alternatives(pr):
+        spec = get_mapping(name)
+        t = torch.from_numpy(np.ascontiguousarray(case.x[rows]))
+        with torch.no_grad(), np.errstate(all="ignore"):
+            alt = spec.forward(t, dim=-1, **params).double().numpy()
+        hit = case.matches(alt, rows) & case.differs_from_ref(alt, rows)
+        shown = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in params.items())
+        label = f"{name} ({shown})" if shown else name
+        for i in np.flatnonzero(hit):
+            out[i] = out[i] or ("wrong_mapping", f"your row matches {label}, not {pr.name}: your code computes "
+                                f"another mapping (or the check was given the wrong one)",
+                                {"mapping": name, **params})
+    return out
+
+
+def _h_passthrough(case: _Case, rows: Any) -> list[Finding]:
+    x = case.x[rows]
+    out: list[Finding] = [None] * len(rows)
     for alt, what in ((x, "the logits x"), (x * case.problem.scale, "the scaled logits x / T")):
         for i in np.flatnonzero(case.matches(alt, rows)):
             out[i] = out[i] or ("passthrough", f"your output equals {what}: the mapping was not applied", {})
     return out
 
 
-def _h_log_probs(case: _Case, rows):
+def _h_log_probs(case: _Case, rows: Any) -> list[Finding]:
     p = case.p[rows]
     with np.errstate(all="ignore"):
         hit = (np.nan_to_num(p, nan=np.inf) <= case.atol).all(-1)
@@ -385,7 +556,7 @@ def _h_log_probs(case: _Case, rows):
     return [("log_probs", msg, {}) if h else None for h in hit]
 
 
-def _h_renormalisation(case: _Case, rows):
+def _h_renormalisation(case: _Case, rows: Any) -> list[Finding]:
     p = case.p[rows]
     s = p.sum(-1)
     ok = np.isfinite(s) & (s > 0) & (np.abs(s - 1) > case.atol)
@@ -398,22 +569,26 @@ def _h_renormalisation(case: _Case, rows):
     ]
 
 
-def _h_wrong_axis(case: _Case, rows):
+def _h_wrong_axis(case: _Case, rows: Any) -> list[Finding]:
     if len(case.x) < 2 or case.problem.spec.needs_target:
         return [None] * len(rows)
-    by_column = case.problem(case.x, slice(None), dim=0)[rows]
-    hit = case.matches(by_column, rows)
+    by_column = case.problem(case.x, slice(None), dim=0)
+    # a property of the whole array: every row (not only the failing ones) equals the mapping by columns
+    if not case.matches(by_column, slice(None)).all():
+        return [None] * len(rows)
+    hit = case.matches(by_column[rows], rows)
     msg = "your rows equal the mapping applied down the columns (dim=0): normalise each row (the last axis) instead"
     return [("wrong_axis", msg, {}) if h else None for h in hit]
 
 
-def _by_support(case: _Case, rows, alternative):
+def _by_support(case: _Case, rows: Any, alternative: Callable[[np.ndarray, int], np.ndarray | None]
+                ) -> list[tuple[int, int, int] | None]:
     """Try supports K - 1 and K + 1 (K = the reference's support size) per row;
     ``alternative(sub_rows, K')`` gives the rows' output for the shifted support or None."""
     rows = np.asarray(rows)
     K = case.support(rows)
     limit = case.n_finite(rows)
-    out = [None] * len(rows)
+    out: list[tuple[int, int, int] | None] = [None] * len(rows)
     for delta in (-1, 1):
         k_new = K + delta
         for value in np.unique(k_new[(k_new >= 1) & (k_new <= limit)]):
@@ -427,12 +602,12 @@ def _by_support(case: _Case, rows, alternative):
     return out
 
 
-def _h_top_k(case: _Case, rows):
+def _h_top_k(case: _Case, rows: Any) -> list[Finding]:
     pr = case.problem
     if pr.name != "sparse_softmax":
         return [None] * len(rows)
     found = _by_support(case, rows, lambda r, k: pr(case.x[r], r, k=k, top_p=None))
-    out = []
+    out: list[Finding] = []
     for f in found:
         if f is None:
             out.append(None)
@@ -462,20 +637,19 @@ def _fixed_support(z: np.ndarray, K: int, power: int) -> np.ndarray:
     return np.maximum(z - tau[:, None], 0) ** power
 
 
-def _h_threshold(case: _Case, rows):
+def _h_threshold(case: _Case, rows: Any) -> list[Finding]:
     """Sparsemax / entmax with the support size off by one: tau from the closed form for K +- 1
     entries (alpha 2 and 1.5), or the mapping restricted to the top K - 1 entries (any alpha)."""
     pr = case.problem
-    alpha = {"sparsemax": 2.0, "entmax15": 1.5}.get(pr.name, pr.params.get("alpha", 1.5) if pr.name == "entmax" else None)
-    if alpha is None or not isinstance(alpha, (int, float)) or alpha == 1:
+    alpha = _entmax_alpha(pr)
+    if alpha is None:
         return [None] * len(rows)
-    alpha = float(alpha)
     scale = pr.scale * (alpha - 1)  # z = (alpha - 1) x / T
 
-    def closed_form(r, k):
+    def closed_form(r: np.ndarray, k: int) -> np.ndarray | None:
         return _fixed_support(case.x[r] * scale, k, int(round(1 / (alpha - 1)))) if alpha in (1.5, 2.0) else None
 
-    def restricted(r, k):
+    def restricted(r: np.ndarray, k: int) -> np.ndarray | None:
         if k >= case.support(r).min():
             return None
         x = case.x[r]
@@ -483,7 +657,7 @@ def _h_threshold(case: _Case, rows):
         return pr(np.where(x >= kth, x, -np.inf), r)
 
     found = [a or b for a, b in zip(_by_support(case, rows, closed_form), _by_support(case, rows, restricted))]
-    out = []
+    out: list[Finding] = []
     for f in found:
         if f is None:
             out.append(None)
@@ -504,7 +678,7 @@ _GRID = np.exp(np.linspace(math.log(1e-3), math.log(1e3), 25))  # neighbours 1.7
 _GOLDEN = (math.sqrt(5) - 1) / 2
 
 
-def _fit_scale(f, m: int) -> np.ndarray:
+def _fit_scale(f: Callable[[np.ndarray], np.ndarray], m: int) -> np.ndarray:
     """argmin_c f(c) per row, f: (m,) scales -> (m,) errors: best point of a log-grid over
     [1e-3, 1e3], then golden-section search on log c between its neighbours."""
     grid = np.stack([f(np.full(m, c)) for c in _GRID])
@@ -522,7 +696,7 @@ def _fit_scale(f, m: int) -> np.ndarray:
     return np.exp((lo + hi) / 2)
 
 
-def _h_temperature(case: _Case, rows):
+def _h_temperature(case: _Case, rows: Any) -> list[Finding]:
     """p = f(c x) with c fitted per row (least squares); reported as T' = T / c when it
     reproduces the row and c differs from 1."""
     pr = case.problem
@@ -531,7 +705,7 @@ def _h_temperature(case: _Case, rows):
     if pr.has_temperature and len(fit_rows):
         x, p = case.x[fit_rows], case.p[fit_rows]
 
-        def sse(c):
+        def sse(c: np.ndarray) -> np.ndarray:
             with np.errstate(all="ignore"):
                 err = ((pr(x * c[:, None], fit_rows) - p) ** 2).sum(-1)
             return np.where(np.isfinite(err), err, np.inf)
@@ -543,6 +717,10 @@ def _h_temperature(case: _Case, rows):
         flat |= case.matches(pr(x * c[:, None] / 1.01, fit_rows), fit_rows)
         for i in np.flatnonzero(hit):
             text, fitted = pr.temperature_text(float(c[i]))
+            slip = None if flat[i] else _temperature_slip(pr, float(c[i]))
+            if slip is not None:
+                found[fit_rows[i]] = slip
+                continue
             note = " (not unique: nearby temperatures give the same output)" if flat[i] else ""
             found[fit_rows[i]] = (
                 "temperature",
@@ -553,10 +731,29 @@ def _h_temperature(case: _Case, rows):
     return [found.get(r) for r in rows]
 
 
-def _h_precision(case: _Case, rows, dtypes=(torch.float32, torch.float16)):
+def _temperature_slip(pr: _Problem, c: float) -> Finding:
+    """The fitted scale c read as a slip: the temperature (or beta) not applied (the logits' scale
+    is 1) or applied twice (scale s^2 for the setting's s); None for any other c."""
+    s = pr.scale
+    if abs(s - 1) < 1e-6:
+        return None
+    name, value = ("beta", pr.params["beta"]) if pr.uses_beta else ("T", 1 / s)
+    if abs(s * c - 1) < 1e-3:
+        how = "multiplying by beta" if pr.uses_beta else "dividing by T"
+        return ("temperature_forgotten", f"your row matches {name} = 1: {name} = {value:g} was not applied "
+                f"(the logits need {how} before the mapping)", {name if pr.uses_beta else "temperature": 1.0})
+    if abs(s * c / (s * s) - 1) < 1e-3:
+        how = "multiplied by beta" if pr.uses_beta else "divided by T"
+        twice = value * value
+        return ("temperature_twice", f"your row matches {name}' = {name}^2 = {twice:g}: the logits were {how} = "
+                f"{value:g} twice", {name if pr.uses_beta else "temperature": twice})
+    return None
+
+
+def _h_precision(case: _Case, rows: Any, dtypes: tuple[torch.dtype, ...] = (torch.float32, torch.float16)) -> list[Finding]:
     """Agreement only to the resolution of a lower precision: |p - q| <= 4 eps |q| + 1e-7 with q
     the reference or the mapping evaluated in that dtype (eps: its machine epsilon)."""
-    out = [None] * len(rows)
+    out: list[Finding] = [None] * len(rows)
     p, ref = case.p[rows], case.ref[rows]
     for dtype in dtypes:
         eps = torch.finfo(dtype).eps
@@ -571,9 +768,10 @@ def _h_precision(case: _Case, rows, dtypes=(torch.float32, torch.float16)):
     return out
 
 
-def _h_nonfinite(case: _Case, rows):
-    """Last resort for nan / inf / all-zero rows: an overflow if the logits are large."""
-    out = []
+def _h_nonfinite(case: _Case, rows: Any) -> list[Finding]:
+    """Last resort for nan / inf / all-zero rows: an overflow if the logits are large (beyond the
+    user's type's exp limit when known, else the widest type that overflows)."""
+    out: list[Finding] = []
     for r in rows:
         p, x, ref = case.p[r], case.x[r], case.ref[r]
         bad = np.isnan(p) | np.isposinf(p) | (np.isneginf(p) & (ref > 0))
@@ -582,28 +780,36 @@ def _h_nonfinite(case: _Case, rows):
             out.append(None)
             continue
         big = np.abs(x[np.isfinite(x)] * case.problem.scale).max(initial=0.0)
+        name = case.dtype or ("float64" if big > _EXP_LIMITS["float64"] else "float32")
         where = f"nan / inf at indices {np.flatnonzero(bad)[:10].tolist()}" if bad.any() else "an all-zero row"
         if np.isneginf(x).all():
             out.append(("nonfinite", f"{where} for a row whose logits are all -inf (fully masked): the reference "
                         "is all zeros; x - max x is nan there, so such rows need a guard", {}))
-        elif case.problem.spec.shift_invariant and big > _EXP_LIMITS[np.float32]:
-            dtype = np.float64 if big > _EXP_LIMITS[np.float64] else np.float32  # the widest type that overflows
+        elif case.problem.spec.shift_invariant and _uses_exp(case.problem) and big > _EXP_LIMITS[name]:
             out.append(("max_subtraction", f"{where} with logits up to {big:.4g}: an overflow (exp passes "
-                        f"{np.dtype(dtype).name}'s range beyond {_EXP_LIMITS[dtype]:.1f}); the mapping is "
+                        f"{name}'s range beyond {_EXP_LIMITS[name]:.1f}); the mapping is "
                         "shift-invariant, so subtract the row max first: the result is the same", {}))
+        elif case.dtype == "float16" and big * np.isfinite(x).sum() > _FLOAT16_MAX:
+            out.append(("float16_overflow", f"{where} with logits up to {big:.4g}: sums of {np.isfinite(x).sum()} "
+                        f"such values pass float16's largest value {_FLOAT16_MAX:.0f}; compute in float32 (after "
+                        "subtracting the row max) and cast the result to float16", {"dtype": "float16"}))
         else:
             out.append(("nonfinite", f"your output has {where} where the reference is finite", {}))
     return out
 
 
 _HYPOTHESES = (
+    _h_float16_overflow,  # before the missing max-subtraction: x / T is already inf, before any exp
     _h_overflow,
     _h_passthrough,
     _h_log_probs,
+    _h_ties,
+    _h_clipping,
+    _h_top_k,
+    _h_threshold,  # before renormalisation: a support off by one may sum to other than 1
     _h_renormalisation,
     _h_wrong_axis,
-    _h_top_k,
-    _h_threshold,
+    _h_wrong_mapping,
     _h_precision,  # float32 / float16 before the temperature fit, which could absorb their rounding
     _h_temperature,
     partial(_h_precision, dtypes=(torch.bfloat16,)),  # 3 % relative: a wrong T' is the likelier story
@@ -611,7 +817,7 @@ _HYPOTHESES = (
 )
 
 
-def _diagnose(case: _Case, rows: np.ndarray) -> dict:
+def _diagnose(case: _Case, rows: np.ndarray) -> dict[int, tuple[str, str, dict[str, Any]]]:
     """row -> (cause, message, fitted) from the first hypothesis that reproduces the row."""
     found = {}
     remaining = np.asarray(rows)
@@ -629,26 +835,30 @@ def _diagnose(case: _Case, rows: np.ndarray) -> dict:
 # ---------------------------------------------------------------- API
 
 
-def check_outputs(logits, probs, mapping: str, atol: float = 1e-6, rtol: float = 1e-5, **params) -> list[RowVerdict]:
+def check_outputs(logits: Any, probs: Any, mapping: str, atol: float = 1e-6, rtol: float = 1e-5, *,
+                  dtype: str | torch.dtype | np.dtype | None = None, **params: Any) -> list[RowVerdict]:
     """Compare the user's probabilities with the mapping of their logits, row by row.
 
     logits, probs: arrays of the same shape (n,) or (rows, n); logits finite or -inf (masked),
     probs may hold nan / inf (they fail). mapping: a name in probcore.MAPPINGS (deterministic ones;
     ``target=`` a class index or one per row for am_softmax); params: the mapping's parameters.
     Row r is ok when |p_ri - ref_ri| <= atol + rtol |ref_ri| for all i, ref = f(x_r) in float64.
-    Failing rows (up to MAX_DIAGNOSED_VALUES values) get a likely cause (see module docstring)."""
+    Failing rows (up to MAX_DIAGNOSED_VALUES values) get a likely cause (see module docstring).
+    ``dtype``: the floating type the outputs were computed in (a name in DTYPES, a torch or numpy
+    dtype), when known: overflows are then diagnosed at that type's limits."""
     atol = check_nonnegative("atol", atol)
     rtol = check_nonnegative("rtol", rtol)
+    dtype_name = _dtype_name(dtype)
     x = _logit_rows(logits)
     p = _as_rows(probs, "probs")
     if x.shape != p.shape:
-        raise ValueError(f"probs must have the shape of logits {x.shape}, got {p.shape}")
+        raise ProbcoreError("probs_shape", shape=str(x.shape), got=str(p.shape))
     problem = _Problem(mapping, dict(params), *x.shape)
     with torch_threads(1):
-        return _verdicts(problem, x, p, atol, rtol)
+        return _verdicts(problem, x, p, atol, rtol, dtype_name)
 
 
-def reference_rows(logits, mapping: str, **params) -> np.ndarray:
+def reference_rows(logits: Any, mapping: str, **params: Any) -> np.ndarray:
     """f(x) in float64 for every row of logits (n,) or (rows, n): the reference check_outputs
     compares with (deterministic mappings; ``target=`` for am_softmax as there)."""
     x = _logit_rows(logits)
@@ -666,18 +876,19 @@ def rows_bytes(rows: np.ndarray, suffix: str) -> bytes:
     elif suffix == "npy":
         np.save(buffer, rows, allow_pickle=False)
     else:
-        raise ValueError(f"suffix must be 'csv' or 'npy', got {suffix!r}")
+        raise ProbcoreError("file_suffix", value=repr(suffix))
     return buffer.getvalue()
 
 
-def _logit_rows(logits) -> np.ndarray:
+def _logit_rows(logits: Any) -> np.ndarray:
     x = _as_rows(logits, "logits")
     if np.isnan(x).any() or np.isposinf(x).any():
-        raise ValueError("logits must be finite or -inf (a masked entry), got nan or +inf")
+        raise ProbcoreError("logits_finite")
     return x
 
 
-def _verdicts(problem: _Problem, x: np.ndarray, p: np.ndarray, atol: float, rtol: float) -> list[RowVerdict]:
+def _verdicts(problem: _Problem, x: np.ndarray, p: np.ndarray, atol: float, rtol: float,
+              dtype: str | None = None) -> list[RowVerdict]:
     all_rows = np.arange(len(x))
     ref = problem(x, all_rows)
     close = np.isclose(p, ref, atol=atol, rtol=rtol)
@@ -687,7 +898,7 @@ def _verdicts(problem: _Problem, x: np.ndarray, p: np.ndarray, atol: float, rtol
     failing = np.flatnonzero(~close.all(-1))
     budget = max(1, MAX_DIAGNOSED_VALUES // x.shape[1])
     floor = 10 * float(np.finfo(np.float32).eps)  # hypotheses are judged at >= float32 resolution
-    case = _Case(problem, x, p, ref, max(atol, floor), max(rtol, floor))
+    case = _Case(problem, x, p, ref, max(atol, floor), max(rtol, floor), dtype)
     causes = _diagnose(case, failing[:budget])
     for r in failing[budget:]:
         causes[int(r)] = ("not_diagnosed", f"not diagnosed: only the first {budget} failing rows are analysed", {})
@@ -702,11 +913,11 @@ def _verdicts(problem: _Problem, x: np.ndarray, p: np.ndarray, atol: float, rtol
     return verdicts
 
 
-def summary(verdicts: list[RowVerdict]) -> dict:
+def summary(verdicts: list[RowVerdict]) -> dict[str, Any]:
     """Counts over the rows: {"rows", "passed", "failed", "max_abs_error", "causes": {cause: rows},
     "text": one sentence}."""
     if not verdicts:
-        raise ValueError("verdicts must hold at least one RowVerdict")
+        raise ProbcoreError("no_verdicts")
     failed = [v for v in verdicts if not v.ok]
     causes: dict[str, int] = {}
     for v in failed:

@@ -16,6 +16,7 @@ Exit status: 0 every row matches (or the reference was written), 1 some rows do 
 from __future__ import annotations
 
 import argparse
+from typing import Any, BinaryIO, TextIO
 import json
 import math
 import os
@@ -24,7 +25,8 @@ import sys
 import numpy as np
 
 from probcore import __version__
-from probcore.check import MAX_FILE_BYTES, check_outputs, load_rows, reference_rows, rows_bytes, summary
+from probcore.check import (DTYPES, MAX_FILE_BYTES, RowVerdict, check_outputs, load_rows, reference_rows, rows_bytes,
+                            summary)
 from probcore.registry import Mapping, Param, get_mapping
 
 EXIT_MATCH, EXIT_MISMATCH, EXIT_USAGE = 0, 1, 2
@@ -102,7 +104,7 @@ def parse_params(mapping: Mapping, items: list[str]) -> dict:
 # ---------------------------------------------------------------- files
 
 
-def read_rows(path: str, what: str, stdin=None) -> np.ndarray:
+def read_rows(path: str, what: str, stdin: BinaryIO | None = None) -> np.ndarray:
     """(rows, n) float64 from a .npy / .csv file, or CSV text on stdin for ``-`` (nan / inf kept:
     check_outputs refuses them in logits and reports them in outputs)."""
     if path == "-":
@@ -127,7 +129,7 @@ def _finite_or_none(value: float) -> float | None:
     return float(value) if math.isfinite(value) else None
 
 
-def _plain(value):
+def _plain(value: Any) -> Any:
     """JSON-safe copy of a verdict's numbers (numpy scalars -> Python, nan / inf -> None)."""
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}
@@ -140,7 +142,8 @@ def _plain(value):
     return value
 
 
-def _report_json(args, params: dict, verdicts, counts: dict) -> str:
+def _report_json(args: argparse.Namespace, params: dict[str, Any], verdicts: list[RowVerdict], counts: dict[str, Any]
+                 ) -> str:
     return json.dumps({
         "mapping": args.mapping,
         "params": _plain({k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in params.items()}),
@@ -161,7 +164,7 @@ def _report_json(args, params: dict, verdicts, counts: dict) -> str:
     }, indent=2)
 
 
-def _report_text(verdicts, counts: dict) -> str:
+def _report_text(verdicts: list[RowVerdict], counts: dict[str, Any]) -> str:
     lines = []
     for v in verdicts:
         if v.ok:
@@ -175,7 +178,7 @@ def _report_text(verdicts, counts: dict) -> str:
     return "\n".join(lines)
 
 
-def _check(args, stdout) -> int:
+def _check(args: argparse.Namespace, stdout: TextIO) -> int:
     mapping = get_mapping(args.mapping)
     params = parse_params(mapping, args.param)
     if args.logits == "-" and args.probs == "-":
@@ -185,13 +188,13 @@ def _check(args, stdout) -> int:
     if x.shape != p.shape:
         raise UsageError(f"probs must have the shape of logits: logits are {x.shape[0]} rows x {x.shape[1]}, "
                          f"probs {p.shape[0]} rows x {p.shape[1]}")
-    verdicts = check_outputs(x, p, mapping.name, atol=args.atol, rtol=args.rtol, **params)
+    verdicts = check_outputs(x, p, mapping.name, atol=args.atol, rtol=args.rtol, dtype=args.dtype, **params)
     counts = summary(verdicts)
     stdout.write((_report_json(args, params, verdicts, counts) if args.json else _report_text(verdicts, counts)) + "\n")
     return EXIT_MATCH if counts["failed"] == 0 else EXIT_MISMATCH
 
 
-def _reference(args, stdout) -> int:
+def _reference(args: argparse.Namespace, stdout: TextIO) -> int:
     mapping = get_mapping(args.mapping)
     params = parse_params(mapping, args.param)
     suffix = "csv"
@@ -230,6 +233,8 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("probs", metavar="PROBS", help=f"your probabilities, the shape of LOGITS: {files}")
     check.add_argument("--atol", type=float, default=1e-6, help="absolute tolerance (default 1e-6)")
     check.add_argument("--rtol", type=float, default=1e-5, help="relative tolerance (default 1e-5)")
+    check.add_argument("--dtype", choices=DTYPES, default=None,
+                       help="the type PROBS were computed in, if known: overflows are diagnosed at its limits")
     check.add_argument("--json", action="store_true", help="print the verdicts as JSON")
     check.set_defaults(run=_check)
 
@@ -241,7 +246,8 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None, *, stdin=None, stdout=None, stderr=None) -> int:
+def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None, stdout: TextIO | None = None,
+         stderr: TextIO | None = None) -> int:
     """Run the command; returns the exit status (argparse's own errors included). stdin (a binary
     stream), stdout and stderr (text) default to the process's."""
     stdout = stdout or sys.stdout

@@ -24,10 +24,13 @@ from statistics import NormalDist
 
 import numpy as np
 import torch
+from torch import Tensor
 
 from probcore import fused as _fused
 from probcore import threshold
+from probcore._api import old_positions
 from probcore._trace import traced
+from probcore.errors import ProbcoreError
 from probcore._validate import (
     check_k_or_top_p,
     check_temperature_or_beta,
@@ -59,15 +62,15 @@ def _lastdim(x, dim):
     ``restore(p)`` gives p x's dtype and layout back."""
     if not isinstance(x, torch.Tensor) or not torch.is_floating_point(x):
         got = f"dtype {x.dtype}" if isinstance(x, torch.Tensor) else type(x).__name__
-        raise ValueError(f"x must be a floating tensor (float16, bfloat16, float32 or float64), got {got}")
+        raise ProbcoreError("x_dtype", got=got)
     nd = x.dim()
     if nd == 0:
-        raise ValueError("x must have at least one dimension (the one mapped), got a 0-d tensor")
+        raise ProbcoreError("x_scalar")
     if isinstance(dim, bool) or not isinstance(dim, numbers.Integral) or not -nd <= dim < nd:
-        raise ValueError(f"dim must be an integer in [{-nd}, {nd - 1}] for this {nd}-d x, got {dim!r}")
+        raise ProbcoreError("dim", low=-nd, high=nd - 1, ndim=nd, value=repr(dim))
     dim = int(dim)
     if x.shape[dim] == 0:
-        raise ValueError("x must have at least one entry along dim (n >= 1)")
+        raise ProbcoreError("x_empty")
     dtype = x.dtype if x.dtype in (torch.float32, torch.float64) else torch.float32
     return x.movedim(dim, -1).to(dtype), lambda p: p.to(x.dtype).movedim(-1, dim)
 
@@ -129,7 +132,8 @@ def _gram_vjp(g, s):
 
 # ------------------------------------------------------------------ softmax family
 
-def softmax(x, dim=-1, temperature=1.0, beta=None):
+@old_positions("dim", "temperature", "beta", kept=1)
+def softmax(x: Tensor, dim: int = -1, *, temperature: float = 1.0, beta: float | None = None) -> Tensor:
     """p_i = exp(x_i / T) / sum_j exp(x_j / T); with ``beta``: p = softmax(beta x) (base e^beta,
     beta < 0 = softmin, beta = 0 uniform). Give either temperature or beta, not both."""
     check_temperature_or_beta(temperature, beta)
@@ -137,7 +141,8 @@ def softmax(x, dim=-1, temperature=1.0, beta=None):
     return back(_softmax(_shifted_scaled(z, temperature, beta)))
 
 
-def smooth_max(x, dim=-1, temperature=1.0):
+@old_positions("dim", "temperature", kept=1)
+def smooth_max(x: Tensor, dim: int = -1, *, temperature: float = 1.0) -> Tensor:
     """T * logsumexp(x / T) (no keepdim): a smooth max (T < 0: smooth min); its gradient is
     softmax(x / T). A fully masked row gives -inf (T > 0) or +inf (T < 0)."""
     z, _ = _lastdim(x, dim)
@@ -165,7 +170,8 @@ def _taylor_f(z, order, c):
     return acc.masked_fill(masked, 0)
 
 
-def taylor_softmax(x, order=2, dim=-1, temperature=1.0):
+@old_positions("order", "dim", "temperature")
+def taylor_softmax(x: Tensor, *, dim: int = -1, order: int = 2, temperature: float = 1.0) -> Tensor:
     """p_i = f_k(x_i / T) / sum_j f_k(x_j / T), f_k(x) = sum_{m=0..k} x^m / m! (k even, so
     f_k > 0). Not shift invariant. Autograd through the Horner evaluation is exact."""
     order = check_order(order)
@@ -175,7 +181,9 @@ def taylor_softmax(x, order=2, dim=-1, temperature=1.0):
     return back(f / _nonzero(f.sum(-1, keepdim=True)))
 
 
-def sparse_softmax(x, k=None, dim=-1, top_p=None, temperature=1.0):
+@old_positions("k", "dim", "top_p", "temperature")
+def sparse_softmax(x: Tensor, *, dim: int = -1, k: int | None = None, top_p: float | None = None,
+                   temperature: float = 1.0) -> Tensor:
     """Softmax restricted to a set Omega, 0 elsewhere: p_i = exp(x_i) / sum_{j in Omega} exp(x_j).
     Give exactly one of k (Omega = the k largest, ties in torch.topk order) or top_p (Omega =
     the smallest prefix of the sorted softmax whose mass is >= top_p)."""
@@ -192,7 +200,9 @@ def sparse_softmax(x, k=None, dim=-1, top_p=None, temperature=1.0):
     return back(_nan_rows(z, _softmax(z.masked_fill(~keep, _NEG_INF))))
 
 
-def am_softmax(x, target, margin=0.35, scale=30.0, dim=-1, temperature=1.0):
+@old_positions("target", "margin", "scale", "dim", "temperature", kept=1)
+def am_softmax(x: Tensor, target: Tensor | int, *, dim: int = -1, margin: float = 0.35, scale: float = 30.0,
+               temperature: float = 1.0) -> Tensor:
     """Additive-margin softmax: p = softmax(scale * (x - margin * onehot(target)) / T), x cosines;
     target: integer class indices, shape of x without ``dim``. scale 30 and margin 0.35 by default,
     as am_softmax_loss and the paper (Wang et al. 2018)."""
@@ -207,14 +217,13 @@ def _check_target(target, z):
     n, shape = z.shape[-1], z.shape[:-1]
     target = torch.as_tensor(target, device=z.device)
     if target.dtype == torch.bool or target.dtype.is_floating_point or target.dtype.is_complex:
-        raise ValueError(f"target must hold integer class indices in [0, {n - 1}], got dtype {target.dtype}")
+        raise ProbcoreError("target_dtype", high=n - 1, dtype=str(target.dtype))
     try:
         target = target.long().broadcast_to(shape)
     except RuntimeError:
-        raise ValueError(
-            f"target must have the shape of x without dim, {tuple(shape)}, got {tuple(target.shape)}") from None
+        raise ProbcoreError("target_shape", shape=str(tuple(shape)), got=str(tuple(target.shape))) from None
     if not traced() and ((target < 0) | (target >= n)).any():  # (unchecked when traced: no host sync)
-        raise ValueError(f"target must hold class indices in [0, {n - 1}]")
+        raise ProbcoreError("target_range", high=n - 1)
     return target
 
 
@@ -626,11 +635,12 @@ def _entmax_apply(z, alpha, n_iter=None, fused=False):
 
 def _check_fused(fused):
     if not isinstance(fused, bool):
-        raise ValueError(f"fused must be True or False, got {fused!r}")
+        raise ProbcoreError("bool", name="fused", value=repr(fused))
     return fused
 
 
-def sparsemax(x, dim=-1, temperature=1.0, fused=False):
+@old_positions("dim", "temperature", "fused", kept=1)
+def sparsemax(x: Tensor, dim: int = -1, *, temperature: float = 1.0, fused: bool = False) -> Tensor:
     """p = relu(z - tau), z = x / T, tau such that sum p = 1 (Euclidean projection onto the
     simplex). Jacobian on the support S: I - 11^T / |S| (over T). fused=True: threshold, p and
     backward in one compiled CPU kernel per row (probcore.fused; same results, faster on short
@@ -639,14 +649,17 @@ def sparsemax(x, dim=-1, temperature=1.0, fused=False):
     return back(_entmax_apply(_shifted_scaled(z, temperature), 2.0, fused=_check_fused(fused)))
 
 
-def entmax15(x, dim=-1, temperature=1.0, fused=False):
+@old_positions("dim", "temperature", "fused", kept=1)
+def entmax15(x: Tensor, dim: int = -1, *, temperature: float = 1.0, fused: bool = False) -> Tensor:
     """1.5-entmax: p = relu(z / 2 - tau)^2, z = x / T, sum p = 1 (exact: closed-form tau on the
     screened support). fused: as for sparsemax."""
     z, back = _lastdim(x, dim)
     return back(_entmax_apply(_shifted_scaled(z, temperature), 1.5, fused=_check_fused(fused)))
 
 
-def entmax(x, alpha=1.5, dim=-1, temperature=1.0, n_iter=None, fused=False):
+@old_positions("alpha", "dim", "temperature", "n_iter", "fused")
+def entmax(x: Tensor, *, dim: int = -1, alpha: float | Tensor = 1.5, temperature: float = 1.0,
+           n_iter: int | None = None, fused: bool = False) -> Tensor:
     """alpha-entmax: p = relu((alpha - 1) z - tau)^(1 / (alpha - 1)), z = x / T, sum p = 1.
 
     alpha > 0: a float, or a tensor broadcastable to x with size 1 along ``dim`` (one alpha
@@ -670,20 +683,19 @@ def entmax(x, alpha=1.5, dim=-1, temperature=1.0, n_iter=None, fused=False):
 def _alpha_rows(alpha, x, dim, z):
     """alpha tensor -> (..., 1) aligned with z (dim moved last), after checking it."""
     if not (alpha.dtype.is_floating_point or alpha.dtype in (torch.int32, torch.int64)):
-        raise ValueError(f"alpha must be a real number or a real tensor, got dtype {alpha.dtype}")
+        raise ProbcoreError("alpha_dtype", dtype=str(alpha.dtype))
     if not traced() and (torch.isnan(alpha).any() or (alpha <= 0).any() or torch.isinf(alpha).any()):
-        raise ValueError("alpha must be a finite real > 0 (every entry of the alpha tensor)")
+        raise ProbcoreError("alpha_entries")
     dim = dim % x.dim()
     if alpha.dim() > x.dim():
-        raise ValueError(f"alpha must have at most {x.dim()} dimensions (those of x), got {alpha.dim()}")
+        raise ProbcoreError("alpha_ndim", limit=x.dim(), got=alpha.dim())
     alpha = alpha.reshape((1,) * (x.dim() - alpha.dim()) + alpha.shape)
     if alpha.shape[dim] != 1:
-        raise ValueError(f"alpha must have size 1 along dim (one alpha per row), got shape {tuple(alpha.shape)}")
+        raise ProbcoreError("alpha_row_size", shape=str(tuple(alpha.shape)))
     try:
         return alpha.movedim(dim, -1).to(z.dtype).expand(*z.shape[:-1], 1)
     except RuntimeError:
-        raise ValueError(
-            f"alpha of shape {tuple(alpha.shape)} does not broadcast to x of shape {tuple(x.shape)}") from None
+        raise ProbcoreError("alpha_broadcast", shape=str(tuple(alpha.shape)), x_shape=str(tuple(x.shape))) from None
 
 
 # ------------------------------------------------------------------ perturb-max
@@ -806,7 +818,9 @@ def _perturbmax_uniform_live(c, n_points):
     return (inside * _prod_others(cdf, -2) * w).sum(-1)
 
 
-def perturbmax(x, noise="gumbel", dim=-1, temperature=1.0, n_points=None):
+@old_positions("noise", "dim", "temperature", "n_points")
+def perturbmax(x: Tensor, *, dim: int = -1, noise: str = "gumbel", temperature: float = 1.0,
+               n_points: int | None = None) -> Tensor:
     """p_i = P[argmax(x / T + eps) = i] = E_eps[prod_{j != i} CDF(x_i - x_j + eps)], eps iid
     gumbel(0, 1), normal(0, 1), uniform(-1/2, 1/2) or logistic(0, 1), by deterministic
     quadrature (differentiable by autograd; not renormalised: sum p = 1 to ~1e-12 in float64).
@@ -832,7 +846,9 @@ def _noise(noise, shape, like, generator):
     return u.log() - torch.log1p(-u) if noise == "logistic" else -torch.log(-torch.log(u))
 
 
-def perturbmax_sample(x, noise="gumbel", n_samples=1000, dim=-1, temperature=1.0, generator=None):
+@old_positions("noise", "n_samples", "dim", "temperature", "generator")
+def perturbmax_sample(x: Tensor, *, dim: int = -1, noise: str = "gumbel", n_samples: int = 1000,
+                      temperature: float = 1.0, generator: torch.Generator | None = None) -> Tensor:
     """Monte-Carlo perturbmax: the frequency of argmax(x / T + eps) = i over ``n_samples`` noise
     draws (from ``generator``). Not differentiable (the frequencies are counts)."""
     noise = check_noise(noise)
@@ -844,13 +860,15 @@ def perturbmax_sample(x, noise="gumbel", n_samples=1000, dim=-1, temperature=1.0
     return back(_nan_rows(z, (counts / n_samples).masked_fill(_dead_rows(z), 0)))
 
 
-def gumbel_softmax(x, temperature=1.0, hard=False, dim=-1, generator=None):
+@old_positions("temperature", "hard", "dim", "generator")
+def gumbel_softmax(x: Tensor, *, dim: int = -1, temperature: float = 1.0, hard: bool = False,
+                   generator: torch.Generator | None = None) -> Tensor:
     """Soft sample softmax((x + g) / T), g iid gumbel(0, 1) from ``generator``, T > 0. With
     hard=True the forward value is the one-hot argmax and the gradient that of the soft sample
     (straight-through)."""
     t = check_positive_temperature(temperature)
     if not isinstance(hard, bool):
-        raise ValueError(f"hard must be True or False, got {hard!r}")
+        raise ProbcoreError("bool", name="hard", value=repr(hard))
     z, back = _lastdim(x, dim)
     soft = _softmax((z + _noise("gumbel", z.shape, z, generator)) / t)
     if hard:

@@ -13,9 +13,12 @@ gumbel_softmax is stochastic: its Jacobian is that of one sample and needs ``gen
 """
 from __future__ import annotations
 
+from typing import Any, Callable
+
 import torch
 
 from probcore import functional as F
+from probcore.errors import ProbcoreError
 from probcore.registry import get_mapping
 
 # the mappings whose Jacobian is diag(s) - s s^T / sum s with s = p^(2 - alpha): alpha per name
@@ -23,13 +26,12 @@ _GRAM_ALPHA = {"softmax": 1.0, "sparse_softmax": 1.0, "am_softmax": 1.0, "gumbel
                "sparsemax": 2.0, "entmax15": 1.5}
 
 
-def jacobian(name, x, dim=-1, **params):
+def jacobian(name: str, x: torch.Tensor, dim: int = -1, **params: Any) -> torch.Tensor:
     """J of mapping ``name`` at x along ``dim``: shape (*x.shape without dim, n, n), x's dtype."""
     mapping = get_mapping(name)
     z, _ = F._lastdim(x, dim)  # checks x and dim; float32/64 with dim last
     if name == "gumbel_softmax" and params.get("generator") is None:
-        raise ValueError("gumbel_softmax is stochastic: pass generator= (a seeded torch.Generator) "
-                         "to get the Jacobian of the sample it draws")
+        raise ProbcoreError("jacobian_generator")
     if not mapping.analytic_jacobian:
         return _autograd_jacobian(lambda v: mapping.forward(v, dim=-1, **params), z).to(x.dtype)
     if name == "gumbel_softmax":
@@ -55,7 +57,7 @@ def jacobian(name, x, dim=-1, **params):
     return (c * jac).to(x.dtype)
 
 
-def _scale(name, params):
+def _scale(name: str, params: dict[str, Any]) -> float:
     """dz/dx: the factor the logits are multiplied by before the mapping."""
     if params.get("beta") is not None:
         return params["beta"]
@@ -63,7 +65,7 @@ def _scale(name, params):
     return c * params.get("scale", 1.0) if name == "am_softmax" else c
 
 
-def _autograd_jacobian(fn, z):
+def _autograd_jacobian(fn: Callable[[torch.Tensor], torch.Tensor], z: torch.Tensor) -> torch.Tensor:
     """J of fn (row-wise along the last dim) at z by one backward pass per output index."""
     z = z.detach().requires_grad_()
     with torch.enable_grad():

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import inspect
 import math
+from typing import Any, Callable
 
 import torch
 from torch import nn
 
 from probcore import functional as F
 from probcore import losses as L
+from probcore._api import by_keyword, old_positions
 from probcore._validate import check_alpha, check_positive_int, check_temperature
 
 __all__ = [
@@ -40,7 +42,7 @@ __all__ = [
 class _Mapping(nn.Module):
     """forward(x) = fn(x, dim=dim, **params) for a probcore.functional mapping fn."""
 
-    def __init__(self, fn, dim=-1, **params):
+    def __init__(self, fn: Callable[..., torch.Tensor], dim: int = -1, **params: Any) -> None:
         super().__init__()
         self.fn, self.dim, self.params = fn, dim, params
 
@@ -54,21 +56,22 @@ class _Mapping(nn.Module):
 class Softmax(_Mapping):
     """p = softmax(x / T) along dim; temperature T finite and non-zero (negative = softmin)."""
 
-    def __init__(self, dim=-1, temperature=1.0):
+    @old_positions("dim", "temperature", kept=1)
+    def __init__(self, dim: int = -1, *, temperature: float = 1.0) -> None:
         super().__init__(F.softmax, dim, temperature=check_temperature(temperature))
 
 
 class Sparsemax(_Mapping):
     """p = relu(x - tau) along dim with sum p = 1 (Martins & Astudillo 2016)."""
 
-    def __init__(self, dim=-1):
+    def __init__(self, dim: int = -1) -> None:
         super().__init__(F.sparsemax, dim)
 
 
 class Entmax15(_Mapping):
     """p = relu(x/2 - tau)^2 along dim with sum p = 1 (exact 1.5-entmax, Peters et al. 2019)."""
 
-    def __init__(self, dim=-1):
+    def __init__(self, dim: int = -1) -> None:
         super().__init__(F.entmax15, dim)
 
 
@@ -76,7 +79,8 @@ class SparseSoftmax(_Mapping):
     """Softmax over the k largest entries along dim, 0 elsewhere; k an integer >= 1 (and <= n,
     checked on the input)."""
 
-    def __init__(self, k, dim=-1):
+    @old_positions("k", "dim")
+    def __init__(self, *, k: int, dim: int = -1) -> None:
         super().__init__(F.sparse_softmax, dim, k=check_positive_int("k", k))
 
 
@@ -88,7 +92,8 @@ class Entmax(nn.Module):
     ``nn.Parameter``, so alpha stays > 0 whatever the optimiser does and may start anywhere in
     (0, inf), 1 included, and cross 1 smoothly while training. ``alpha`` reads the current value."""
 
-    def __init__(self, alpha=1.5, dim=-1, learn_alpha=False):
+    @old_positions("alpha", "dim", "learn_alpha")
+    def __init__(self, *, dim: int = -1, alpha: float = 1.5, learn_alpha: bool = False) -> None:
         super().__init__()
         alpha = check_alpha(alpha)
         self.dim, self.learn_alpha = dim, bool(learn_alpha)
@@ -98,7 +103,7 @@ class Entmax(nn.Module):
             self._alpha = alpha
 
     @property
-    def alpha(self):
+    def alpha(self) -> float | torch.Tensor:
         """Current alpha: a float, or a 0-d tensor (differentiable) with learn_alpha."""
         return nn.functional.softplus(self.raw_alpha) if self.learn_alpha else self._alpha
 
@@ -106,7 +111,7 @@ class Entmax(nn.Module):
         return F.entmax(x, alpha=self.alpha, dim=self.dim)
 
     def extra_repr(self) -> str:
-        alpha = self.alpha.item() if self.learn_alpha else self.alpha
+        alpha = float(self.alpha)
         return f"alpha={alpha:.4g}, dim={self.dim}, learn_alpha={self.learn_alpha}"
 
 
@@ -114,9 +119,10 @@ class _Loss(nn.Module):
     """Module form of ``loss_fn`` (a probcore.losses function): the constructor takes loss_fn's
     parameters after (x, target), checked at construction; forward(x, target) calls loss_fn."""
 
-    loss_fn = None
+    loss_fn: Callable[..., torch.Tensor]
+    __signature__: inspect.Signature
 
-    def __init_subclass__(cls, **kwargs):
+    def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         signature = inspect.signature(cls.loss_fn)
         cls.__signature__ = signature.replace(parameters=list(signature.parameters.values())[2:])
@@ -125,9 +131,12 @@ class _Loss(nn.Module):
             f"arguments checked at construction, forward(x, target).\n\n{inspect.getdoc(cls.loss_fn)}"
         )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__()
-        bound = self.__signature__.bind(*args, **kwargs)
+        if args:  # the loss function's old positions after (x, target), deprecated
+            old = getattr(type(self).loss_fn, "old_names", ())[1:]
+            kwargs = {**by_keyword(type(self).__name__, old, args, kwargs), **kwargs}
+        bound = self.__signature__.bind(**kwargs)
         bound.apply_defaults()
         params = {}
         for name, value in bound.arguments.items():

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
-from typing import Callable
+from typing import Any, Callable
 
 from probcore import functional as F
 from probcore import reference as R
@@ -25,6 +25,7 @@ from probcore._validate import (
     check_temperature,
     check_top_p,
 )
+from probcore.errors import ProbcoreError
 
 
 @dataclass(frozen=True)
@@ -44,15 +45,15 @@ class Param:
     help: str = ""
 
 
-def _check_bool(name, value):
+def _check_bool(name: str, value: object) -> bool:
     if not isinstance(value, bool):
-        raise ValueError(f"{name} must be True or False, got {value!r}")
+        raise ProbcoreError("bool", name=name, value=repr(value))
     return value
 
 
 # How each parameter is checked (the same functions the torch and numpy code call). k's upper
 # bound is n, known only with x: validate(n=...) checks it, otherwise k >= 1 only.
-_CHECKS = {
+_CHECKS: dict[str, Callable[[Any], Any]] = {
     "temperature": check_temperature,
     "beta": check_beta,
     "order": check_order,
@@ -86,22 +87,22 @@ class Mapping:
     needs_target: bool
     sparse_when: Callable[[dict], bool] | None = None  # the parameters that give exact zeros (None: sparse)
 
-    def is_sparse(self, **params) -> bool:
+    def is_sparse(self, **params: Any) -> bool:
         """Whether this mapping with these parameters (the defaults for the others) gives exact zeros."""
         if self.sparse_when is None:
             return self.sparse
         return self.sparse_when({**{p.name: p.default for p in self.params}, **params})
 
-    def validate(self, n: int | None = None, **params) -> dict:
+    def validate(self, n: int | None = None, **params: Any) -> dict[str, Any]:
         """The given parameters checked and converted (int, float, str, bool; None kept where
         None is allowed). ValueError names the bad parameter and its valid range; ``n`` (the
         length of the mapped dimension) bounds k."""
         known = {p.name: p for p in self.params}
-        out = {}
+        out: dict[str, Any] = {}
         for name, value in params.items():
             if name not in known:
-                raise ValueError(
-                    f"unknown parameter {name!r} for {self.name}; valid: {', '.join(known) or 'none'}")
+                raise ProbcoreError("unknown_param", name=repr(name), mapping=self.name,
+                                    valid=", ".join(known) or "none")
             if value is None and name in _MAY_BE_NONE:
                 out[name] = None
             elif name == "k":
@@ -197,9 +198,9 @@ MAPPINGS: dict[str, Mapping] = {m.name: m for m in (
 )}
 
 
-def get_mapping(name) -> Mapping:
+def get_mapping(name: str) -> Mapping:
     """The registry entry; ValueError listing the valid names for an unknown one."""
     try:
         return MAPPINGS[name]
     except (KeyError, TypeError):
-        raise ValueError(f"mapping must be one of {', '.join(MAPPINGS)}; got {name!r}") from None
+        raise ProbcoreError("one_of", name="mapping", choices=", ".join(MAPPINGS), value=repr(name)) from None

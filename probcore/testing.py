@@ -41,13 +41,15 @@ from __future__ import annotations
 import inspect
 import math
 from dataclasses import dataclass, field
+from typing import Any, Callable, Collection
 
 import numpy as np
 import torch
 
-from probcore.check import check_outputs
+from probcore.check import _EXP_MAPPINGS, RowVerdict, check_outputs
+from probcore.errors import ProbcoreError
 from probcore.jacobian import jacobian
-from probcore.registry import get_mapping
+from probcore.registry import Mapping, get_mapping
 
 __all__ = ["CASES", "check_implementation"]
 
@@ -70,11 +72,20 @@ _HINTS = {
     "n1": "a single entry must get probability 1 (a support search that starts at k = 2, or k > n)",
     "mask": "masked (-inf) entries must get exactly 0 and the others the mapping over the unmasked "
             "entries (exp(-inf) = 0; a polynomial or threshold needs the mask applied explicitly)",
-    "large_float32": "subtract the row max before exp (exp overflows past 88.7 in float32); the "
-                     "mapping is unchanged by the shift",
-    "large_float16": "compute in float32 inside and cast the result back (as torch.softmax does), "
-                     "after subtracting the row max",
     "small_temperature": "x / T is huge for T near 0: subtract the max after scaling, not before",
+}
+# The large-logit cases' usual culprit, by whether the mapping computes exp (softmax and its kin) or
+# thresholds / powers (sparsemax, entmax, Taylor): an exp overflow is only named where there is an exp.
+_LARGE_HINTS = {
+    ("large_float32", True): "subtract the row max before exp (exp overflows past 88.7 in float32); the "
+                             "mapping is unchanged by the shift",
+    ("large_float16", True): "compute in float32 inside and cast the result back (as torch.softmax does), "
+                             "after subtracting the row max (exp overflows past 11.1 in float16)",
+    ("large_float32", False): "subtract the row max first: sums of logits near 3e4 keep only ~3e4 x 6e-8 = 2e-3 "
+                              "of float32 resolution, which moves the threshold; the mapping is unchanged by "
+                              "the shift",
+    ("large_float16", False): "compute in float32 inside and cast the result back, after subtracting the row max: "
+                              "float16 sums of logits near 1e4 overflow past 65504 (and keep a resolution of 8)",
 }
 
 
@@ -88,8 +99,9 @@ class _Case:
     rtol: float = 1e-5
 
 
-def check_implementation(fn, mapping: str, *, skip=(), atol: float = 1e-6, rtol: float = 1e-5, device="cpu",
-                         **params) -> tuple[str, ...]:
+def check_implementation(fn: Callable[..., torch.Tensor], mapping: str, *, skip: Collection[str] = (), atol: float = 1e-6,
+                         rtol: float = 1e-5, device: str | torch.device = "cpu",
+                         **params: Any) -> tuple[str, ...]:
     """Run fn through the cases of this module's docstring; AssertionError naming the first
     failing case and its likely cause. ``skip``: case ids (keys of :data:`CASES`) to leave out;
     ``atol`` / ``rtol``: the float64 tolerance; ``device``: where fn's inputs live (e.g. "cuda";
@@ -97,12 +109,12 @@ def check_implementation(fn, mapping: str, *, skip=(), atol: float = 1e-6, rtol:
     ValueError for an unknown / stochastic mapping, bad parameters or skip ids."""
     spec = get_mapping(mapping)
     if spec.stochastic:
-        raise ValueError(f"mapping must be deterministic to be checked: {mapping!r} draws random noise")
+        raise ProbcoreError("stochastic", mapping=repr(mapping))
     unknown = set(skip) - set(CASES)
     if isinstance(skip, str) or unknown:
-        raise ValueError(f"skip must be a collection of case ids among {', '.join(CASES)}; got {skip!r}")
+        raise ProbcoreError("skip", choices=", ".join(CASES), value=repr(skip))
     if "target" in params:
-        raise ValueError("target is chosen by the kit (one per row); leave it out")
+        raise ProbcoreError("kit_target")
     params = spec.validate(**params)
     device = torch.device(device)
     ran = []
@@ -120,7 +132,8 @@ def check_implementation(fn, mapping: str, *, skip=(), atol: float = 1e-6, rtol:
 # ---------------------------------------------------------------- cases
 
 
-def _cases(spec, fn, params: dict, atol: float, rtol: float) -> list[_Case]:
+def _cases(spec: Mapping, fn: Callable[..., torch.Tensor], params: dict[str, Any], atol: float, rtol: float
+           ) -> list[_Case]:
     rng = np.random.default_rng(20261124)
     f64 = torch.float64
     inf = math.inf
@@ -152,7 +165,7 @@ def _cases(spec, fn, params: dict, atol: float, rtol: float) -> list[_Case]:
     return cases
 
 
-def _takes_temperature(spec, fn, params: dict) -> bool:
+def _takes_temperature(spec: Mapping, fn: Callable[..., torch.Tensor], params: dict[str, Any]) -> bool:
     """The mapping has a temperature, no beta replaces it, and fn takes one."""
     if "temperature" not in {p.name for p in spec.params} or params.get("beta") is not None:
         return False
@@ -166,7 +179,7 @@ def _takes_temperature(spec, fn, params: dict) -> bool:
         p.kind is inspect.Parameter.VAR_KEYWORD for p in signature.parameters.values())
 
 
-def _case_params(spec, params: dict, case: _Case, x: torch.Tensor, dim: int) -> dict:
+def _case_params(spec: Mapping, params: dict[str, Any], case: _Case, x: torch.Tensor, dim: int) -> dict[str, Any]:
     """The parameters for this case: overrides, k capped at n, a target per row for am_softmax."""
     out = {**params, **case.params}
     if out.get("k") is not None:
@@ -179,7 +192,8 @@ def _case_params(spec, params: dict, case: _Case, x: torch.Tensor, dim: int) -> 
 # ---------------------------------------------------------------- running
 
 
-def _call(fn, x: torch.Tensor, dim: int, params: dict, case_id: str, mapping: str) -> torch.Tensor:
+def _call(fn: Callable[..., torch.Tensor], x: torch.Tensor, dim: int, params: dict[str, Any], case_id: str,
+          mapping: str) -> torch.Tensor:
     try:
         p = fn(x, dim=dim, **params)
     except Exception as err:  # the user's code: report which case broke it
@@ -204,7 +218,8 @@ def _rows(t: torch.Tensor, dim: int) -> np.ndarray:
     return t.reshape(-1, t.shape[-1]).double().cpu().numpy()
 
 
-def _run_case(fn, spec, params: dict, case: _Case, device: torch.device) -> None:
+def _run_case(fn: Callable[..., torch.Tensor], spec: Mapping, params: dict[str, Any], case: _Case,
+              device: torch.device) -> None:
     x, dim = case.x, case.dim
     kw = _case_params(spec, params, case, x, dim)
     on_device = {k: (v.to(device) if isinstance(v, torch.Tensor) else v) for k, v in kw.items()}
@@ -233,27 +248,34 @@ def _run_case(fn, spec, params: dict, case: _Case, device: torch.device) -> None
                                  "likely cause: dim is ignored (move dim last, map, move it back)")
     live = np.flatnonzero(~dead)
     target = kw["target"].reshape(-1).numpy()[live] if spec.needs_target else None
-    r = int(np.flatnonzero(~close)[0])
-    verdict = _diagnosis(spec.name, xr[live], pr[live], params, case, target, int(np.searchsorted(live, r)))
+    first = int(np.flatnonzero(~close)[0])
+    verdict = _diagnosis(spec.name, xr[live], pr[live], params, case, target, int(np.searchsorted(live, first)))
     # in the low-precision cases a fitted temperature only absorbs rounding: the case's hint is the story
-    trusted = verdict is not None and not (case.id.startswith("large_") and verdict.cause == "temperature")
-    cause = verdict.likely_cause if trusted else None
-    hint = _HINTS.get(case.id)
+    trusted = verdict is not None and not (case.id.startswith("large_") and str(verdict.cause).startswith("temperature"))
+    cause = verdict.likely_cause if verdict is not None and trusted else None
+    hint = _hint(spec.name, params, case.id)
     if cause is None:
         cause = hint or "no known cause found: compare your formula with probcore.reference"
     elif hint is not None:
         cause += f"\ntypical of this case: {hint}"
-    error = np.nan_to_num(np.abs(pr[r] - rr[r]), nan=np.inf)
-    differing = int((~np.isclose(pr[r], rr[r], atol=case.atol, rtol=case.rtol)).sum())
+    error = np.nan_to_num(np.abs(pr[first] - rr[first]), nan=np.inf)
+    differing = int((~np.isclose(pr[first], rr[first], atol=case.atol, rtol=case.rtol)).sum())
     raise AssertionError(
-        f"{_title(spec.name, case.id)}: row {r} of {len(xr)} differs at {differing} "
+        f"{_title(spec.name, case.id)}: row {first} of {len(xr)} differs at {differing} "
         f"of {xr.shape[1]} entries (max abs error {error.max():.3g}; "
         f"atol {case.atol:.3g}, rtol {case.rtol:.3g}; parameters {_shown(kw)})\n"
-        f"  logits:   {_fmt(xr[r])}\n  expected: {_fmt(rr[r])}\n  got:      {_fmt(pr[r])}\n"
+        f"  logits:   {_fmt(xr[first])}\n  expected: {_fmt(rr[first])}\n  got:      {_fmt(pr[first])}\n"
         f"likely cause: {cause}")
 
 
-def _diagnosis(mapping: str, x, p, params: dict, case: _Case, target, row: int):
+def _hint(mapping: str, params: dict, case_id: str) -> str | None:
+    """The usual culprit of a case for this mapping (None when the case has none)."""
+    uses_exp = mapping in _EXP_MAPPINGS or (mapping == "entmax" and params.get("alpha") == 1)
+    return _LARGE_HINTS.get((case_id, uses_exp)) or _HINTS.get(case_id)
+
+
+def _diagnosis(mapping: str, x: np.ndarray, p: np.ndarray, params: dict[str, Any], case: _Case,
+               target: np.ndarray | None, row: int) -> RowVerdict | None:
     """probcore.check's RowVerdict for the given row (None when the check refuses the input)."""
     kw = {**params, **case.params}
     if target is not None:
@@ -261,13 +283,14 @@ def _diagnosis(mapping: str, x, p, params: dict, case: _Case, target, row: int):
     if kw.get("k") is not None:
         kw["k"] = min(kw["k"], x.shape[1])
     try:
-        verdicts = check_outputs(x, p, mapping, atol=case.atol, rtol=case.rtol, **kw)
+        verdicts = check_outputs(x, p, mapping, atol=case.atol, rtol=case.rtol, dtype=case.x.dtype, **kw)
     except ValueError:
         return None
     return verdicts[row]
 
 
-def _check_gradients(fn, spec, params: dict, atol: float, rtol: float, device: torch.device) -> None:
+def _check_gradients(fn: Callable[..., torch.Tensor], spec: Mapping, params: dict[str, Any], atol: float, rtol: float,
+                     device: torch.device) -> None:
     """d(sum v p)/dx from fn's autograd against v^T J, J the analytic Jacobian."""
     rng = np.random.default_rng(7)
     values = rng.normal(0.0, 1.5, (4, 6))
@@ -284,7 +307,7 @@ def _check_gradients(fn, spec, params: dict, atol: float, rtol: float, device: t
     (got,) = torch.autograd.grad((p * v.to(device)).sum(), x)
     got = got.cpu()
     cpu_kw = {k: (t.cpu() if isinstance(t, torch.Tensor) else t) for k, t in kw.items()}
-    expected = torch.einsum("ri,rij->rj", v, jacobian(spec.name, x.detach().cpu(), **cpu_kw))
+    expected = torch.einsum("ri,rij->rj", v, jacobian(spec.name, x.detach().cpu(), -1, **cpu_kw))
     close = torch.isclose(got, expected, atol=atol, rtol=rtol).all(-1)
     if close.all():
         return

@@ -26,8 +26,10 @@ from typing import NamedTuple
 
 import torch
 import torch.nn.functional as F
+from numpy.typing import ArrayLike
 from torch import Tensor
 
+from .errors import ProbcoreError
 from ._validate import check_nonnegative, check_positive_int, check_reduction
 
 COST_METHODS = ("full", "hierarchical", "sampled")
@@ -36,34 +38,33 @@ COST_METHODS = ("full", "hierarchical", "sampled")
 # checks
 
 
-def _check_float(name: str, x) -> Tensor:
+def _check_float(name: str, x: object) -> Tensor:
     if not isinstance(x, Tensor) or not x.is_floating_point():
-        raise ValueError(f"{name} must be a floating tensor, got {type(x).__name__}"
-                         + (f" of dtype {x.dtype}" if isinstance(x, Tensor) else ""))
+        got = type(x).__name__ + (f" of dtype {x.dtype}" if isinstance(x, Tensor) else "")
+        raise ProbcoreError("float_tensor", name=name, got=got)
     return x
 
 
-def _check_freqs(freqs) -> Tensor:
+def _check_freqs(freqs: ArrayLike | Tensor) -> Tensor:
     f = torch.as_tensor(freqs, dtype=torch.float64)
     if f.ndim != 1 or f.numel() < 1:
-        raise ValueError(f"freqs must be a 1-D sequence with at least 1 entry, got shape {tuple(f.shape)}")
+        raise ProbcoreError("freqs_shape", shape=str(tuple(f.shape)))
     if not bool(torch.isfinite(f).all()) or not bool((f > 0).all()):
-        raise ValueError(f"freqs entries must be in (0, inf), got min {f.min().item()!r}"
-                         f" (non-finite: {int((~torch.isfinite(f)).sum())})")
+        raise ProbcoreError("freqs_entries", min=repr(f.min().item()), nonfinite=int((~torch.isfinite(f)).sum()))
     return f
 
 
-def _check_proposal(q, x: Tensor) -> Tensor:
+def _check_proposal(q: Tensor, x: Tensor) -> Tensor:
     """q: a probability vector over the last dim of x, shape (n,) or x.shape, entries > 0."""
     q = _check_float("q", q)
     n = x.shape[-1]
     if q.shape != (n,) and q.shape != x.shape:
-        raise ValueError(f"q must have shape ({n},) or {tuple(x.shape)} (that of x), got {tuple(q.shape)}")
+        raise ProbcoreError("q_shape", n=n, shape=str(tuple(x.shape)), got=str(tuple(q.shape)))
     if not bool(torch.isfinite(q).all()) or not bool((q > 0).all()):
-        raise ValueError("q entries must be in (0, 1]: every class needs a positive proposal probability")
+        raise ProbcoreError("q_entries")
     err = (q.sum(-1) - 1).abs().max().item()
     if err > 1e-4:
-        raise ValueError(f"q must sum to 1 along its last dim (within 1e-4), off by {err:.3g}")
+        raise ProbcoreError("q_sum", off_by=f"{err:.3g}")
     return q
 
 
@@ -74,7 +75,7 @@ def _check_broadcast(name: str, value: Tensor, shape: torch.Size, to: str) -> No
     except RuntimeError:
         ok = False
     if not ok:
-        raise ValueError(f"{name} must be broadcastable to {to} shape {tuple(shape)}, got {tuple(value.shape)}")
+        raise ProbcoreError("broadcast", name=name, to=to, shape=str(tuple(shape)), got=str(tuple(value.shape)))
 
 
 def _reduce(loss: Tensor, reduction: str) -> Tensor:
@@ -94,7 +95,7 @@ def zipf_frequencies(n: int, s: float = 1.0) -> Tensor:
     return w / w.sum()
 
 
-def entropy_bits(freqs) -> float:
+def entropy_bits(freqs: ArrayLike | Tensor) -> float:
     """H = -sum_i p_i log2 p_i of p = freqs / sum(freqs): the lower bound on expected code length."""
     p = _check_freqs(freqs)
     p = p / p.sum()
@@ -135,7 +136,7 @@ class HuffmanTree:
         return "".join(map(str, self.codes[i, : self.lengths[i]].tolist()))
 
 
-def huffman_tree(freqs) -> HuffmanTree:
+def huffman_tree(freqs: ArrayLike | Tensor) -> HuffmanTree:
     """Huffman tree of class frequencies (any positive scale): repeatedly merge the two lightest.
 
     Expected code length sum_i p_i len_i lies in [H(p), H(p) + 1) bits. Built with the linear
@@ -180,15 +181,15 @@ def huffman_tree(freqs) -> HuffmanTree:
     return HuffmanTree(nodes=nodes, codes=codes, lengths=lengths)
 
 
-def expected_path_length(tree: HuffmanTree, freqs) -> float:
+def expected_path_length(tree: HuffmanTree, freqs: ArrayLike | Tensor) -> float:
     """E[len] = sum_i p_i len_i with p = freqs / sum(freqs): the mean cost of one target in HS."""
     p = _check_freqs(freqs)
     if p.numel() != tree.n_classes:
-        raise ValueError(f"freqs must have {tree.n_classes} entries (one per class of tree), got {p.numel()}")
+        raise ProbcoreError("freqs_count", n=tree.n_classes, got=p.numel())
     return float((p / p.sum() * tree.lengths).sum())
 
 
-def code_length_summary(freqs) -> dict[str, float]:
+def code_length_summary(freqs: ArrayLike | Tensor) -> dict[str, float]:
     """Huffman figures for plots: entropy H <= expected length < H + 1, against log2 n (balanced) and max length."""
     f = _check_freqs(freqs)
     tree = huffman_tree(f)
@@ -206,17 +207,16 @@ def _path_signs(codes: Tensor, lengths: Tensor, dtype: torch.dtype) -> Tensor:
     return ((1 - 2 * codes) * real).to(dtype)
 
 
-def _check_hs(h, node_vectors, tree: HuffmanTree) -> None:
+def _check_hs(h: Tensor, node_vectors: Tensor, tree: HuffmanTree) -> None:
     _check_float("h", h)
     _check_float("node_vectors", node_vectors)
     if h.ndim < 1:
-        raise ValueError("h must have at least 1 dim (..., d)")
+        raise ProbcoreError("h_ndim")
     want = (tree.n_internal, h.shape[-1])
     if tuple(node_vectors.shape) != want:
-        raise ValueError(f"node_vectors must have shape {want} (n_classes - 1 internal nodes, d = h.shape[-1]),"
-                         f" got {tuple(node_vectors.shape)}")
+        raise ProbcoreError("node_vectors_shape", shape=str(want), got=str(tuple(node_vectors.shape)))
     if node_vectors.dtype != h.dtype:
-        raise ValueError(f"node_vectors dtype {node_vectors.dtype} must match h dtype {h.dtype}")
+        raise ProbcoreError("node_vectors_dtype", dtype=str(node_vectors.dtype), h_dtype=str(h.dtype))
 
 
 def _path_log_prob(scores: Tensor, signs: Tensor) -> Tensor:
@@ -245,9 +245,9 @@ def hierarchical_softmax_log_prob(h: Tensor, node_vectors: Tensor, tree: Huffman
     """
     _check_hs(h, node_vectors, tree)
     if not isinstance(target, Tensor) or target.dtype != torch.long or target.shape != h.shape[:-1]:
-        raise ValueError(f"target must be a long tensor of shape {tuple(h.shape[:-1])} (h without its last dim)")
+        raise ProbcoreError("hs_target", shape=str(tuple(h.shape[:-1])))
     if target.numel() and not (0 <= int(target.min()) and int(target.max()) < tree.n_classes):
-        raise ValueError(f"target entries must be in [0, {tree.n_classes - 1}]")
+        raise ProbcoreError("hs_target_range", high=tree.n_classes - 1)
     steps = int(tree.lengths[target].max()) if target.numel() else 0  # paths are left-aligned
     nodes, codes = tree.nodes[target, :steps], tree.codes[target, :steps]
     scores = (node_vectors[nodes] @ h.unsqueeze(-1)).squeeze(-1)     # (..., steps)
@@ -258,7 +258,8 @@ def hierarchical_softmax_log_prob(h: Tensor, node_vectors: Tensor, tree: Huffman
 # importance sampling of the partition function
 
 
-def draw_samples(q: Tensor, m: int, batch_shape=(), generator: torch.Generator | None = None) -> Tensor:
+def draw_samples(q: Tensor, m: int, batch_shape: tuple[int, ...] = (), generator: torch.Generator | None = None
+                 ) -> Tensor:
     """m i.i.d. class indices from q (with replacement) per batch entry: long (*batch_shape, m).
 
     q: (n,) shared by the batch, or (*batch_shape, n) one proposal per entry.
@@ -267,8 +268,7 @@ def draw_samples(q: Tensor, m: int, batch_shape=(), generator: torch.Generator |
     _check_float("q", q)
     batch_shape = tuple(batch_shape)
     if q.ndim != 1 and tuple(q.shape[:-1]) != batch_shape:
-        raise ValueError(f"q must have shape (n,) or {batch_shape} + (n,) (batch_shape plus classes),"
-                         f" got {tuple(q.shape)}")
+        raise ProbcoreError("q_batch_shape", batch_shape=str(batch_shape), got=str(tuple(q.shape)))
     if q.ndim == 1:
         return torch.multinomial(q, math.prod(batch_shape) * m, replacement=True,
                                  generator=generator).view(*batch_shape, m)
@@ -332,7 +332,7 @@ def importance_sampling_stats(x: Tensor, q: Tensor, m: int, repeats: int = 200,
     """
     _check_float("x", x)
     if x.ndim != 1:
-        raise ValueError(f"x must be 1-D (n,), got shape {tuple(x.shape)}")
+        raise ProbcoreError("x_1d", shape=str(tuple(x.shape)))
     m = check_positive_int("m", m)
     repeats = check_positive_int("repeats", repeats, low=2)
     q = _check_proposal(q, x)
@@ -372,10 +372,9 @@ def sampled_softmax_loss(x_target: Tensor, x_sampled: Tensor, logq_target: Tenso
     _check_float("x_target", x_target)
     _check_float("x_sampled", x_sampled)
     if x_sampled.ndim < 1 or x_sampled.shape[-1] < 1:
-        raise ValueError(f"x_sampled must have shape (..., m) with m >= 1, got {tuple(x_sampled.shape)}")
+        raise ProbcoreError("x_sampled_ndim", got=str(tuple(x_sampled.shape)))
     if x_sampled.shape[:-1] != x_target.shape:
-        raise ValueError(f"x_sampled must have shape {tuple(x_target.shape)} + (m,) (x_target plus m samples),"
-                         f" got {tuple(x_sampled.shape)}")
+        raise ProbcoreError("x_sampled_shape", shape=str(tuple(x_target.shape)), got=str(tuple(x_sampled.shape)))
     _check_broadcast("logq_target", logq_target, x_target.shape, "x_target")
     _check_broadcast("logq_sampled", logq_sampled, x_sampled.shape, "x_sampled")
     target = x_target - logq_target
@@ -397,8 +396,8 @@ def nce_loss(x_target: Tensor, x_noise: Tensor, logq_target: Tensor, logq_noise:
     _check_float("x_target", x_target)
     _check_float("x_noise", x_noise)
     if x_noise.shape != x_target.shape + (k,):
-        raise ValueError(f"x_noise must have shape {tuple(x_target.shape) + (k,)} (x_target plus k = {k} noise"
-                         f" samples), got {tuple(x_noise.shape)}")
+        raise ProbcoreError("x_noise_shape", shape=str(tuple(x_target.shape) + (k,)), k=k,
+                            got=str(tuple(x_noise.shape)))
     _check_broadcast("logq_target", logq_target, x_target.shape, "x_target")
     _check_broadcast("logq_noise", logq_noise, x_noise.shape, "x_noise")
     log_k = math.log(k)
@@ -417,7 +416,8 @@ def _zipf_tree(n: int, s: float) -> HuffmanTree:
 
 
 def measure_costs(n: int, d: int = 64, m: int = 64, batch: int = 16, repeats: int = 5, s: float = 1.0,
-                  methods=COST_METHODS, dtype: torch.dtype = torch.float32, seed: int = 0) -> dict[str, float]:
+                  methods: tuple[str, ...] = COST_METHODS, dtype: torch.dtype = torch.float32, seed: int = 0
+                  ) -> dict[str, float]:
     """Median wall seconds of one forward loss for a batch of hidden vectors h (batch, d), per method.
 
     Targets follow Zipf(s) over n classes. "full": log_softmax(h W^T), O(n d); "hierarchical":
@@ -433,7 +433,7 @@ def measure_costs(n: int, d: int = 64, m: int = 64, batch: int = 16, repeats: in
     repeats = check_positive_int("repeats", repeats)
     bad = [meth for meth in methods if meth not in COST_METHODS]
     if bad or not methods:
-        raise ValueError(f"methods must be a non-empty subset of {', '.join(COST_METHODS)}; got {methods!r}")
+        raise ProbcoreError("methods", choices=", ".join(COST_METHODS), value=repr(methods))
     g = torch.Generator().manual_seed(seed)
     q = zipf_frequencies(n, s)
     logq = q.log().to(dtype)

@@ -15,6 +15,8 @@ fi
 python -m pip install -q -r requirements-test.txt
 # probcore itself (editable, no dependencies: they are above), for the `probcore` command's tests
 python -m pip install -q --no-deps -e .
+# the API reference from the docstrings (mkdocs --strict: a warning fails the run)
+bash scripts/build_docs.sh
 args=()
 for arg in "$@"; do
   if [ "$arg" = --fast ]; then args+=(-m "not slow"); else args+=("$arg"); fi

@@ -77,13 +77,13 @@ def test_forgotten_temperature_json(tmp_path, logits):
                            "causes", "summary", "verdicts"}
     assert report["mapping"] == "softmax" and report["params"] == {"temperature": 0.5}
     assert (report["ok"], report["rows"], report["passed"], report["failed"]) == (False, 3, 0, 3)
-    assert report["causes"] == {"temperature": 3}
+    assert report["causes"] == {"temperature_forgotten": 3}
     for row, v in enumerate(report["verdicts"]):
         assert set(v) == {"row", "ok", "max_abs_error", "differing", "cause", "likely_cause", "fitted"}
-        assert v["row"] == row and v["ok"] is False and v["cause"] == "temperature"
+        assert v["row"] == row and v["ok"] is False and v["cause"] == "temperature_forgotten"
         assert v["differing"] == list(range(8))
         assert v["fitted"]["temperature"] == pytest.approx(1.0, rel=1e-4)
-        assert "T' = 1" in v["likely_cause"]
+        assert "T = 0.5 was not applied" in v["likely_cause"]
 
 
 def test_json_nonfinite_errors_are_null(tmp_path, logits):
@@ -211,3 +211,18 @@ def test_subprocess_exit_codes(tmp_path, logits, command):
     piped = subprocess.run([*command, "check", "-", good, "-m", "softmax", "--json"], input=rows_bytes(logits, "csv"),
                            cwd=ROOT, capture_output=True, timeout=120)
     assert piped.returncode == 0 and json.loads(piped.stdout)["passed"] == 4
+
+
+def test_dtype_names_the_overflow_limit_of_that_type(tmp_path):
+    x = np.array([[100.0, 99.0, 0.0], [95.0, 3.0, 1.0]])
+    with np.errstate(all="ignore"):
+        e = np.exp(x.astype(np.float32))
+        p = (e / e.sum(-1, keepdims=True)).astype(np.float64)
+    xf, pf = write(tmp_path / "x.npy", x), write(tmp_path / "p.npy", p)
+    code, out, _ = run("check", xf, pf, "-m", "softmax", "--dtype", "float32", "--json")
+    assert code == 1
+    verdicts = json.loads(out)["verdicts"]
+    assert {v["cause"] for v in verdicts} == {"max_subtraction"}
+    assert all("in float32" in v["likely_cause"] and "88.7" in v["likely_cause"] for v in verdicts)
+    code, _, _ = run("check", xf, pf, "-m", "softmax", "--dtype", "float8")
+    assert code == 2  # argparse refuses the choice (its message goes to the process stderr)

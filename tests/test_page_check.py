@@ -128,7 +128,7 @@ def test_default_example_shows_a_verdict_at_once():
     ("softmax_ok", ["ok"] * 3, None),
     ("sparsemax_ok", ["ok"] * 3, None),
     ("softmax_no_max", ["ok", "ok", "mismatch"], "max_subtraction"),
-    ("softmax_forgot_temperature", ["mismatch"] * 3, "temperature"),
+    ("softmax_forgot_temperature", ["mismatch"] * 3, "temperature_forgotten"),
     ("log_softmax", ["mismatch"] * 3, "log_probs"),
     ("sparsemax_off_by_one", ["mismatch"] * 3, "threshold"),
 ])
@@ -148,8 +148,8 @@ def test_example_select_fills_and_typing_leaves_it():
     at = run_app(PAGE)
     at.selectbox(key="check_example").set_value("softmax_forgot_temperature").run()
     assert at.number_input(key="check_temperature").value == 2.0
-    assert list(table(at)[CAUSE]) == [EN["check.cause_temperature"]] * 3
-    assert "T' = 1 instead of T = 2" in table(at)[EN["check.col_detail"]][0]
+    assert list(table(at)[CAUSE]) == [EN["check.cause_temperature_forgotten"]] * 3
+    assert "T = 2 was not applied" in table(at)[EN["check.col_detail"]][0]
     at.text_area(key="check_probs_text").input(rows_text(softmax(X[:3, :8] * 0 + 1))).run()  # typed: own numbers
     assert at.selectbox(key="check_example").value == "none"
     no_exception(at)
@@ -199,8 +199,8 @@ def test_temperature_forgotten():
     at.number_input(key="check_temperature").set_value(2.5).run()
     paste(at, rows_text(X), rows_text(softmax(X)))  # the user's code ignores T
     frame = table(at)
-    assert set(frame[CAUSE]) == {EN["check.cause_temperature"]}
-    assert all("T' = 1 instead of T = 2.5" in d for d in frame[EN["check.col_detail"]])
+    assert set(frame[CAUSE]) == {EN["check.cause_temperature_forgotten"]}
+    assert all("T = 2.5 was not applied" in d for d in frame[EN["check.col_detail"]])
 
 
 def test_one_differing_entry_is_highlighted_and_the_row_can_be_picked():

@@ -69,7 +69,7 @@ def test_example_no_max_subtraction():
 def test_example_forgotten_temperature():
     message = failure(rowwise(check_compute.user_softmax_forgot_temperature), "softmax", temperature=2.0)
     assert "case 'values'" in message
-    assert "temperature T' = 1 instead of T = 2" in message
+    assert "your row matches T = 1: T = 2 was not applied" in message
 
 
 def test_example_log_softmax():
@@ -228,3 +228,50 @@ def test_cuda_bug_found_on_cuda_too():
         pytest.skip("needs CUDA")
     message = failure(softmax_textbook, "softmax", device="cuda")
     assert "case 'large_float32'" in message and "without subtracting max x" in message
+
+
+def _naive_softmax(x, dim=-1, temperature=1.0):
+    """exp(x / T) / sum exp(x / T) in x's dtype: no max-subtraction."""
+    e = torch.exp(x / temperature)
+    return e / e.sum(dim, keepdim=True)
+
+
+def _sparsemax_same_dtype(x, dim=-1, temperature=1.0):
+    """sparsemax by sort and cumsum in x's own dtype (float16 sums overflow), no max-subtraction."""
+    z = (x / temperature).movedim(dim, -1)
+    s, _ = z.sort(-1, descending=True)
+    k = torch.arange(1, z.shape[-1] + 1, dtype=z.dtype)
+    cs = s.cumsum(-1)
+    support = (1 + k * s > cs).sum(-1, keepdim=True).clamp(min=1)
+    tau = (cs.gather(-1, support - 1) - 1) / support.to(z.dtype)
+    return torch.clamp(z - tau, min=0).movedim(-1, dim)
+
+
+ALL_BUT = {case_id: tuple(c for c in CASES if c != case_id) for case_id in CASES}
+
+
+@pytest.mark.parametrize("case_id, dtype, limit, wrong", [
+    ("large_float32", "float32", "88.7", "709.8"),
+    ("large_float16", "float16", "11.1", "709.8"),
+])
+def test_the_kit_names_the_overflow_of_the_cases_dtype(case_id, dtype, limit, wrong):
+    message = failure(_naive_softmax, "softmax", skip=ALL_BUT[case_id])
+    cause = message.split("likely cause: ", 1)[1]
+    assert f"in {dtype} without subtracting max x" in cause and f"|x| = {limit}" in cause
+    assert wrong not in cause and "float64" not in cause
+
+
+def test_the_kit_blames_no_exp_for_a_mapping_without_exp():
+    message = failure(_sparsemax_same_dtype, "sparsemax", skip=ALL_BUT["large_float16"])
+    cause = message.split("likely cause: ", 1)[1]
+    assert "exp" not in cause and "float16" in cause and "65504" in cause, cause
+
+
+@pytest.mark.parametrize("mapping, params, has_exp", [
+    ("softmax", {}, True), ("sparse_softmax", {"k": 2}, True), ("entmax", {"alpha": 1.0}, True),
+    ("sparsemax", {}, False), ("entmax15", {}, False), ("entmax", {"alpha": 1.3}, False), ("taylor_softmax", {}, False),
+])
+def test_the_large_cases_usual_culprit_mentions_exp_only_where_the_mapping_has_one(mapping, params, has_exp):
+    from probcore.testing import _hint
+    for case_id in ("large_float32", "large_float16"):
+        assert ("exp" in _hint(mapping, params, case_id)) == has_exp
