@@ -158,3 +158,23 @@ def test_each_new_cause_has_a_sentence_in_the_catalogue():
 def test_a_correct_implementation_gets_no_cause():
     p = _torch(lambda t: torch.softmax(t / 2, -1), X)
     assert check.summary(check.check_outputs(X, p, "softmax", temperature=2.0))["failed"] == 0
+
+
+@pytest.mark.parametrize("buggy, x, mapping, params, cause", ZOO, ids=[z[0].__name__ for z in ZOO])
+def test_each_diagnosis_reads_in_chinese(buggy, x, mapping, params, cause):
+    """The Check page shows every cause's sentence in Chinese too: a pattern and a template per
+    diagnosis (explorer/i18n/messages.py), every field filled."""
+    import re
+
+    import streamlit as st
+
+    from explorer.i18n import localize, message_id
+    st.session_state["lang"] = "zh"
+    try:
+        for v in check.check_outputs(x, buggy(x), mapping, **params):
+            if v.likely_cause:
+                assert message_id(v.likely_cause), v.likely_cause
+                text = localize(v.likely_cause)
+                assert re.search("[\u4e00-\u9fff]", text) and "{" not in text.replace("max{", ""), (v.likely_cause, text)
+    finally:
+        st.session_state["lang"] = "en"

@@ -16,6 +16,7 @@ import torch
 
 from explorer import compute, i18n
 from explorer.i18n import EN, MESSAGE_PATTERNS, ZH, localize, message_id
+from probcore.errors import MESSAGES, ProbcoreError
 from probcore import check
 from probcore.registry import MAPPINGS
 from views import registry  # noqa: F401 (registers every page's words)
@@ -89,7 +90,7 @@ def _messages() -> list[str]:
         try:
             fn(*args, **kwargs)
         except ValueError as err:
-            out.append(str(err))
+            out.append(err)
         else:
             raise AssertionError(f"{fn} accepted {args} {kwargs}")
 
@@ -112,9 +113,9 @@ def _messages() -> list[str]:
     buffer = io.BytesIO()
     np.save(buffer, np.array([[1.0, np.nan]]))
     catch(check.load_rows, buffer.getvalue(), "x.npy")
-    catch(compute.check_parse_rows, "1, 2\n3", "logits")  # the Check page's pasted rows
-    catch(compute.check_parse_rows, "[[1, 2], [3]]", "probabilities")
-    catch(compute.check_parse_rows, " \n", "logits")
+    catch(check_compute.check_parse_rows, "1, 2\n3", "logits")  # the Check page's pasted rows
+    catch(check_compute.check_parse_rows, "[[1, 2], [3]]", "probabilities")
+    catch(check_compute.check_parse_rows, " \n", "logits")
     x = np.array([[1.0, 2.0, 0.5]])
     catch(check.check_outputs, x, np.ones((1, 2)), "softmax")
     catch(check.check_outputs, np.array([[1.0, np.nan, 0]]), np.ones((1, 3)) / 3, "softmax")
@@ -142,31 +143,44 @@ def chinese():
 
 
 def test_every_probcore_message_reads_in_chinese(chinese):
+    """probcore's errors by their code (never by their English text), the checker's diagnoses by
+    their pattern: each reads in Chinese with every field filled."""
     messages = _messages()
     assert len(messages) >= 30
     seen = set()
     for message in messages:
-        key = message_id(message)
+        if isinstance(message, ProbcoreError):
+            key = message.code
+        else:  # the checker's diagnoses, the explorer's own reading of pasted rows
+            assert message.__class__ in (str, ValueError), f"a probcore error without a code: {message!r}"
+            key = message_id(str(message))
         assert key is not None, f"no pattern for: {message}"
         seen.add(key)
         text = localize(message)
-        assert text != message and re.search(f"[{CJK}]", text), (message, text)
+        assert text != str(message) and re.search(f"[{CJK}]", text), (message, text)
         assert "{" not in text.replace("{{", "") or "max{" in text, text
     assert len(seen) >= 25, sorted(seen)
 
 
-def test_templates_name_only_their_patterns_fields():
+def test_templates_name_only_their_messages_fields():
+    """A Chinese template uses only the fields its code's English template (probcore.errors.MESSAGES)
+    or its diagnosis pattern has; every code has one."""
+    for code, english in MESSAGES.items():
+        template = ZH.get(f"error.{code}")
+        assert template, code
+        assert fields(template) <= fields(english), code
     for key, pattern in MESSAGE_PATTERNS.items():
         template = ZH.get(f"error.{key}")
         assert template, key
         assert fields(template) <= set(re.compile(pattern).groupindex), key
+    assert not set(MESSAGE_PATTERNS) & set(MESSAGES)  # no English parsed for a coded error
 
 
 def test_interface_fields_named_error_are_translated(chinese):
     try:
         MAPPINGS["entmax"].validate(alpha=-0.2)
     except ValueError as err:
-        shown = i18n.t("msg.param", error=str(err), mappings="α-entmax")
+        shown = i18n.t("msg.param", error=err, mappings="α-entmax")
     assert "α 必须是 > 0 的有限实数" in shown
     assert localize("something probcore never says") == "something probcore never says"
 

@@ -290,7 +290,7 @@ def resolve(text: str, step: Step) -> str:
         try:
             value = COMPUTATIONS[name].fn(s, *args)
         except ValueError as err:
-            raise LessonError(t("lesson.err.compute", text=state.quote(whole), error=str(err))) from None
+            raise LessonError(t("lesson.err.compute", text=state.quote(whole), error=err)) from None
         out = out.replace(whole, format_value(value, fmt), 1)
     return out
 
@@ -395,7 +395,7 @@ def parse(data: bytes | str, lesson_id: str) -> Lesson:
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        raise LessonError(t("lesson.err.toml", error=str(err))) from None
+        raise LessonError(t("lesson.err.toml", error=err)) from None
     unknown = sorted(set(raw) - {f"title_{lang}" for lang in LANGS} - {"step"})
     if unknown:
         raise LessonError(t("lesson.err.top_key", keys=", ".join(unknown)))

@@ -116,7 +116,7 @@ def per_mapping(controls: state.Controls, fn: Callable[[str], Any], names=None, 
         try:
             out[name] = fn(name)
         except ValueError as err:
-            note = state.plain(t("msg.mapping_skipped", mapping=mapping_label(name), error=str(err)))
+            note = state.plain(t("msg.mapping_skipped", mapping=mapping_label(name), error=err))
             shown = NOTES.get()  # once per run (start_run, fragment)
             if shown is None:
                 shown = set()

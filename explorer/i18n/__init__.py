@@ -23,10 +23,11 @@ EN, ZH = catalogue("en"), catalogue("zh")  # live views of the catalogue (every 
 
 def t(key: str, /, **fields) -> str:
     """The interface string ``key`` in the current language, formatted with ``fields``; a field
-    named ``error`` or ``cause`` (a message from probcore) is shown in that language too (localize)."""
+    named ``error`` or ``cause`` (an exception: a probcore error by its code; or a message from
+    probcore's checker) is shown in that language too (localize)."""
     text = catalogue(language()).get(key) or EN.get(key) or key
     for name in ("error", "cause"):
-        if isinstance(fields.get(name), str):
+        if isinstance(fields.get(name), (str, BaseException)):
             fields[name] = localize(fields[name])
     return text.format(**fields) if fields else text
 

@@ -6,59 +6,20 @@ from __future__ import annotations
 import re
 
 from explorer.i18n.catalogue import catalogue, language, register
+from probcore.errors import MESSAGES, ProbcoreError
 
-# ---- messages from probcore in the interface language (issue 14) ----
-# probcore writes its ValueErrors and the Check page's diagnoses in English. Each message it can
-# send to the interface has a stable id here and the pattern of its English text; a language gives
-# the template ``error.<id>``, filled with the pattern's named fields. Fields named in NESTED hold a
-# message themselves and are translated in turn. Unknown text is shown as it is.
+# ---- messages from probcore in the interface language ----
+# probcore's errors carry a stable code and their fields (probcore.errors.ProbcoreError): a language
+# gives the template ``error.<code>``, filled with the fields. The Check page's diagnoses are still
+# English text: each has an id here and the pattern of its text, whose named fields fill the template
+# ``error.<id>``; fields named in NESTED hold a message themselves and are translated in turn.
+# Unknown text is shown as it is.
 MESSAGE_PATTERNS = {
-    # probcore._validate and the registry
-    "real": r"(?P<name>\w+) must be a real number, got (?P<value>.+)",
-    "temperature": r"temperature must be finite and non-zero \(negative gives softmin\), got (?P<value>.+)",
-    "open_positive": r"(?P<name>\w+) must be in \(0, inf\), got (?P<value>.+)",
-    "nonnegative": r"(?P<name>\w+) must be in \[0, inf\), got (?P<value>.+)",
-    "beta": r"beta must be finite, got (?P<value>.+)",
-    "order": r"order must be an even integer >= 2, got (?P<value>.+)",
-    "k": r"k must be an integer in \[1, (?P<n>\d+)\] \(n = \d+\), got (?P<value>.+)",
-    "top_p": r"top_p must be in \(0, 1\], got (?P<value>.+)",
-    "alpha": r"alpha must be a finite real > 0, got (?P<value>.+)",
-    "one_of": r"(?P<name>\w+) must be one of (?P<choices>.+); got (?P<value>.+)",
-    "integer_at_least": r"(?P<name>\w+) must be an integer >= (?P<low>-?\d+), got (?P<value>.+)",
-    "temperature_or_beta": r"give either temperature or beta \(beta = 1 / temperature\), not both",
-    "k_or_top_p": r"give exactly one of k \(an integer in \[1, n\]\) or top_p \(a real in \(0, 1\]\)",
-    "bool": r"(?P<name>\w+) must be True or False, got (?P<value>.+)",
-    "unknown_param": r"unknown parameter (?P<name>.+) for (?P<mapping>\w+); valid: (?P<valid>.+)",
     # explorer.compute
     "no_analytic_jacobian": r"no analytic Jacobian: autograd needs n backward passes, shown for n <= (?P<limit>\d+)",
     # probcore.check: reading numbers
-    "not_finite": r"(?P<token>'[^']*') is not a finite number",
-    "not_a_number": r"(?P<token>'[^']*') is not a number",
-    "overflows": r"(?P<token>'[^']*') overflows float64 \(\|value\| > 1\.8e308\)",
-    "value_at": r"(?P<name>'[^']*'|[\w .]+): value (?P<i>\d+) (?P<error>.+)",
-    "line_column": r"(?P<name>'[^']*'|[\w .]+): line (?P<line>\d+), column (?P<col>\d+): (?P<error>.+)",
-    "line_width": r"(?P<name>'[^']*'|[\w .]+): line (?P<line>\d+) has (?P<got>\d+) values, expected (?P<width>\d+) like the first line",
     "unit_width": r"(?P<name>'[^']*'|[\w .]+): (?P<unit>row|line) (?P<i>\d+) has (?P<got>\d+) values, expected (?P<width>\d+) like (?:row|line) 1",
-    "empty": r"(?P<name>'[^']*'|[\w .]+) is empty: (?:enter|paste) numbers separated by commas.+",
-    "max_cols": r"(?P<name>'[^']*'|[\w .]+) must have at most (?P<limit>[\d,]+) values per row, got (?P<got>[\d,]+)",
-    "max_rows": r"(?P<name>'[^']*'|[\w .]+) must have at most (?P<limit>[\d,]+) rows, got (?P<got>[\d,]+)",
-    "max_values": r"(?P<name>'[^']*'|[\w .]+) must hold at most (?P<limit>[\d,]+) values in all, got (?P<got>[\d,]+)",
     "max_chars": r"(?P<name>'[^']*'|[\w .]+) must be at most (?P<limit>[\d,]+) characters, got (?P<got>[\d,]+); upload a \.npy file",
-    "no_rows": r"(?P<name>'[^']*'|[\w .]+) holds no rows of numbers",
-    "not_utf8": r"(?P<name>'[^']*'|[\w .]+) is not UTF-8 text",
-    "npy_pickle": r"(?P<name>'[^']*'|[\w .]+) is not a valid \.npy file \(pickled data is not accepted\): (?P<detail>.+)",
-    "npy_invalid": r"(?P<name>'[^']*'|[\w .]+) is not a valid \.npy file: (?P<detail>.+)",
-    "npy_dtype": r"(?P<name>'[^']*'|[\w .]+) must hold a real numeric array \(float or int\), got dtype (?P<dtype>.+)",
-    "npy_shape": r"(?P<name>'[^']*'|[\w .]+) must be a non-empty 1-D \(n,\) or 2-D \(rows, n\) array, got shape (?P<shape>.+)",
-    "npy_nonfinite": r"(?P<name>'[^']*'|[\w .]+): row (?P<row>\d+), column (?P<col>\d+) is (?P<value>.+), not a finite number",
-    "file_size": r"(?P<name>'[^']*'|[\w .]+) must be at most (?P<limit>\d+) MiB, got (?P<got>[\d.]+) MiB",
-    "file_type": r"filename must end in \.csv or \.npy, got (?P<value>.+)",
-    "probs_shape": r"probs must have the shape of logits (?P<shape>.+), got (?P<got>.+)",
-    "logits_finite": r"logits must be finite or -inf \(a masked entry\), got nan or \+inf",
-    "stochastic": r"mapping must be deterministic to be checked: (?P<mapping>.+) draws random noise, so its .+",
-    "target_required": r"target \(a class index, or one per row\) is required for mapping (?P<mapping>.+)",
-    "target_rows": r"target must be one integer class index or (?P<rows>\d+) of them \(one per row\)",
-    "target_unused": r"target is only used by mappings that need one; (?P<mapping>.+) does not",
     # probcore.check: diagnoses of a mismatching row
     "diag_overflow": r"reproduced by exp\(x\) / sum exp\(x\) in (?P<dtype>\w+) without subtracting max x: exp overflows"
                      r" / underflows beyond \|x\| = (?P<limit>[\d.]+) \(here up to (?P<big>[^)]+)\), giving nan, inf or 0;"
@@ -87,6 +48,23 @@ MESSAGE_PATTERNS = {
                                r" beyond (?P<limit>[\d.]+)\); the mapping is shift-invariant, so subtract the row max first:"
                                r" the result is the same",
     "diag_nonfinite": r"your output has (?P<where>.+) where the reference is finite",
+    "diag_ties": r"your row is the reference with entries tied in x exchanged \(indices (?P<indices>[^)]*)\): ties broken"
+                 r" differently; any of the tied entries is a valid choice \(probcore keeps those torch\.topk returns\),"
+                 r" so compare tied entries as a set",
+    "diag_clipping": r"your row is (?P<formula>.+) without the clipping max\(0, \.\): it equals the reference on the support"
+                     r" and is nonzero on (?P<count>\d+) entries off it \(down to (?P<low>\S+)\); clip at 0",
+    "diag_wrong_mapping": r"your row matches (?P<label>.+), not (?P<mapping>\w+): your code computes another mapping \(or"
+                          r" the check was given the wrong one\)",
+    "diag_temperature_forgotten": r"your row matches (?P<name>T|beta) = 1: (?P=name) = (?P<value>\S+) was not applied \(the"
+                                  r" logits need (?:multiplying by beta|dividing by T) before the mapping\)",
+    "diag_temperature_twice": r"your row matches (?P<name>T|beta)' = (?P=name)\^2 = (?P<twice>\S+): the logits were"
+                              r" (?:multiplied by beta|divided by T) = (?P<value>\S+) twice",
+    "diag_float16_overflow": r"(?P<what>.+) overflows float16: it reaches (?P<big>\S+), beyond float16's largest value"
+                             r" (?P<limit>\d+), and becomes inf \(then nan\); compute in float32 and cast the result to"
+                             r" float16 \(as torch\.softmax does\)",
+    "diag_float16_sum": r"(?P<where>.+) with logits up to (?P<big>\S+): sums of (?P<count>\d+) such values pass float16's"
+                        r" largest value (?P<limit>\d+); compute in float32 \(after subtracting the row max\) and cast the"
+                        r" result to float16",
     "diag_not_diagnosed": r"not diagnosed: only the first (?P<budget>\d+) failing rows are analysed",
     "where_indices": r"nan / inf at indices (?P<indices>.+)",
     "where_zero_row": r"an all-zero row",
@@ -105,10 +83,19 @@ def message_id(message: str) -> str | None:
     return next((key for key, pattern in _PATTERNS.items() if pattern.fullmatch(message)), None)
 
 
-def localize(message: str) -> str:
-    """A message from probcore in the current language: its template ``error.<id>`` filled with the
-    fields matched in the English text (those in NESTED translated in turn); as it is when the
-    language is English, the message unknown or the template missing."""
+def localize(message: str | BaseException) -> str:
+    """A message from probcore in the current language: a :class:`ProbcoreError` by its code (the
+    template ``error.<code>`` filled with its fields, a nested error translated in turn); a checker's
+    diagnosis (text) by its pattern; as it is when the language is English, the message unknown or
+    the template missing."""
+    if isinstance(message, ProbcoreError):
+        template = catalogue(language()).get(f"error.{message.code}") if language() != "en" else None
+        if template is None:
+            return str(message)
+        return template.format(**{k: localize(v) if isinstance(v, BaseException) else v
+                                  for k, v in message.fields.items()})
+    if isinstance(message, BaseException):
+        message = str(message)
     key = message_id(message)
     template = catalogue(language()).get(f"error.{key}") if key and language() != "en" else None
     if template is None:
@@ -119,6 +106,171 @@ def localize(message: str) -> str:
 
 # ---- the templates, by id (English: probcore's own message) ----
 STRINGS = {
+    "error.diag_ties": {
+        "zh": "你的这一行是把 x 中并列的元素互换后的参考结果（下标 {indices}）：并列的处理方式不同；并列元素中选哪一个都对（probcore 保留 torch.topk 返回的那些），所以请把并列元素当作集合来比较",
+    },
+    "error.diag_clipping": {
+        "zh": "你的这一行是没有截断 max(0, .) 的 {formula}：它在支撑集上等于参考结果，在支撑集外有 {count} 个非零元素（最小到 {low}）；请在 0 处截断",
+    },
+    "error.diag_wrong_mapping": {
+        "zh": "你的这一行与 {label} 一致，而不是 {mapping}：你的代码计算的是另一个映射（或者检查时给错了映射）",
+    },
+    "error.diag_temperature_forgotten": {
+        "zh": "你的这一行与 {name} = 1 一致：{name} = {value} 没有被应用（logits 在进入映射前需要先按它缩放）",
+    },
+    "error.diag_temperature_twice": {
+        "zh": "你的这一行与 {name}' = {name}^2 = {twice} 一致：logits 被 {name} = {value} 缩放了两次",
+    },
+    "error.diag_float16_overflow": {
+        "zh": "{what} 在 float16 中溢出：它达到 {big}，超过了 float16 的最大值 {limit}，变成 inf（随后变成 nan）；请在 float32 中计算，再把结果转换为 float16（torch.softmax 就是这样做的）",
+    },
+    "error.diag_float16_sum": {
+        "zh": "{where}，logits 最大到 {big}：{count} 个这样的值之和超过了 float16 的最大值 {limit}；请在 float32 中计算（先减去每行的最大值），再把结果转换为 float16",
+    },
+    "error.x_dtype": {
+        "zh": "x 必须是浮点张量（float16、bfloat16、float32 或 float64），收到 {got}",
+    },
+    "error.x_scalar": {
+        "zh": "x 至少要有一个维度（被映射的那一维），收到的是 0 维张量",
+    },
+    "error.dim": {
+        "zh": "对这个 {ndim} 维的 x，dim 必须是 [{low}, {high}] 中的整数，收到 {value}",
+    },
+    "error.x_empty": {
+        "zh": "x 沿 dim 至少要有一个元素（n >= 1）",
+    },
+    "error.x_vector": {
+        "zh": "x 必须是一维浮点数组，收到形状 {shape}",
+    },
+    "error.target_dtype": {
+        "zh": "target 必须是 [0, {high}] 中的整数类别下标，收到 dtype {dtype}",
+    },
+    "error.target_shape": {
+        "zh": "target 的形状必须是 x 去掉 dim 后的形状 {shape}，收到 {got}",
+    },
+    "error.target_range": {
+        "zh": "target 中的类别下标必须在 [0, {high}] 中",
+    },
+    "error.target_index": {
+        "zh": "target 必须是 [0, {high}] 中的类别下标，收到 {value}",
+    },
+    "error.alpha_dtype": {
+        "zh": "alpha 必须是实数或实数张量，收到 dtype {dtype}",
+    },
+    "error.alpha_entries": {
+        "zh": "alpha 必须是 > 0 的有限实数（alpha 张量的每个元素都是）",
+    },
+    "error.alpha_ndim": {
+        "zh": "alpha 最多只能有 {limit} 个维度（x 的维度），收到 {got}",
+    },
+    "error.alpha_row_size": {
+        "zh": "alpha 沿 dim 的长度必须为 1（每行一个 alpha），收到形状 {shape}",
+    },
+    "error.alpha_broadcast": {
+        "zh": "形状为 {shape} 的 alpha 无法广播到形状为 {x_shape} 的 x",
+    },
+    "error.jacobian_generator": {
+        "zh": "gumbel_softmax 是随机的：传入 generator=（一个设定了种子的 torch.Generator），才能得到它所抽样本的雅可比矩阵",
+    },
+    "error.ignore_index": {
+        "zh": "ignore_index 必须是整数（或 0 维整数张量），收到 {value}",
+    },
+    "error.loss_input": {
+        "zh": "{name} 必须是形状为 (C,)、(N, C) 或 (N, C, d1, ...) 的浮点张量，收到 {got}",
+    },
+    "error.loss_target_dtype": {
+        "zh": "target 必须是类别下标在 [0, {n}) 中的整数张量，收到 {got}",
+    },
+    "error.loss_target_shape": {
+        "zh": "target 的形状必须是 {shape}（{name} 去掉类别维 {class_dim} 后的形状），收到 {got}",
+    },
+    "error.loss_target_range": {
+        "zh": "target 中的类别下标必须在 [0, {n}) 中或等于 ignore_index={ignore_index}，收到 {value}",
+    },
+    "error.not_text": {
+        "zh": "{name} 必须是文本，收到 {type}",
+    },
+    "error.not_bytes": {
+        "zh": "file_bytes 必须是 bytes，收到 {type}",
+    },
+    "error.file_suffix": {
+        "zh": "suffix 必须是 'csv' 或 'npy'，收到 {value}",
+    },
+    "error.rows_numeric": {
+        "zh": "{name} 必须是形状为 (n,) 或 (rows, n) 的数值数组",
+    },
+    "error.rows_shape": {
+        "zh": "{name} 必须是形状为 (n,) 或 (rows, n) 的非空数组，收到形状 {shape}",
+    },
+    "error.no_verdicts": {
+        "zh": "verdicts 至少要包含一个 RowVerdict",
+    },
+    "error.skip": {
+        "zh": "skip 必须是由 {choices} 中的用例 id 组成的集合；收到 {value}",
+    },
+    "error.kit_target": {
+        "zh": "target 由测试套件选定（每行一个）；不要传入",
+    },
+    "error.dtype": {
+        "zh": "dtype 必须是 {choices} 之一；收到 {value}",
+    },
+    "error.float_tensor": {
+        "zh": "{name} 必须是浮点张量，收到 {got}",
+    },
+    "error.freqs_shape": {
+        "zh": "freqs 必须是至少有 1 个元素的一维序列，收到形状 {shape}",
+    },
+    "error.freqs_entries": {
+        "zh": "freqs 的元素必须在 (0, inf) 中，收到最小值 {min}（非有限值：{nonfinite}）",
+    },
+    "error.freqs_count": {
+        "zh": "freqs 必须有 {n} 个元素（树的每个类别一个），收到 {got}",
+    },
+    "error.q_shape": {
+        "zh": "q 的形状必须是 ({n},) 或 {shape}（x 的形状），收到 {got}",
+    },
+    "error.q_entries": {
+        "zh": "q 的元素必须在 (0, 1] 中：每个类别都需要一个正的提议概率",
+    },
+    "error.q_sum": {
+        "zh": "q 沿最后一维之和必须为 1（误差 1e-4 以内），相差 {off_by}",
+    },
+    "error.q_batch_shape": {
+        "zh": "q 的形状必须是 (n,) 或 {batch_shape} + (n,)（批形状加类别数），收到 {got}",
+    },
+    "error.broadcast": {
+        "zh": "{name} 必须能广播到 {to} 的形状 {shape}，收到 {got}",
+    },
+    "error.h_ndim": {
+        "zh": "h 至少要有 1 个维度 (..., d)",
+    },
+    "error.node_vectors_shape": {
+        "zh": "node_vectors 的形状必须是 {shape}（n_classes - 1 个内部节点，d = h.shape[-1]），收到 {got}",
+    },
+    "error.node_vectors_dtype": {
+        "zh": "node_vectors 的 dtype {dtype} 必须与 h 的 dtype {h_dtype} 相同",
+    },
+    "error.hs_target": {
+        "zh": "target 必须是形状为 {shape}（h 去掉最后一维）的 long 张量",
+    },
+    "error.hs_target_range": {
+        "zh": "target 的元素必须在 [0, {high}] 中",
+    },
+    "error.x_1d": {
+        "zh": "x 必须是一维的 (n,)，收到形状 {shape}",
+    },
+    "error.x_sampled_ndim": {
+        "zh": "x_sampled 的形状必须是 (..., m)，且 m >= 1，收到 {got}",
+    },
+    "error.x_sampled_shape": {
+        "zh": "x_sampled 的形状必须是 {shape} + (m,)（x_target 加 m 个样本），收到 {got}",
+    },
+    "error.x_noise_shape": {
+        "zh": "x_noise 的形状必须是 {shape}（x_target 加 k = {k} 个噪声样本），收到 {got}",
+    },
+    "error.methods": {
+        "zh": "methods 必须是 {choices} 的非空子集；收到 {value}",
+    },
     "error.real": {
         "zh": "{name} 必须是实数，收到 {value}",
     },

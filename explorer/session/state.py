@@ -227,7 +227,7 @@ def _load_url(options: dict[str, Option]) -> None:
             try:
                 ss[key] = parse_option(options[key], raw)
             except ValueError as err:
-                notes.append(t("msg.url_param", key=quote(key), error=str(err)))
+                notes.append(t("msg.url_param", key=quote(key), error=err))
     ss["_url_notes"] = notes
 
 
@@ -254,7 +254,7 @@ def page_option(option: Option, render: Callable[[str], Any]) -> Any:
             try:
                 ss[option.key] = parse_option(option, raw)
             except ValueError as err:
-                st.warning(plain(t("msg.url_param", key=quote(option.key), error=str(err))))
+                st.warning(plain(t("msg.url_param", key=quote(option.key), error=err)))
     ss.setdefault("_page_options", {})[option.key] = option
     return render(option.key)
 
@@ -385,7 +385,7 @@ def _logits(messages: list[str], update: bool) -> np.ndarray:
         try:
             x = parse_logits(ss["logits"])
         except ValueError as err:
-            messages.append(t("msg.logits", error=str(err)))
+            messages.append(t("msg.logits", error=err))
             x = ss.get("_last_x", parse_logits(DEFAULT_LOGITS))
     if update:
         ss["_last_x"] = x
@@ -394,19 +394,19 @@ def _logits(messages: list[str], update: bool) -> np.ndarray:
 
 
 def _checked_kwargs(name: str, x: np.ndarray, target: int, seed: int,
-                    errors: dict[str, list[str]]) -> tuple[dict, np.ndarray] | None:
+                    errors: dict[str, tuple[ValueError, list[str]]]) -> tuple[dict, np.ndarray] | None:
     """The mapping's keyword arguments from the controls (empty fields left out) if the registry
     accepts them for this n and a call at the current logits gives finite probabilities. When
     they clash (k and top_p, temperature and beta) the ones equal to their default are left out
     first; then the last valid arguments, then the defaults; None if nothing works. A failure of
-    the controls' values is noted in ``errors[message]``. Returns (kwargs, p)."""
+    the controls' values is noted in ``errors[message] = (error, mapping labels)``. Returns (kwargs, p)."""
     mapping = MAPPINGS[name]
     ss = st.session_state
     last = ss.setdefault("_last_kwargs", {})
     defaults = default_kwargs(name)
     wanted = {p.name: ss[p.name] for p in mapping.params if ss[p.name] is not None}
     reduced = {k: v for k, v in wanted.items() if v != defaults[k]}
-    failures = []  # messages of the candidates from the controls (wanted, reduced)
+    failures: list[ValueError] = []  # errors of the candidates from the controls (wanted, reduced)
     for k, candidate in enumerate((wanted, reduced, last.get(name), defaults)):
         if candidate is None:
             continue
@@ -417,13 +417,13 @@ def _checked_kwargs(name: str, x: np.ndarray, target: int, seed: int,
                 raise ValueError(t("err.nonfinite"))
         except ValueError as err:
             if k < 2:
-                failures.append(str(err))
+                failures.append(err)
             continue
         if k > 1:
-            errors.setdefault(failures[-1], []).append(mapping_label(name))
+            errors.setdefault(str(failures[-1]), (failures[-1], []))[1].append(mapping_label(name))
         last[name] = kwargs
         return kwargs, p
-    errors.setdefault(failures[-1], []).append(mapping_label(name))
+    errors.setdefault(str(failures[-1]), (failures[-1], []))[1].append(mapping_label(name))
     return None
 
 
@@ -544,14 +544,14 @@ def checked(mappings: bool = True, update: bool = False) -> tuple[Controls, list
     seed = int(ss["seed"])
     kwargs, probs = {}, {}
     if mappings:
-        errors: dict[str, list[str]] = {}
+        errors: dict[str, tuple[ValueError, list[str]]] = {}
         for name in ss["show"]:
             result = _checked_kwargs(name, x, target, seed, errors)
             if result is None:
                 messages.append(t("msg.mapping_dropped", mapping=mapping_label(name)))
             else:
                 kwargs[name], probs[name] = result
-        messages += [t("msg.param", error=err, mappings=", ".join(names)) for err, names in errors.items()]
+        messages += [t("msg.param", error=err, mappings=", ".join(names)) for err, names in errors.values()]
     chosen = tuple(name for name in MAPPINGS if name in kwargs)
     return Controls(logits=x, mappings=chosen, kwargs=kwargs, probs={name: probs[name] for name in chosen},
                     target=target, seed=seed), messages

@@ -83,7 +83,7 @@ def live() -> None:
                 raise ValueError(t("attention.value_limit", name="query", limit=f"{ENTRY_LIMIT:g}"))
             q[0] = q0
         except ValueError as err:
-            st.error(state.plain(t("attention.query_bad", error=str(err))), icon="⚠️")
+            st.error(state.plain(t("attention.query_bad", error=err)), icon="⚠️")
     typed = attention_compute.finite_matrix(edited, keys.shape, ENTRY_LIMIT)
     if typed is None:
         st.error(state.plain(t("attention.keys_bad", error=t("attention.keys_nonfinite", limit=f"{ENTRY_LIMIT:g}"))),
@@ -99,7 +99,7 @@ def live() -> None:
         try:
             kw = MAPPINGS[name].validate(n=int(length), **params[name])
         except ValueError as err:
-            st.warning(state.plain(t("msg.mapping_skipped", mapping=mapping_label(name), error=str(err))))
+            st.warning(state.plain(t("msg.mapping_skipped", mapping=mapping_label(name), error=err)))
             continue
         weights[name] = attention_compute.attention_weights(name, row_scores, compute.items(kw))
         base = mapping_label(name).split(" (")[0]

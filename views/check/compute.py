@@ -6,6 +6,7 @@ import numpy as np
 import streamlit as st
 
 from explorer.compute import Kw
+from probcore.errors import ProbcoreError
 from probcore.registry import MAPPINGS
 
 CHECK_MAPPINGS = tuple(name for name, m in MAPPINGS.items() if not m.stochastic)  # output is reproducible
@@ -33,7 +34,7 @@ def check_parse_rows(text: str, name: str) -> np.ndarray:
 
     from probcore.check import MAX_ROWS, MAX_VALUES, parse_vector
     if not isinstance(text, str) or not text.strip():
-        raise ValueError(f"{name} is empty: paste numbers separated by commas or spaces, one row per line")
+        raise ProbcoreError("empty", name=name)
     if len(text) > CHECK_TEXT_CHARS:
         raise ValueError(f"{name} must be at most {CHECK_TEXT_CHARS:,} characters, got {len(text):,}; upload a .npy file")
     body = text.strip().replace("−", "-")
@@ -44,7 +45,7 @@ def check_parse_rows(text: str, name: str) -> np.ndarray:
         chunks = [line for line in body.splitlines() if line.strip()]
         unit = "line"
     if len(chunks) > MAX_ROWS:
-        raise ValueError(f"{name} must have at most {MAX_ROWS:,} rows, got {len(chunks):,}")
+        raise ProbcoreError("max_rows", name=name, limit=f"{MAX_ROWS:,}", got=f"{len(chunks):,}")
     rows = []
     for i, chunk in enumerate(chunks, start=1):
         chunk = chunk.strip().rstrip(",;").strip()
@@ -53,7 +54,7 @@ def check_parse_rows(text: str, name: str) -> np.ndarray:
         try:
             rows.append(parse_vector(chunk, allow_nonfinite=True, name=f"{name}, {unit} {i}"))
         except ValueError as err:
-            raise ValueError(str(err)) from None
+            raise err from None
     if len(rows) > 1 and all(len(r) == 1 for r in rows):
         rows = [np.concatenate(rows)]  # a column of numbers: one vector
     width = len(rows[0])
@@ -61,7 +62,7 @@ def check_parse_rows(text: str, name: str) -> np.ndarray:
         if len(r) != width:
             raise ValueError(f"{name}: {unit} {i} has {len(r)} values, expected {width} like {unit} 1")
     if len(rows) * width > MAX_VALUES:
-        raise ValueError(f"{name} must hold at most {MAX_VALUES:,} values in all, got {len(rows) * width:,}")
+        raise ProbcoreError("max_values", name=name, limit=f"{MAX_VALUES:,}", got=f"{len(rows) * width:,}")
     return np.stack(rows)
 
 

@@ -13,7 +13,7 @@ from explorer.drawing import ui
 from explorer.drawing.colors import mapping_color
 from explorer.i18n import localize, mapping_label, param_help, param_label, t
 from explorer.session import state
-from probcore.check import MAX_FILE_BYTES, MAX_ROWS, summary
+from probcore.check import CAUSES, MAX_FILE_BYTES, MAX_ROWS, summary
 from probcore.registry import MAPPINGS
 from views.check import compute as check_compute
 from views.check import session as check_session
@@ -28,12 +28,8 @@ SOURCE_LABELS = {"paste": "check.source_paste", "upload": "check.source_upload"}
 EXAMPLE_LABELS = {"none": "check.ex_none", "softmax_ok": "check.ex_softmax_ok", "softmax_no_max": "check.ex_softmax_no_max",
                   "softmax_forgot_temperature": "check.ex_softmax_forgot_temperature", "log_softmax": "check.ex_log_softmax",
                   "sparsemax_ok": "check.ex_sparsemax_ok", "sparsemax_off_by_one": "check.ex_sparsemax_off_by_one"}
-CAUSE_LABELS = {  # probcore.check.CAUSES, and a row that is ok or unexplained
-    "none": "check.cause_none", "unexplained": "check.cause_unexplained", "max_subtraction": "check.cause_max_subtraction",
-    "nonfinite": "check.cause_nonfinite", "passthrough": "check.cause_passthrough", "log_probs": "check.cause_log_probs",
-    "renormalisation": "check.cause_renormalisation", "wrong_axis": "check.cause_wrong_axis", "top_k": "check.cause_top_k",
-    "threshold": "check.cause_threshold", "temperature": "check.cause_temperature", "precision": "check.cause_precision",
-    "not_diagnosed": "check.cause_not_diagnosed"}
+CAUSE_LABELS = {"none": "check.cause_none", "unexplained": "check.cause_unexplained",  # a row ok or unexplained
+                **{cause: f"check.cause_{cause}" for cause in CAUSES}}  # every cause of probcore.check
 PARAMS = {p.name: p for name in check_compute.CHECK_MAPPINGS for p in MAPPINGS[name].params}  # first definition wins
 TEXT_KEYS = ("check_logits_text", "check_probs_text")
 DIFFERING_SHOWN = 12
@@ -133,7 +129,7 @@ if source == "paste":
             try:
                 parsed.append(check_compute.check_parse_rows(text, name))
             except ValueError as err:
-                container.error(state.plain(t("check.bad_input", error=str(err))), icon="⚠️")
+                container.error(state.plain(t("check.bad_input", error=err)), icon="⚠️")
                 parsed.append(None)
         x, p = parsed
 else:
@@ -148,7 +144,7 @@ else:
             try:
                 array = check_compute.check_load_file(upload.getvalue(), upload.name, f"{name} file {state.quote(upload.name)}")
             except ValueError as err:
-                container.error(state.plain(t("check.bad_input", error=str(err))), icon="⚠️")
+                container.error(state.plain(t("check.bad_input", error=err)), icon="⚠️")
         files.append(array)
     x, p = files
     if all(f is None for f in files):
@@ -190,7 +186,7 @@ if x is not None and p is not None:
     try:
         verdicts = check_compute.check_run(x, p, mapping, compute.items(params), float(atol), float(rtol))
     except ValueError as err:
-        st.error(state.plain(t("check.cannot_check", error=str(err))), icon="⚠️")
+        st.error(state.plain(t("check.cannot_check", error=err)), icon="⚠️")
 
 if verdicts:
     info = summary(verdicts)

@@ -226,6 +226,30 @@ STRINGS = {
         "en": "low floating-point precision",
         "zh": "浮点精度不足",
     },
+    "check.cause_float16_overflow": {
+        "en": "float16 overflow: x / T computed in float16",
+        "zh": "float16 溢出：x / T 在 float16 中计算",
+    },
+    "check.cause_clipping": {
+        "en": "clipping max(0, .) forgotten: negative entries",
+        "zh": "忘了截断 max(0, .)：出现负值",
+    },
+    "check.cause_ties": {
+        "en": "ties broken differently",
+        "zh": "并列的处理方式不同",
+    },
+    "check.cause_wrong_mapping": {
+        "en": "another mapping's output",
+        "zh": "另一个映射的输出",
+    },
+    "check.cause_temperature_forgotten": {
+        "en": "temperature not applied",
+        "zh": "没有应用温度",
+    },
+    "check.cause_temperature_twice": {
+        "en": "temperature applied twice",
+        "zh": "温度被应用了两次",
+    },
     "check.cause_not_diagnosed": {
         "en": "not diagnosed (row limit)",
         "zh": "未诊断（超出行数上限）",
