@@ -9,6 +9,9 @@ import math
 import numbers
 
 NOISES = ("gumbel", "normal", "uniform", "logistic")
+# Taylor softmax's largest order: the largest even k whose 1 / k! is a normal float64 (1/170! ~ 1.4e-307,
+# 171! overflows). Every run of an order up to it costs k Horner steps, never a huge integer.
+MAX_ORDER = 170
 
 
 def _real(name: str, value) -> float:
@@ -45,9 +48,10 @@ def check_beta(beta) -> float:
 
 
 def check_order(order) -> int:
-    """Taylor order: an even integer >= 2."""
-    if isinstance(order, bool) or not isinstance(order, numbers.Integral) or order < 2 or order % 2:
-        raise ValueError(f"order must be an even integer >= 2, got {order!r}")
+    """Taylor order: an even integer in [2, MAX_ORDER]."""
+    if (isinstance(order, bool) or not isinstance(order, numbers.Integral) or not 2 <= order <= MAX_ORDER
+            or order % 2):
+        raise ValueError(f"order must be an even integer >= 2 and <= {MAX_ORDER}, got {order!r}")
     return int(order)
 
 
