@@ -12,7 +12,7 @@ import time
 import streamlit as st
 import torch
 
-from explorer import guard, jobs, lesson_bar, state, ui
+from explorer import client, guard, jobs, lesson_bar, state, ui
 from explorer.i18n import t
 
 started = time.time()
@@ -28,6 +28,7 @@ def one_torch_thread() -> None:
 
 
 one_torch_thread()
+client.refuse_control_messages()  # issue 25: no client clears the caches of every session
 st.set_page_config(page_title="probcore explorer", page_icon=":material/scatter_plot:", layout="wide")
 guard.limit_reruns()
 state.sidebar()

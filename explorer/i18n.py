@@ -821,6 +821,11 @@ EN = {
     "param.order": "Taylor order (even)",
     "ctl.heatmaps_of": "Heat maps of",
     "ctl.planes_of": "Loss planes of",
+    # issue 25 (hostile input): limits and refusals
+    "guard.too_fast_client": "Too many updates from this address ({rate:g} a second at most over all its pages): this one was skipped. Wait a moment; the next change will be shown.",
+    "jobs.full_session": "One of your runs is already waiting: it runs first; press again once it has started.",
+    "jobs.full_client": "{runs} runs from this address are already waiting: press again once one of them has started.",
+    "room.too_many_rooms": "This address has started {rooms} rooms in the last {minutes} minutes: use one of them, or start another later.",
 }
 
 ZH = {
@@ -1704,6 +1709,11 @@ ZH = {
     "ctl.heatmaps_of": "绘制热图的映射",
     "ctl.planes_of": "绘制损失平面的映射",
     "ctl.no_loss": "—：probcore 没有为 {mappings} 定义损失函数（注册表中未指定），因此不显示损失值与梯度。",
+    # issue 25 (hostile input): limits and refusals
+    "guard.too_fast_client": "来自此地址的更新太频繁（所有页面合计每秒最多 {rate:g} 次）：这次已被跳过。请稍等，下一次改动会正常显示。",
+    "jobs.full_session": "你已有一个运行在排队：它会先运行；等它开始后再按。",
+    "jobs.full_client": "来自此地址的 {runs} 个运行已在排队：等其中一个开始后再按。",
+    "room.too_many_rooms": "此地址在过去 {minutes} 分钟内已创建 {rooms} 个房间：请使用其中一个，或稍后再创建。",
 }
 
 STRINGS = {"en": EN, "zh": ZH}

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from explorer import lessons, rooms, state
+from explorer import client as asker, lessons, limits, rooms, state
 from explorer.i18n import language, t
 
 POLL_S = 1.0  # a following student sees a teacher's move within POLL_S + one page run
@@ -38,7 +38,7 @@ if (!doc.__lessonKeys) {
 </script>"""
 
 
-@st.cache_resource(show_spinner=False)
+@limits.once_per_process
 def store() -> rooms.RoomStore:
     """The room store of this process (PROBCORE_ROOMS_URL); ValueError for an unsupported URL."""
     return rooms.open_store()
@@ -51,10 +51,9 @@ def room_lesson(lesson_id: str, text: str) -> lessons.Lesson:
 
 
 def client() -> str:
-    """Who is asking, for the rate limit only (stored as a salted hash): the first forwarded address
-    behind a proxy, else the peer address."""
-    forwarded = (st.context.headers.get("X-Forwarded-For") or "").split(",")[0].strip()
-    return forwarded or st.context.ip_address or "local"
+    """Who is asking, for the rate limits only (stored as a salted hash): the address the project's
+    proxy saw, else the peer (explorer/client.py: a client's own header is never trusted)."""
+    return asker.address() or "local"
 
 
 def base_url() -> str:
@@ -107,12 +106,13 @@ def move(delta: int | None = None, to: int | None = None) -> None:
     if ss.get("_room") and ss.get("_room_secret"):
         try:
             room = store().move(ss["_room"], ss["_room_secret"], k, client())
-        except rooms.RateLimited as err:
+        except rooms.RateLimited as err:  # only a wrong secret is limited: keep it, say why
             room, ss["_room_error"] = None, t("room.limited", seconds=err.retry_s)
-        if room is None:
-            ss.setdefault("_room_error", t("room.not_teacher", code=ss["_room"]))
-            ss.pop("_room_secret", None)
         else:
+            if room is None:
+                ss["_room_error"] = t("room.not_teacher", code=ss["_room"])
+                ss.pop("_room_secret", None)
+        if room is not None:
             ss["_room_version"] = room.version
     elif ss.get("_room"):
         ss["_room_follow"] = False
@@ -144,11 +144,11 @@ def join(code: str, secret: str = "") -> str | None:
     """Enter the room of ``code`` (as its teacher when ``secret`` drives it) and show its step;
     an error message, or None."""
     ss = st.session_state
-    try:
-        room = store().join(code, client())
+    try:  # the teacher's secret first: never limited by others' failed codes (rooms.SQLiteRooms)
+        teacher = bool(secret) and store().is_teacher(code, secret, client())
+        room = store().get(code) if teacher else store().join(code, client(), asker.session_id())
         if room is None:
             return t("room.unknown", code=state.quote(rooms.normalize_code(code)))
-        teacher = bool(secret) and store().is_teacher(room.code, secret, client())
         lesson = room_lesson(room.lesson_id, room.lesson_text)
     except rooms.RateLimited as err:
         return t("room.limited", seconds=err.retry_s)
@@ -167,6 +167,9 @@ def start_room(lesson: lessons.Lesson) -> str | None:
     """A new room driven by this session, at the current step of ``lesson``; an error message or None."""
     ss = st.session_state
     step = ss.get("_lesson_step", 0) if ss.get("_lesson") is lesson else 0
+    address = asker.address()  # "" without a browser connection (AppTest): not limited
+    if address and not limits.rooms_per_client().take(address):
+        return t("room.too_many_rooms", rooms=limits.ROOMS_PER_CLIENT, minutes=int(limits.ROOMS_WINDOW_S // 60))
     try:
         code, secret = store().create(lesson.id, lesson.source or lessons.dump(lesson.title, list(lesson.steps)), step)
     except ValueError as err:

@@ -35,7 +35,8 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud a
 CODE_LENGTH = 6
 ROOM_TTL_S = 3 * 3600
 WINDOW_S = 60
-CLIENT_FAILURES = 10  # failed joins / wrong secrets per client per window
+CLIENT_FAILURES = 10  # failed joins / wrong secrets per session per window
+ADDRESS_FAILURES = 60  # per client address per window: a class behind one school NAT shares it
 ALL_FAILURES = 300  # over all clients per window: bounds guessing from many addresses
 MAX_LESSON_BYTES = 64 * 1024
 
@@ -73,17 +74,21 @@ class RoomStore(Protocol):
     def create(self, lesson_id: str, lesson_text: str, step: int) -> tuple[str, str]:
         """A new room at ``step``: (code, teacher secret)."""
 
-    def join(self, code: str, client: str) -> Room | None:
-        """The room of a typed code, or None (counted as a failure); RateLimited past the limits."""
+    def join(self, code: str, client: str, session: str = "") -> Room | None:
+        """The room of a typed code, or None (counted as a failure of ``session`` and of the client
+        address ``client``); RateLimited past the limits."""
 
     def get(self, code: str) -> Room | None:
         """The room of a known code (no counting: for a client that already joined), None if gone."""
 
     def move(self, code: str, secret: str, step: int, client: str) -> Room | None:
-        """Set the step if ``secret`` is the room's teacher secret (else None, counted as a failure)."""
+        """Set the step if ``secret`` is the room's teacher secret (else None, counted as a failure;
+        the right secret is never limited: 32 random bytes are not guessed, and others' typos must
+        not stop a teacher)."""
 
     def is_teacher(self, code: str, secret: str, client: str) -> bool:
-        """Whether ``secret`` drives the room (a wrong one counts as a failure)."""
+        """Whether ``secret`` drives the room (a wrong one counts as a failure; the right one is
+        never limited)."""
 
 
 class SQLiteRooms(SQLiteFile):
@@ -104,19 +109,27 @@ class SQLiteRooms(SQLiteFile):
             self._salt = db.execute("SELECT value FROM meta WHERE key = 'salt'").fetchone()[0]
 
     # ------------------------------------------------ rate limit
-    def _bucket(self, client: str) -> str:
-        return "c:" + hashlib.sha256(f"{self._salt}:{client}".encode()).hexdigest()[:24]
+    def _bucket(self, client: str, kind: str = "c") -> str:
+        return f"{kind}:" + hashlib.sha256(f"{self._salt}:{client}".encode()).hexdigest()[:24]
 
-    def _check_limits(self, db: sqlite3.Connection, client: str) -> None:
+    def _buckets(self, client: str, session: str) -> dict[str, int]:
+        """The failure buckets of a request and their limits: its session (when known; else the
+        client stands for it), its client address, all clients."""
+        own = self._bucket(session, "s") if session else self._bucket(client)
+        return {own: CLIENT_FAILURES, **({self._bucket(client): ADDRESS_FAILURES} if session else {}),
+                "all": ALL_FAILURES}
+
+    def _check_limits(self, db: sqlite3.Connection, client: str, session: str = "") -> None:
         window = int(self.clock() // WINDOW_S)
-        rows = dict(db.execute("SELECT bucket, count FROM failures WHERE window = ? AND bucket IN (?, 'all')",
-                               (window, self._bucket(client))).fetchall())
-        if rows.get(self._bucket(client), 0) >= CLIENT_FAILURES or rows.get("all", 0) >= ALL_FAILURES:
+        limits = self._buckets(client, session)
+        rows = dict(db.execute(f"SELECT bucket, count FROM failures WHERE window = ? AND bucket IN "
+                               f"({', '.join('?' * len(limits))})", (window, *limits)).fetchall())
+        if any(rows.get(bucket, 0) >= limit for bucket, limit in limits.items()):
             raise RateLimited(int(WINDOW_S - self.clock() % WINDOW_S) + 1)
 
-    def _fail(self, db: sqlite3.Connection, client: str) -> None:
+    def _fail(self, db: sqlite3.Connection, client: str, session: str = "") -> None:
         window = int(self.clock() // WINDOW_S)
-        for bucket in (self._bucket(client), "all"):
+        for bucket in self._buckets(client, session):
             db.execute("INSERT INTO failures VALUES (?, ?, 1) ON CONFLICT (bucket, window) DO UPDATE SET count = count + 1",
                        (bucket, window))
 
@@ -145,12 +158,12 @@ class SQLiteRooms(SQLiteFile):
                        (code, _digest(secret), lesson_id, lesson_text, int(step), self.clock()))
         return code, secret
 
-    def join(self, code: str, client: str) -> Room | None:
+    def join(self, code: str, client: str, session: str = "") -> Room | None:
         with self._write() as db:
-            self._check_limits(db, client)
+            self._check_limits(db, client, session)
             room = self._room(db, code)
             if room is None:
-                self._fail(db, client)
+                self._fail(db, client, session)
             return room
 
     def get(self, code: str) -> Room | None:
@@ -158,13 +171,14 @@ class SQLiteRooms(SQLiteFile):
             return self._room(db, code)
 
     def _authorised(self, db: sqlite3.Connection, code: str, secret: str, client: str) -> bool:
-        self._check_limits(db, client)
+        """The right secret passes whatever the limits; a wrong one is refused past them, else counted."""
         row = db.execute("SELECT secret_sha256 FROM rooms WHERE code = ? AND updated >= ?",
                          (normalize_code(code), self.clock() - ROOM_TTL_S)).fetchone()
-        ok = row is not None and hmac.compare_digest(row[0], _digest(secret))
-        if not ok:
-            self._fail(db, client)
-        return ok
+        if row is not None and hmac.compare_digest(row[0], _digest(secret)):
+            return True
+        self._check_limits(db, client)
+        self._fail(db, client)
+        return False
 
     def is_teacher(self, code: str, secret: str, client: str) -> bool:
         with self._write() as db:

@@ -111,7 +111,9 @@ class Cluster:
         self.worker_ports = [worker_port + i if worker_port else free_port() for i in range(workers)]
         self.run_dir = Path(run_dir or tempfile.mkdtemp(prefix="probcore-serve-"))
         self.env = {**ONE_THREAD, **os.environ, "STREAMLIT_SERVER_COOKIE_SECRET": os.environ.get(
-            "STREAMLIT_SERVER_COOKIE_SECRET", secrets.token_hex(16)), **(env or {})}
+            "STREAMLIT_SERVER_COOKIE_SECRET", secrets.token_hex(16)),
+            **({"PROBCORE_BEHIND_PROXY": "1"} if proxy else {}),  # explorer/client.py: trust the proxy's forwarded address
+            **(env or {})}
         self.workers: list[subprocess.Popen | None] = [None] * workers
         self.haproxy: subprocess.Popen | None = None
         self.script = Path(script)
