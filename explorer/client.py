@@ -1,10 +1,10 @@
 """Who is asking, in a way a client cannot forge, and which of its messages a server obeys.
 
 :func:`address` names a browser for the limits (room guesses, heavy runs, reruns, rooms): the TCP
-peer, except behind the project's own HAProxy (serve/cluster.py sets ``FORWARDED_ENV`` on the
-workers it fronts), whose ``option forwardfor`` appends the client's address as the last entry of
-X-Forwarded-For after deleting whatever the client sent. A header sent by a client to a worker
-that is not behind that proxy is ignored. (uvicorn, under Streamlit, already replaces the peer by a
+peer, except for a request from the project's own HAProxy: it deletes whatever X-Forwarded-For a
+client sent, appends the address it sees (``option forwardfor``) and sets ``PROXY_HEADER`` to the
+secret serve/cluster.py gives it and its workers (``PROXY_SECRET_ENV``). Without that header the
+forwarded address is not believed (a client that reaches a worker directly). (uvicorn, under Streamlit, already replaces the peer by a
 forwarded address when the TCP peer is loopback; that replacement is undone here: such a client is
 the loopback peer.)
 
@@ -15,21 +15,23 @@ item).
 """
 from __future__ import annotations
 
+import hmac
 import logging
 import os
 
 import streamlit as st
 
-FORWARDED_ENV = "PROBCORE_BEHIND_PROXY"  # "1": X-Forwarded-For's last entry is the proxy's
+PROXY_SECRET_ENV = "PROBCORE_PROXY_SECRET"  # as serve/cluster.py gives the proxy and its workers
+PROXY_HEADER = "X-Probcore-Proxy"
 LOOPBACK = "127.0.0.1"
 
 
-def address_from(forwarded: list[str], peer: str | None, behind_proxy: bool) -> str:
+def address_from(forwarded: list[str], peer: str | None, from_proxy: bool) -> str:
     """The client's address from the X-Forwarded-For header lines ``forwarded`` and the peer
-    address Streamlit reports: the proxy's entry (the last) when ``behind_proxy``, else the peer
+    address Streamlit reports: the proxy's entry (the last) when ``from_proxy``, else the peer
     (loopback when uvicorn took the peer from the header itself)."""
     entries = [e.strip() for line in forwarded for e in line.split(",") if e.strip()]
-    if behind_proxy and entries:
+    if from_proxy and entries:
         return entries[-1]
     if not peer or peer in entries:
         return LOOPBACK
@@ -55,7 +57,9 @@ def address() -> str:
         return ""
     if peer is None and not forwarded and not isinstance(getattr(st.context, "url", None), str):
         return ""
-    return address_from(forwarded, peer, os.environ.get(FORWARDED_ENV) == "1")
+    secret = os.environ.get(PROXY_SECRET_ENV, "")
+    from_proxy = bool(secret) and hmac.compare_digest(st.context.headers.get(PROXY_HEADER, "").encode(), secret.encode())
+    return address_from(forwarded, peer, from_proxy)
 
 
 def session_id() -> str:
