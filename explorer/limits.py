@@ -26,7 +26,8 @@ MAX_KEYS = 4096  # client addresses remembered per process
 
 
 def once_per_process(make: Callable[[], T]) -> Callable[[], T]:
-    """``make()`` called once per process (under a lock), its result returned ever after."""
+    """``make()`` called once per process (under a lock), its result returned ever after (``clear()``
+    forgets it: for tests that point a store at another file; nothing a client sends calls it)."""
     lock, made = threading.Lock(), []
 
     @functools.wraps(make)
@@ -36,6 +37,7 @@ def once_per_process(make: Callable[[], T]) -> Callable[[], T]:
                 if not made:
                     made.append(make())
         return made[0]
+    get.clear = made.clear
     return get
 
 
