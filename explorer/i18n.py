@@ -826,6 +826,7 @@ EN = {
     "jobs.full_session": "One of your runs is already waiting: it runs first; press again once it has started.",
     "jobs.full_client": "{runs} runs from this address are already waiting: press again once one of them has started.",
     "room.too_many_rooms": "This address has started {rooms} rooms in the last {minutes} minutes: use one of them, or start another later.",
+    "lesson.err.nested": "values nested too deeply",
 }
 
 ZH = {
@@ -1714,6 +1715,7 @@ ZH = {
     "jobs.full_session": "你已有一个运行在排队：它会先运行；等它开始后再按。",
     "jobs.full_client": "来自此地址的 {runs} 个运行已在排队：等其中一个开始后再按。",
     "room.too_many_rooms": "此地址在过去 {minutes} 分钟内已创建 {rooms} 个房间：请使用其中一个，或稍后再创建。",
+    "lesson.err.nested": "值的嵌套层数过多",
 }
 
 STRINGS = {"en": EN, "zh": ZH}

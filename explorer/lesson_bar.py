@@ -347,6 +347,9 @@ def _jump(key: str, drawn_at: int) -> None:
     Streamlit can take for a switch back and so forget the widget values): a list drawn at another
     step than the current one, or a choice of the step it was drawn at, is no move (a following
     student would stop following)."""
-    k = int(st.session_state[key].split(".")[0]) - 1
+    head = str(st.session_state.get(key) or "").split(".")[0]
+    if not head.isdigit():  # a value the list never offers (a crafted websocket message): no move
+        return
+    k = int(head) - 1
     if st.session_state.get("_lesson_step") == drawn_at and k != drawn_at:
         move(to=k)

@@ -484,6 +484,8 @@ def parse(data: bytes | str, lesson_id: str) -> Lesson:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise LessonError(t("lesson.err.toml", error=str(err))) from None
+    except RecursionError:  # tomllib recurses per nesting level: a file nested thousands deep
+        raise LessonError(t("lesson.err.toml", error=t("lesson.err.nested"))) from None
     unknown = sorted(set(raw) - {f"title_{lang}" for lang in LANGS} - {"step"})
     if unknown:
         raise LessonError(t("lesson.err.top_key", keys=", ".join(unknown)))
