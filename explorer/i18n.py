@@ -827,6 +827,8 @@ EN = {
     "jobs.full_client": "{runs} runs from this address are already waiting: press again once one of them has started.",
     "room.too_many_rooms": "This address has started {rooms} rooms in the last {minutes} minutes: use one of them, or start another later.",
     "lesson.err.nested": "values nested too deeply",
+    "lesson.err.rank_n": "the rank needs an SVD of the n x n Jacobian: n = {n}, at most {high} here (as on the Jacobian page)",
+    "lesson.err.placeholders": "the file holds {got} placeholders, at most {limit}",
 }
 
 ZH = {
@@ -1716,6 +1718,8 @@ ZH = {
     "jobs.full_client": "来自此地址的 {runs} 个运行已在排队：等其中一个开始后再按。",
     "room.too_many_rooms": "此地址在过去 {minutes} 分钟内已创建 {rooms} 个房间：请使用其中一个，或稍后再创建。",
     "lesson.err.nested": "值的嵌套层数过多",
+    "lesson.err.rank_n": "秩需要对 n x n 雅可比矩阵做 SVD：n = {n}，此处最多 {high}（与雅可比页面相同）",
+    "lesson.err.placeholders": "文件含有 {got} 个占位符，最多 {limit} 个",
 }
 
 STRINGS = {"en": EN, "zh": ZH}
