@@ -829,6 +829,10 @@ EN = {
     "lesson.err.nested": "values nested too deeply",
     "lesson.err.rank_n": "the rank needs an SVD of the n x n Jacobian: n = {n}, at most {high} here (as on the Jacobian page)",
     "lesson.err.placeholders": "the file holds {got} placeholders, at most {limit}",
+    "room.teacher_link_once": "A teacher link opens this room as its teacher once, within 15 minutes, on one device (then it is spent: a copy in a browser history or a proxy log drives nothing). Never project it.",
+    "room.teacher_link_make": "Make a one-time teacher link",
+    "room.revoke": "Revoke other teacher devices and links",
+    "room.revoke_help": "Every other device driving this room, and every unused teacher link, loses control; this one keeps it.",
 }
 
 ZH = {
@@ -1720,6 +1724,10 @@ ZH = {
     "lesson.err.nested": "值的嵌套层数过多",
     "lesson.err.rank_n": "秩需要对 n x n 雅可比矩阵做 SVD：n = {n}，此处最多 {high}（与雅可比页面相同）",
     "lesson.err.placeholders": "文件含有 {got} 个占位符，最多 {limit} 个",
+    "room.teacher_link_once": "教师链接只能在 15 分钟内、在一台设备上以教师身份打开本房间一次（之后失效：浏览器历史或代理日志中的副本无法控制房间）。切勿投影。",
+    "room.teacher_link_make": "生成一次性教师链接",
+    "room.revoke": "撤销其他教师设备和链接",
+    "room.revoke_help": "所有其他控制本房间的设备及未使用的教师链接都失去控制权；当前设备保留。",
 }
 
 STRINGS = {"en": EN, "zh": ZH}

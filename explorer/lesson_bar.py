@@ -140,12 +140,14 @@ def stop_following() -> None:
 
 # ---------------------------------------------------------------- rooms ----
 
-def join(code: str, secret: str = "") -> str | None:
-    """Enter the room of ``code`` (as its teacher when ``secret`` drives it) and show its step;
-    an error message, or None."""
+def join(code: str, token: str = "") -> str | None:
+    """Enter the room of ``code`` (as its teacher when ``token``, a teacher link's one-time token,
+    is still unspent: the session then holds a teacher secret of its own) and show its step; an
+    error message, or None."""
     ss = st.session_state
-    try:  # the teacher's secret first: never limited by others' failed codes (rooms.SQLiteRooms)
-        teacher = bool(secret) and store().is_teacher(code, secret, client())
+    try:  # a teacher link's one-time token first: spent here, whatever follows
+        secret = (store().redeem(code, token, client()) or "") if token else ""
+        teacher = bool(secret)
         room = store().get(code) if teacher else store().join(code, client(), asker.session_id())
         if room is None:
             return t("room.unknown", code=state.quote(rooms.normalize_code(code)))
@@ -160,7 +162,23 @@ def join(code: str, secret: str = "") -> str | None:
     else:
         ss.pop("_room_secret", None)
     show_step(lesson, room.step)
-    return None if teacher or not secret else t("room.not_teacher", code=room.code)
+    return None if teacher or not token else t("room.not_teacher", code=room.code)
+
+
+def teacher_link() -> str | None:
+    """A one-time teacher link for this teacher's room (earlier unused links revoked), or None."""
+    ss = st.session_state
+    token = store().teacher_link(ss["_room"], ss["_room_secret"])
+    return token and f"{base_url()}/lesson?room={ss['_room']}&{TEACHER_PARAM}={token}"
+
+
+def revoke_other_teachers() -> None:
+    """Rotate (a callback): every other device and link of this room loses control; this session keeps it."""
+    ss = st.session_state
+    new = store().revoke(ss["_room"], ss["_room_secret"])
+    if new:
+        ss["_room_secret"] = new
+        ss.pop("_teacher_link", None)
 
 
 def start_room(lesson: lessons.Lesson) -> str | None:

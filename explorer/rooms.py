@@ -39,6 +39,7 @@ CLIENT_FAILURES = 10  # failed joins / wrong secrets per session per window
 ADDRESS_FAILURES = 60  # per client address per window: a class behind one school NAT shares it
 ALL_FAILURES = 300  # over all clients per window: bounds guessing from many addresses
 MAX_LESSON_BYTES = 64 * 1024
+LINK_TTL_S = 15 * 60  # a teacher link works once, within 15 minutes
 
 
 class RateLimited(Exception):
@@ -90,6 +91,16 @@ class RoomStore(Protocol):
         """Whether ``secret`` drives the room (a wrong one counts as a failure; the right one is
         never limited)."""
 
+    def teacher_link(self, code: str, secret: str) -> str | None:
+        """A one-time token for a teacher link (the room's earlier unused ones revoked), or None."""
+
+    def redeem(self, code: str, token: str, client: str) -> str | None:
+        """A teacher secret of its own for a device opening a teacher link (the token then spent),
+        or None (counted as a failure)."""
+
+    def revoke(self, code: str, secret: str) -> str | None:
+        """Rotate: every other teacher secret and link of the room revoked; the caller's new secret."""
+
 
 class SQLiteRooms(SQLiteFile):
     """Rooms in one SQLite file shared by every process that opens the same path."""
@@ -103,6 +114,9 @@ class SQLiteRooms(SQLiteFile):
             CREATE TABLE IF NOT EXISTS failures (bucket TEXT NOT NULL, window INTEGER NOT NULL,
                 count INTEGER NOT NULL, PRIMARY KEY (bucket, window));
             CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS teacher_links (token_sha256 TEXT PRIMARY KEY, code TEXT NOT NULL,
+                expires REAL NOT NULL);
+            CREATE TABLE IF NOT EXISTS teachers (secret_sha256 TEXT PRIMARY KEY, code TEXT NOT NULL);
             INSERT OR IGNORE INTO meta VALUES ('salt', lower(hex(randomblob(16))));
         """)
         with closing(self._connect()) as db:
@@ -136,6 +150,8 @@ class SQLiteRooms(SQLiteFile):
     def _purge(self, db: sqlite3.Connection) -> None:
         now = self.clock()
         db.execute("DELETE FROM rooms WHERE updated < ?", (now - ROOM_TTL_S,))
+        db.execute("DELETE FROM teacher_links WHERE expires < ? OR code NOT IN (SELECT code FROM rooms)", (now,))
+        db.execute("DELETE FROM teachers WHERE code NOT IN (SELECT code FROM rooms)")
         db.execute("DELETE FROM failures WHERE window < ?", (int(now // WINDOW_S) - 1,))
 
     # ------------------------------------------------ rooms
@@ -172,9 +188,11 @@ class SQLiteRooms(SQLiteFile):
 
     def _authorised(self, db: sqlite3.Connection, code: str, secret: str, client: str) -> bool:
         """The right secret passes whatever the limits; a wrong one is refused past them, else counted."""
+        code, digest = normalize_code(code), _digest(secret)
         row = db.execute("SELECT secret_sha256 FROM rooms WHERE code = ? AND updated >= ?",
-                         (normalize_code(code), self.clock() - ROOM_TTL_S)).fetchone()
-        if row is not None and hmac.compare_digest(row[0], _digest(secret)):
+                         (code, self.clock() - ROOM_TTL_S)).fetchone()
+        if row is not None and (hmac.compare_digest(row[0], digest) or db.execute(
+                "SELECT 1 FROM teachers WHERE secret_sha256 = ? AND code = ?", (digest, code)).fetchone()):
             return True
         self._check_limits(db, client)
         self._fail(db, client)
@@ -191,6 +209,40 @@ class SQLiteRooms(SQLiteFile):
             db.execute("UPDATE rooms SET step = ?, version = version + 1, updated = ? WHERE code = ?",
                        (int(step), self.clock(), normalize_code(code)))
             return self._room(db, code)
+
+
+    def teacher_link(self, code: str, secret: str) -> str | None:
+        token = secrets.token_urlsafe(32)
+        with self._write() as db:
+            if not self._authorised(db, code, secret, "teacher link"):
+                return None
+            db.execute("DELETE FROM teacher_links WHERE code = ?", (normalize_code(code),))
+            db.execute("INSERT INTO teacher_links VALUES (?, ?, ?)",
+                       (_digest(token), normalize_code(code), self.clock() + LINK_TTL_S))
+        return token
+
+    def redeem(self, code: str, token: str, client: str) -> str | None:
+        secret = secrets.token_urlsafe(32)
+        with self._write() as db:  # the right token passes whatever the limits, as a right secret does
+            spent = db.execute("DELETE FROM teacher_links WHERE token_sha256 = ? AND code = ? AND expires >= ?",
+                               (_digest(token), normalize_code(code), self.clock())).rowcount
+            if not spent or self._room(db, code) is None:
+                self._check_limits(db, client)
+                self._fail(db, client)
+                return None
+            db.execute("INSERT INTO teachers VALUES (?, ?)", (_digest(secret), normalize_code(code)))
+        return secret
+
+    def revoke(self, code: str, secret: str) -> str | None:
+        new = secrets.token_urlsafe(32)
+        with self._write() as db:
+            if not self._authorised(db, code, secret, "revoke"):
+                return None
+            code = normalize_code(code)
+            db.execute("DELETE FROM teacher_links WHERE code = ?", (code,))
+            db.execute("DELETE FROM teachers WHERE code = ?", (code,))
+            db.execute("UPDATE rooms SET secret_sha256 = ? WHERE code = ?", (_digest(new), code))
+        return new
 
 
 def open_store(url: str | None = None) -> RoomStore:

@@ -82,9 +82,10 @@ def test_a_limited_teacher_keeps_the_secret_in_the_session(monkeypatch, tmp_path
     lesson = shipped()["01_softmax_temperature"]
     code, secret = lesson_bar.store().create(lesson.id, lesson.source, 0)
     at = AppTest.from_file(APP, default_timeout=90)
-    at.query_params.update({"room": code, "teacher": secret})
+    at.query_params.update({"room": code, "teacher": lesson_bar.store().teacher_link(code, secret)})
     at.run()
-    assert at.session_state["_room_secret"] == secret
+    secret = at.session_state["_room_secret"]  # this device's own teacher secret
+    assert lesson_bar.store().is_teacher(code, secret, client="local")
     for _ in range(rooms.ALL_FAILURES + 1):  # this test's client ("local") and all clients limited
         try:
             lesson_bar.store().join("ZZZZZZ", client="local")
@@ -95,6 +96,54 @@ def test_a_limited_teacher_keeps_the_secret_in_the_session(monkeypatch, tmp_path
     assert at.session_state["_room_secret"] == secret
     assert lesson_bar.store().get(code).step == 1
     lesson_bar.store.clear()
+
+
+# ---------------------------------------------------------------- teacher links (finding 3) ----
+
+class Clock:
+    def __init__(self):
+        self.now = 1_000_000.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_a_teacher_link_works_once_and_holds_no_lasting_secret(tmp_path):
+    """Before: the link held the room's secret itself, which drove the room for its whole life from
+    any browser history or proxy log."""
+    store = rooms.SQLiteRooms(tmp_path / "rooms.sqlite3")
+    code, secret = store.create("x", LESSON, 0)
+    token = store.teacher_link(code, secret)
+    assert token and token != secret and not store.is_teacher(code, token, client="log reader")
+    device = store.redeem(code, token, client="second device")
+    assert device and store.move(code, device, 2, client="second device").step == 2
+    assert store.redeem(code, token, client="history") is None  # spent
+    assert store.teacher_link(code, "not the secret") is None
+
+
+def test_a_teacher_link_expires_and_a_new_one_revokes_the_last(tmp_path):
+    clock = Clock()
+    store = rooms.SQLiteRooms(tmp_path / "rooms.sqlite3", clock=clock)
+    code, secret = store.create("x", LESSON, 0)
+    first = store.teacher_link(code, secret)
+    second = store.teacher_link(code, secret)
+    assert store.redeem(code, first, client="a") is None  # replaced by the second
+    clock.now += rooms.LINK_TTL_S + 1
+    assert store.redeem(code, second, client="a") is None  # expired
+
+
+def test_revoking_rotates_every_other_teacher_credential(tmp_path):
+    store = rooms.SQLiteRooms(tmp_path / "rooms.sqlite3")
+    code, secret = store.create("x", LESSON, 0)
+    other = store.redeem(code, store.teacher_link(code, secret), client="lost laptop")
+    unused = store.teacher_link(code, secret)
+    new = store.revoke(code, secret)
+    assert new and new != secret
+    assert store.move(code, new, 3, client="t").step == 3
+    for old in (secret, other):
+        assert store.move(code, old, 1, client="t") is None
+    assert store.redeem(code, unused, client="t") is None
+    assert store.revoke(code, "guess") is None
 
 
 # ---------------------------------------------------------------- heavy runs ----
