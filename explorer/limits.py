@@ -12,14 +12,18 @@ from __future__ import annotations
 
 import collections
 import functools
+import os
 import threading
 import time
 from typing import Callable, TypeVar
 
 T = TypeVar("T")
 
-CLIENT_RERUN_RATE = 10.0  # runs a second, sustained, over all the sessions of one client address
-CLIENT_RERUN_BURST = 60.0  # a class behind one school NAT: 30 students step at once, twice
+# Runs a second, sustained, over all the sessions of one client address, and at once: about what a
+# worker serves (a class behind one school NAT shares it: 60 students stepping every 3 s fit), so one
+# address opening fresh sessions cannot take more than a worker; PROBCORE_CLIENT_RERUN_RATE changes it.
+CLIENT_RERUN_RATE = float(os.environ.get("PROBCORE_CLIENT_RERUN_RATE", "20"))
+CLIENT_RERUN_BURST = 5 * CLIENT_RERUN_RATE
 ROOMS_PER_CLIENT = 3  # rooms one client address may create ...
 ROOMS_WINDOW_S = 600.0  # ... per 10 minutes (a teacher needs one per lesson)
 MAX_KEYS = 4096  # client addresses remembered per process
