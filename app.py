@@ -15,7 +15,7 @@ import torch
 from explorer.classroom import lesson_bar
 from explorer.drawing import ui
 from views import registry
-from explorer.serving import guard, jobs
+from explorer.serving import client, guard, jobs
 from explorer.session import state
 
 started = time.time()
@@ -31,6 +31,7 @@ def one_torch_thread() -> None:
 
 
 one_torch_thread()
+client.refuse_control_messages()  # issue 25: no client clears the caches of every session
 st.set_page_config(page_title="probcore explorer", page_icon=":material/scatter_plot:", layout="wide")
 guard.limit_reruns()
 state.sidebar()

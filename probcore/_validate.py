@@ -11,6 +11,9 @@ import numbers
 from probcore.errors import ProbcoreError
 
 NOISES = ("gumbel", "normal", "uniform", "logistic")
+# Taylor softmax's largest order: the largest even k whose 1 / k! is a normal float64 (1/170! ~ 1.4e-307,
+# 171! overflows). Every run of an order up to it costs k Horner steps, never a huge integer.
+MAX_ORDER = 170
 
 
 def _real(name: str, value: object) -> float:
@@ -47,9 +50,10 @@ def check_beta(beta: object) -> float:
 
 
 def check_order(order: object) -> int:
-    """Taylor order: an even integer >= 2."""
-    if isinstance(order, bool) or not isinstance(order, numbers.Integral) or order < 2 or order % 2:
-        raise ProbcoreError("order", value=repr(order))
+    """Taylor order: an even integer in [2, MAX_ORDER]."""
+    if (isinstance(order, bool) or not isinstance(order, numbers.Integral) or not 2 <= order <= MAX_ORDER
+            or order % 2):
+        raise ProbcoreError("order", value=repr(order), high=MAX_ORDER)
     return int(order)
 
 

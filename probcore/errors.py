@@ -23,7 +23,7 @@ MESSAGES: dict[str, str] = {
     "open_positive": "{name} must be in (0, inf), got {value}",
     "nonnegative": "{name} must be in [0, inf), got {value}",
     "beta": "beta must be finite, got {value}",
-    "order": "order must be an even integer >= 2, got {value}",
+    "order": "order must be an even integer >= 2 and <= {high}, got {value}",
     "k": "k must be an integer in [1, {n}] (n = {n}), got {value}",
     "top_p": "top_p must be in (0, 1], got {value}",
     "alpha": "alpha must be a finite real > 0, got {value}",

@@ -18,6 +18,7 @@ costs more in page faults than the passes on short rows; the results never share
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import numbers
 from statistics import NormalDist
@@ -163,10 +164,11 @@ def _taylor_f(z, order, c):
     stays bounded for any |z|); 0 at masked entries."""
     masked = torch.isneginf(z)
     u, r = z.masked_fill(masked, 0) / c, 1 / c
-    acc, r_power = torch.full_like(u, 1 / math.factorial(order)), torch.ones_like(c)
+    inverse_factorials = list(itertools.accumulate(range(1, order + 1), lambda f, m: f / m, initial=1.0))
+    acc, r_power = torch.full_like(u, inverse_factorials[order]), torch.ones_like(c)
     for m in range(order - 1, -1, -1):
         r_power = r_power * r
-        acc = acc * u + r_power / math.factorial(m)
+        acc = acc * u + r_power * inverse_factorials[m]
     return acc.masked_fill(masked, 0)
 
 

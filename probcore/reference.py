@@ -117,11 +117,15 @@ def smooth_max(x: ArrayLike, *, temperature: float = 1.0) -> float:
 
 @old_positions("order", "temperature")
 def taylor_softmax(x: ArrayLike, *, order: int = 2, temperature: float = 1.0) -> np.ndarray:
-    """p_i = f_k(z_i) / sum_j f_k(z_j),  f_k(z) = sum_{m=0..k} z^m / m!  (k even, so f_k > 0)."""
+    """p_i = f_k(z_i) / sum_j f_k(z_j),  f_k(z) = sum_{m=0..k} z^m / m!  (k even, so f_k > 0), each
+    f_k(z_i) divided by c^k, c = max(1, max |z|): terms (z/c)^m exp((m - k) log c - lgamma(m + 1)),
+    bounded for any z and k (no factorial as an integer)."""
+    k = check_order(order)
     z = _scaled(x, temperature)
     kept = ~np.isneginf(z)
     z = np.where(kept, z, 0.0)
-    f = sum(z**m / math.factorial(m) for m in range(check_order(order) + 1))
+    c = max(1.0, float(np.abs(z).max(initial=0.0)))
+    f = sum((z / c)**m * math.exp((m - k) * math.log(c) - math.lgamma(m + 1)) for m in range(k + 1))
     return _normalize(f * kept)
 
 

@@ -18,6 +18,7 @@ from probcore._validate import (
     check_k,
     check_noise,
     check_nonnegative,
+    MAX_ORDER,
     check_order,
     check_positive,
     check_positive_int,
@@ -134,7 +135,7 @@ MAPPINGS: dict[str, Mapping] = {m.name: m for m in (
     Mapping(
         "taylor_softmax", "Taylor softmax",
         r"p_i = \frac{f_k(x_i/T)}{\sum_j f_k(x_j/T)},\quad f_k(x) = \sum_{m=0}^{k} \frac{x^m}{m!}",
-        (Param("order", "order k", "int", 2, low=2, ui_low=2, ui_high=8, step=2,
+        (Param("order", "order k", "int", 2, low=2, high=MAX_ORDER, ui_low=2, ui_high=8, step=2,
                help="An even integer ≥ 2: the even Taylor polynomials of e^x are positive."), _T),
         F.taylor_softmax, R.taylor_softmax, True, "taylor_cross_entropy",
         sparse=False, shift_invariant=False, stochastic=False, needs_target=False),

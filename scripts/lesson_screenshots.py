@@ -15,7 +15,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 
 from bench.browser import ROOT, chromium, settle  # noqa: E402
 from bench.lesson_browser import click, idle, new_page, start_room, wait_for_step, workers  # noqa: E402
-from explorer import lessons  # noqa: E402
+from explorer.classroom import lessons  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
 PROJECTOR = {"width": 1600, "height": 1000}

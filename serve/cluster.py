@@ -27,6 +27,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = Path(__file__).with_name("haproxy.cfg")
+PROXY_SECRET_ENV = "PROBCORE_PROXY_SECRET"  # shared by the proxy and its workers (explorer/client.py)
+PROXY_HEADER = "X-Probcore-Proxy"
 HAPROXY = shutil.which("haproxy") or "/usr/sbin/haproxy"
 
 
@@ -91,10 +93,12 @@ def tree_rss_mb(pid: int) -> float:
     return rss_mb(pid) + sum(rss_mb(c) for c in descendants(pid))
 
 
-def haproxy_config(port: int, servers: list[str], bind: str = "127.0.0.1") -> str:
-    """serve/haproxy.cfg with the frontend address and one sticky `server` line per "host:port"."""
+def haproxy_config(port: int, servers: list[str], bind: str = "127.0.0.1", proxy_secret: str = "") -> str:
+    """serve/haproxy.cfg with the frontend address and one sticky `server` line per "host:port";
+    with ``proxy_secret``, the header by which the workers know the proxy (explorer/client.py)."""
     lines = "\n".join(f"    server w{i} {address} cookie w{i}" for i, address in enumerate(servers, 1))
-    return TEMPLATE.read_text().format(bind=bind, port=port, servers=lines)
+    mark = f"    http-request set-header {PROXY_HEADER} {proxy_secret}" if proxy_secret else ""
+    return TEMPLATE.read_text().format(bind=bind, port=port, servers=lines, proxy_mark=mark)
 
 
 class Cluster:
@@ -111,7 +115,9 @@ class Cluster:
         self.worker_ports = [worker_port + i if worker_port else free_port() for i in range(workers)]
         self.run_dir = Path(run_dir or tempfile.mkdtemp(prefix="probcore-serve-"))
         self.env = {**ONE_THREAD, **os.environ, "STREAMLIT_SERVER_COOKIE_SECRET": os.environ.get(
-            "STREAMLIT_SERVER_COOKIE_SECRET", secrets.token_hex(16)), **(env or {})}
+            "STREAMLIT_SERVER_COOKIE_SECRET", secrets.token_hex(16)),
+            **({PROXY_SECRET_ENV: os.environ.get(PROXY_SECRET_ENV) or secrets.token_hex(16)} if proxy else {}),
+            **(env or {})}
         self.workers: list[subprocess.Popen | None] = [None] * workers
         self.haproxy: subprocess.Popen | None = None
         self.script = Path(script)
@@ -149,7 +155,8 @@ class Cluster:
         if self.proxy:
             config = self.run_dir / "haproxy.cfg"
             local = [f"{loopback(self.worker_bind)}:{p}" for p in self.worker_ports]
-            config.write_text(haproxy_config(self.port, local + list(self.backends), self.bind))
+            config.write_text(haproxy_config(self.port, local + list(self.backends), self.bind,
+                                             self.env.get(PROXY_SECRET_ENV, "")))
             subprocess.run([HAPROXY, "-c", "-q", "-f", str(config)], check=True)
             log = open(self.run_dir / "haproxy.log", "a")
             self.haproxy = subprocess.Popen([HAPROXY, "-db", "-f", str(config)], stdout=log, stderr=subprocess.STDOUT,

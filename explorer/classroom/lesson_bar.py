@@ -15,8 +15,11 @@ from __future__ import annotations
 import streamlit as st
 
 from explorer.classroom import lessons, rooms
+from explorer.serving import client as asker
+from explorer.serving import limits
 from explorer.i18n import language, t
 from explorer.session import state
+from explorer.session.keys import SessionKey
 from views import registry
 from views.check import session as check_session
 
@@ -41,7 +44,7 @@ if (!doc.__lessonKeys) {
 </script>"""
 
 
-@st.cache_resource(show_spinner=False)
+@limits.once_per_process
 def store() -> rooms.RoomStore:
     """The room store of this process (PROBCORE_ROOMS_URL); ValueError for an unsupported URL."""
     return rooms.open_store()
@@ -54,10 +57,9 @@ def room_lesson(lesson_id: str, text: str) -> lessons.Lesson:
 
 
 def client() -> str:
-    """Who is asking, for the rate limit only (stored as a salted hash): the first forwarded address
-    behind a proxy, else the peer address."""
-    forwarded = (st.context.headers.get("X-Forwarded-For") or "").split(",")[0].strip()
-    return forwarded or st.context.ip_address or "local"
+    """Who is asking, for the rate limits only (stored as a salted hash): the address the project's
+    proxy saw, else the peer (explorer/client.py: a client's own header is never trusted)."""
+    return asker.address() or "local"
 
 
 def base_url() -> str:
@@ -110,12 +112,13 @@ def move(delta: int | None = None, to: int | None = None) -> None:
     if ss.get("_room") and ss.get("_room_secret"):
         try:
             room = store().move(ss["_room"], ss["_room_secret"], k, client())
-        except rooms.RateLimited as err:
+        except rooms.RateLimited as err:  # only a wrong secret is limited: keep it, say why
             room, ss["_room_error"] = None, t("room.limited", seconds=err.retry_s)
-        if room is None:
-            ss.setdefault("_room_error", t("room.not_teacher", code=ss["_room"]))
-            ss.pop("_room_secret", None)
         else:
+            if room is None:
+                ss["_room_error"] = t("room.not_teacher", code=ss["_room"])
+                ss.pop("_room_secret", None)
+        if room is not None:
             ss["_room_version"] = room.version
     elif ss.get("_room"):
         ss["_room_follow"] = False
@@ -143,15 +146,17 @@ def stop_following() -> None:
 
 # ---------------------------------------------------------------- rooms ----
 
-def join(code: str, secret: str = "") -> str | None:
-    """Enter the room of ``code`` (as its teacher when ``secret`` drives it) and show its step;
-    an error message, or None."""
+def join(code: str, token: str = "") -> str | None:
+    """Enter the room of ``code`` (as its teacher when ``token``, a teacher link's one-time token,
+    is still unspent: the session then holds a teacher secret of its own) and show its step; an
+    error message, or None."""
     ss = st.session_state
-    try:
-        room = store().join(code, client())
+    try:  # a teacher link's one-time token first: spent here, whatever follows
+        secret = (store().redeem(code, token, client()) or "") if token else ""
+        teacher = bool(secret)
+        room = store().get(code) if teacher else store().join(code, client(), asker.session_id())
         if room is None:
             return t("room.unknown", code=state.quote(rooms.normalize_code(code)))
-        teacher = bool(secret) and store().is_teacher(room.code, secret, client())
         lesson = room_lesson(room.lesson_id, room.lesson_text)
     except rooms.RateLimited as err:
         return t("room.limited", seconds=err.retry_s)
@@ -163,13 +168,35 @@ def join(code: str, secret: str = "") -> str | None:
     else:
         ss.pop("_room_secret", None)
     show_step(lesson, room.step)
-    return None if teacher or not secret else t("room.not_teacher", code=room.code)
+    return None if teacher or not token else t("room.not_teacher", code=room.code)
+
+
+def teacher_link() -> str | None:
+    """A one-time teacher link for this teacher's room (earlier unused links revoked), or None."""
+    ss = st.session_state
+    token = store().teacher_link(ss["_room"], ss["_room_secret"])
+    return token and f"{base_url()}/lesson?room={ss['_room']}&{TEACHER_PARAM}={token}"
+
+
+TEACHER_LINK: SessionKey[str] = SessionKey("_teacher_link")  # the one-time link last made on the Lessons page
+
+
+def revoke_other_teachers() -> None:
+    """Rotate (a callback): every other device and link of this room loses control; this session keeps it."""
+    ss = st.session_state
+    new = store().revoke(ss["_room"], ss["_room_secret"])
+    if new:
+        ss["_room_secret"] = new
+        TEACHER_LINK.pop()
 
 
 def start_room(lesson: lessons.Lesson) -> str | None:
     """A new room driven by this session, at the current step of ``lesson``; an error message or None."""
     ss = st.session_state
     step = ss.get("_lesson_step", 0) if ss.get("_lesson") is lesson else 0
+    address = asker.address()  # "" without a browser connection (AppTest): not limited
+    if address and not limits.rooms_per_client().take(address):
+        return t("room.too_many_rooms", rooms=limits.ROOMS_PER_CLIENT, minutes=int(limits.ROOMS_WINDOW_S // 60))
     try:
         code, secret = store().create(lesson.id, lesson.source or lessons.dump(lesson.title, list(lesson.steps)), step)
     except ValueError as err:
@@ -364,6 +391,9 @@ def _jump(key: str, drawn_at: int) -> None:
     Streamlit can take for a switch back and so forget the widget values): a list drawn at another
     step than the current one, or a choice of the step it was drawn at, is no move (a following
     student would stop following)."""
-    k = int(st.session_state[key].split(".")[0]) - 1
+    head = str(st.session_state.get(key) or "").split(".")[0]
+    if not head.isdigit():  # a value the list never offers (a crafted websocket message): no move
+        return
+    k = int(head) - 1
     if st.session_state.get("_lesson_step") == drawn_at and k != drawn_at:
         move(to=k)

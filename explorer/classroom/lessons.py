@@ -10,6 +10,7 @@ refused.
 """
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -41,7 +42,12 @@ ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
 VIEWER_KEYS = ("lang", "present")  # the viewer's own choices: a step never sets them
 PLAYER_KEYS = ("lesson", "step", "room")  # the player's own query parameters
 TEXT_FIELDS = ("text", "question", "answer")
-MARKUP = re.compile(r"<[A-Za-z/!?]|\]\s*\(|javascript:|data:text", re.IGNORECASE)
+# Markup a lesson may not hold: html, inline links and images, reference-style links and images
+# ("[a][r]", "![a][r]", a definition "[r]: https://..."; a followed image is a request to another
+# host from every student's browser), javascript: and data: URLs.
+MARKUP = re.compile(r"<[A-Za-z/!?]|\]\s*\(|\]\s*\[|!\[|^[ \t]{0,3}\[[^\]\n]*\]:|javascript:|data:text",
+                    re.IGNORECASE | re.MULTILINE)
+MAX_PLACEHOLDERS = 160  # per file (the shipped lessons hold at most 78): each one a computation at its step
 PLACEHOLDER = re.compile(r"\{\{(.*?)\}\}", re.DOTALL)
 PLACEHOLDER_BODY = re.compile(r"\s*([a-z_0-9]+)((?::[A-Za-z0-9_.+-]+)*)\s*(?:\|\s*(\.\d{1,2}[fge%]))?\s*")
 
@@ -135,6 +141,13 @@ def _jacobian(s: StepState, name: str) -> np.ndarray:
     return jac
 
 
+def _bounded(jacobian: np.ndarray) -> np.ndarray:
+    """A Jacobian small enough for an O(n^3) SVD: n <= compute.AUTOGRAD_MAX_N, as the page asks."""
+    if len(jacobian) > compute.AUTOGRAD_MAX_N:
+        raise ValueError(t("lesson.err.rank_n", n=len(jacobian), high=compute.AUTOGRAD_MAX_N))
+    return jacobian
+
+
 def _loss_and_grad(s: StepState, name: str) -> tuple[float, np.ndarray]:
     out = compute.loss_and_grad(name, tuple(map(float, s.logits)), compute.items(s.kwargs(name)), int(s["target"]))
     if out is None:
@@ -212,7 +225,7 @@ COMPUTATIONS: dict[str, Computation] = {
                            "Shannon entropy in nats"),
     "sumsq": Computation(lambda s, name: float(np.sum(s.probabilities(name) ** 2)), "mapping", "sum of p_i^2"),
     "trace": Computation(lambda s, name: float(np.trace(_jacobian(s, name))), "mapping", "trace of the Jacobian dp/dx"),
-    "rank": Computation(lambda s, name: compute.rank(_jacobian(s, name)), "mapping", "rank of the Jacobian"),
+    "rank": Computation(lambda s, name: compute.rank(_bounded(_jacobian(s, name))), "mapping", "rank of the Jacobian"),
     "jac": Computation(lambda s, name, i, j: float(_jacobian(s, name)[_index(i, len(s.logits)), _index(j, len(s.logits))]),
                        "mapping:i:j", "Jacobian entry dp_i/dx_j"),
     "loss": Computation(lambda s, name: _loss_and_grad(s, name)[0], "mapping", "the mapping's loss at the target"),
@@ -283,16 +296,25 @@ def placeholders(text: str) -> list[tuple[str, str, list[str], str | None]]:
 
 
 def resolve(text: str, step: Step) -> str:
-    """The text with every placeholder replaced by its computation at the step's state (never eval)."""
-    s = StepState.of(step)
+    """The text with every placeholder replaced by its computation at the step's state (never eval;
+    each value computed once per state, :func:`_value`); a text value (``param`` of a free-text
+    option) with every Markdown punctuation escaped: no link or image through a placeholder."""
     out = text
     for whole, name, args, fmt in placeholders(text):
         try:
-            value = COMPUTATIONS[name].fn(s, *args)
+            value = _value(step.page, tuple(sorted(step.params.items())), name, tuple(args))
         except ValueError as err:
             raise LessonError(t("lesson.err.compute", text=state.quote(whole), error=err)) from None
-        out = out.replace(whole, format_value(value, fmt), 1)
+        shown = format_value(value, fmt)
+        out = out.replace(whole, re.sub(r"([!-/:-@\[-`{-~])", r"\\\1", shown) if isinstance(value, str) else shown, 1)
     return out
+
+
+@functools.lru_cache(maxsize=2048)
+def _value(page: str, params: tuple, name: str, args: tuple) -> Any:
+    """COMPUTATIONS[name] at the state of a step of ``page`` with ``params``, memoised per worker:
+    a lesson's placeholders cost one computation each per state, not one per rerun of the page."""
+    return COMPUTATIONS[name].fn(StepState.of(Step(page, dict(params), {})), *args)
 
 
 # ---------------------------------------------------------------- reading and checking a file ----
@@ -396,6 +418,8 @@ def parse(data: bytes | str, lesson_id: str) -> Lesson:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise LessonError(t("lesson.err.toml", error=err)) from None
+    except RecursionError:  # tomllib recurses per nesting level: a file nested thousands deep
+        raise LessonError(t("lesson.err.toml", error=t("lesson.err.nested"))) from None
     unknown = sorted(set(raw) - {f"title_{lang}" for lang in LANGS} - {"step"})
     if unknown:
         raise LessonError(t("lesson.err.top_key", keys=", ".join(unknown)))
@@ -409,6 +433,8 @@ def parse(data: bytes | str, lesson_id: str) -> Lesson:
     steps_raw = raw.get("step", [])
     if not isinstance(steps_raw, list) or not (MIN_STEPS <= len(steps_raw) <= MAX_STEPS):
         raise LessonError(t("lesson.err.steps", low=MIN_STEPS, high=MAX_STEPS))
+    if len(PLACEHOLDER.findall(text)) > MAX_PLACEHOLDERS:
+        raise LessonError(t("lesson.err.placeholders", got=len(PLACEHOLDER.findall(text)), limit=MAX_PLACEHOLDERS))
     lines = _step_lines(text) + [0] * len(steps_raw)
     steps = tuple(_step(s, k + 1, lines[k]) for k, s in enumerate(steps_raw))
     return Lesson(lesson_id, title, steps, text)

@@ -35,9 +35,11 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud a
 CODE_LENGTH = 6
 ROOM_TTL_S = 3 * 3600
 WINDOW_S = 60
-CLIENT_FAILURES = 10  # failed joins / wrong secrets per client per window
+CLIENT_FAILURES = 10  # failed joins / wrong secrets per session per window
+ADDRESS_FAILURES = 60  # per client address per window: a class behind one school NAT shares it
 ALL_FAILURES = 300  # over all clients per window: bounds guessing from many addresses
 MAX_LESSON_BYTES = 64 * 1024
+LINK_TTL_S = 15 * 60  # a teacher link works once, within 15 minutes
 
 
 class RateLimited(Exception):
@@ -73,17 +75,31 @@ class RoomStore(Protocol):
     def create(self, lesson_id: str, lesson_text: str, step: int) -> tuple[str, str]:
         """A new room at ``step``: (code, teacher secret)."""
 
-    def join(self, code: str, client: str) -> Room | None:
-        """The room of a typed code, or None (counted as a failure); RateLimited past the limits."""
+    def join(self, code: str, client: str, session: str = "") -> Room | None:
+        """The room of a typed code, or None (counted as a failure of ``session`` and of the client
+        address ``client``); RateLimited past the limits."""
 
     def get(self, code: str) -> Room | None:
         """The room of a known code (no counting: for a client that already joined), None if gone."""
 
     def move(self, code: str, secret: str, step: int, client: str) -> Room | None:
-        """Set the step if ``secret`` is the room's teacher secret (else None, counted as a failure)."""
+        """Set the step if ``secret`` is the room's teacher secret (else None, counted as a failure;
+        the right secret is never limited: 32 random bytes are not guessed, and others' typos must
+        not stop a teacher)."""
 
     def is_teacher(self, code: str, secret: str, client: str) -> bool:
-        """Whether ``secret`` drives the room (a wrong one counts as a failure)."""
+        """Whether ``secret`` drives the room (a wrong one counts as a failure; the right one is
+        never limited)."""
+
+    def teacher_link(self, code: str, secret: str) -> str | None:
+        """A one-time token for a teacher link (the room's earlier unused ones revoked), or None."""
+
+    def redeem(self, code: str, token: str, client: str) -> str | None:
+        """A teacher secret of its own for a device opening a teacher link (the token then spent),
+        or None (counted as a failure)."""
+
+    def revoke(self, code: str, secret: str) -> str | None:
+        """Rotate: every other teacher secret and link of the room revoked; the caller's new secret."""
 
 
 class SQLiteRooms(SQLiteFile):
@@ -98,31 +114,44 @@ class SQLiteRooms(SQLiteFile):
             CREATE TABLE IF NOT EXISTS failures (bucket TEXT NOT NULL, window INTEGER NOT NULL,
                 count INTEGER NOT NULL, PRIMARY KEY (bucket, window));
             CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS teacher_links (token_sha256 TEXT PRIMARY KEY, code TEXT NOT NULL,
+                expires REAL NOT NULL);
+            CREATE TABLE IF NOT EXISTS teachers (secret_sha256 TEXT PRIMARY KEY, code TEXT NOT NULL);
             INSERT OR IGNORE INTO meta VALUES ('salt', lower(hex(randomblob(16))));
         """)
         with closing(self._connect()) as db:
             self._salt = db.execute("SELECT value FROM meta WHERE key = 'salt'").fetchone()[0]
 
     # ------------------------------------------------ rate limit
-    def _bucket(self, client: str) -> str:
-        return "c:" + hashlib.sha256(f"{self._salt}:{client}".encode()).hexdigest()[:24]
+    def _bucket(self, client: str, kind: str = "c") -> str:
+        return f"{kind}:" + hashlib.sha256(f"{self._salt}:{client}".encode()).hexdigest()[:24]
 
-    def _check_limits(self, db: sqlite3.Connection, client: str) -> None:
+    def _buckets(self, client: str, session: str) -> dict[str, int]:
+        """The failure buckets of a request and their limits: its session (when known; else the
+        client stands for it), its client address, all clients."""
+        own = self._bucket(session, "s") if session else self._bucket(client)
+        return {own: CLIENT_FAILURES, **({self._bucket(client): ADDRESS_FAILURES} if session else {}),
+                "all": ALL_FAILURES}
+
+    def _check_limits(self, db: sqlite3.Connection, client: str, session: str = "") -> None:
         window = int(self.clock() // WINDOW_S)
-        rows = dict(db.execute("SELECT bucket, count FROM failures WHERE window = ? AND bucket IN (?, 'all')",
-                               (window, self._bucket(client))).fetchall())
-        if rows.get(self._bucket(client), 0) >= CLIENT_FAILURES or rows.get("all", 0) >= ALL_FAILURES:
+        limits = self._buckets(client, session)
+        rows = dict(db.execute(f"SELECT bucket, count FROM failures WHERE window = ? AND bucket IN "
+                               f"({', '.join('?' * len(limits))})", (window, *limits)).fetchall())
+        if any(rows.get(bucket, 0) >= limit for bucket, limit in limits.items()):
             raise RateLimited(int(WINDOW_S - self.clock() % WINDOW_S) + 1)
 
-    def _fail(self, db: sqlite3.Connection, client: str) -> None:
+    def _fail(self, db: sqlite3.Connection, client: str, session: str = "") -> None:
         window = int(self.clock() // WINDOW_S)
-        for bucket in (self._bucket(client), "all"):
+        for bucket in self._buckets(client, session):
             db.execute("INSERT INTO failures VALUES (?, ?, 1) ON CONFLICT (bucket, window) DO UPDATE SET count = count + 1",
                        (bucket, window))
 
     def _purge(self, db: sqlite3.Connection) -> None:
         now = self.clock()
         db.execute("DELETE FROM rooms WHERE updated < ?", (now - ROOM_TTL_S,))
+        db.execute("DELETE FROM teacher_links WHERE expires < ? OR code NOT IN (SELECT code FROM rooms)", (now,))
+        db.execute("DELETE FROM teachers WHERE code NOT IN (SELECT code FROM rooms)")
         db.execute("DELETE FROM failures WHERE window < ?", (int(now // WINDOW_S) - 1,))
 
     # ------------------------------------------------ rooms
@@ -145,12 +174,12 @@ class SQLiteRooms(SQLiteFile):
                        (code, _digest(secret), lesson_id, lesson_text, int(step), self.clock()))
         return code, secret
 
-    def join(self, code: str, client: str) -> Room | None:
+    def join(self, code: str, client: str, session: str = "") -> Room | None:
         with self._write() as db:
-            self._check_limits(db, client)
+            self._check_limits(db, client, session)
             room = self._room(db, code)
             if room is None:
-                self._fail(db, client)
+                self._fail(db, client, session)
             return room
 
     def get(self, code: str) -> Room | None:
@@ -158,13 +187,16 @@ class SQLiteRooms(SQLiteFile):
             return self._room(db, code)
 
     def _authorised(self, db: sqlite3.Connection, code: str, secret: str, client: str) -> bool:
-        self._check_limits(db, client)
+        """The right secret passes whatever the limits; a wrong one is refused past them, else counted."""
+        code, digest = normalize_code(code), _digest(secret)
         row = db.execute("SELECT secret_sha256 FROM rooms WHERE code = ? AND updated >= ?",
-                         (normalize_code(code), self.clock() - ROOM_TTL_S)).fetchone()
-        ok = row is not None and hmac.compare_digest(row[0], _digest(secret))
-        if not ok:
-            self._fail(db, client)
-        return ok
+                         (code, self.clock() - ROOM_TTL_S)).fetchone()
+        if row is not None and (hmac.compare_digest(row[0], digest) or db.execute(
+                "SELECT 1 FROM teachers WHERE secret_sha256 = ? AND code = ?", (digest, code)).fetchone()):
+            return True
+        self._check_limits(db, client)
+        self._fail(db, client)
+        return False
 
     def is_teacher(self, code: str, secret: str, client: str) -> bool:
         with self._write() as db:
@@ -177,6 +209,40 @@ class SQLiteRooms(SQLiteFile):
             db.execute("UPDATE rooms SET step = ?, version = version + 1, updated = ? WHERE code = ?",
                        (int(step), self.clock(), normalize_code(code)))
             return self._room(db, code)
+
+
+    def teacher_link(self, code: str, secret: str) -> str | None:
+        token = secrets.token_urlsafe(32)
+        with self._write() as db:
+            if not self._authorised(db, code, secret, "teacher link"):
+                return None
+            db.execute("DELETE FROM teacher_links WHERE code = ?", (normalize_code(code),))
+            db.execute("INSERT INTO teacher_links VALUES (?, ?, ?)",
+                       (_digest(token), normalize_code(code), self.clock() + LINK_TTL_S))
+        return token
+
+    def redeem(self, code: str, token: str, client: str) -> str | None:
+        secret = secrets.token_urlsafe(32)
+        with self._write() as db:  # the right token passes whatever the limits, as a right secret does
+            spent = db.execute("DELETE FROM teacher_links WHERE token_sha256 = ? AND code = ? AND expires >= ?",
+                               (_digest(token), normalize_code(code), self.clock())).rowcount
+            if not spent or self._room(db, code) is None:
+                self._check_limits(db, client)
+                self._fail(db, client)
+                return None
+            db.execute("INSERT INTO teachers VALUES (?, ?)", (_digest(secret), normalize_code(code)))
+        return secret
+
+    def revoke(self, code: str, secret: str) -> str | None:
+        new = secrets.token_urlsafe(32)
+        with self._write() as db:
+            if not self._authorised(db, code, secret, "revoke"):
+                return None
+            code = normalize_code(code)
+            db.execute("DELETE FROM teacher_links WHERE code = ?", (code,))
+            db.execute("DELETE FROM teachers WHERE code = ?", (code,))
+            db.execute("UPDATE rooms SET secret_sha256 = ? WHERE code = ?", (_digest(new), code))
+        return new
 
 
 def open_store(url: str | None = None) -> RoomStore:

@@ -287,7 +287,7 @@ STRINGS = {
         "zh": "β 必须是有限值，收到 {value}",
     },
     "error.order": {
-        "zh": "阶数必须是 ≥ 2 的偶数，收到 {value}",
+        "zh": "阶数必须是 2 到 {high} 之间的偶数，收到 {value}",
     },
     "error.k": {
         "zh": "k 必须是 [1, {n}] 中的整数（n = {n}），收到 {value}",

@@ -754,4 +754,49 @@ STRINGS = {
     "mapping.sparse_softmax": {
         "zh": "稀疏 softmax（top-k / top-p）",
     },
+    # issue 25: limits that punish the guilty, lessons that cannot reach outside, one-time teacher links
+    "guard.too_fast_client": {
+        "en": "Too many updates from this address ({rate:g} a second at most over all its pages): this one was skipped. Wait a moment; the next change will be shown.",
+        "zh": "来自此地址的更新太频繁（所有页面合计每秒最多 {rate:g} 次）：这次已被跳过。请稍等，下一次改动会正常显示。",
+    },
+    "jobs.full_session": {
+        "en": "One of your runs is already waiting: it runs first; press again once it has started.",
+        "zh": "你已有一个运行在排队：它会先运行；等它开始后再按。",
+    },
+    "jobs.full_client": {
+        "en": "{runs} runs from this address are already waiting: press again once one of them has started.",
+        "zh": "来自此地址的 {runs} 个运行已在排队：等其中一个开始后再按。",
+    },
+    "room.too_many_rooms": {
+        "en": "This address has started {rooms} rooms in the last {minutes} minutes: use one of them, or start another later.",
+        "zh": "此地址在过去 {minutes} 分钟内已创建 {rooms} 个房间：请使用其中一个，或稍后再创建。",
+    },
+    "lesson.err.nested": {
+        "en": "values nested too deeply",
+        "zh": "值的嵌套层数过多",
+    },
+    "lesson.err.rank_n": {
+        "en": "the rank needs an SVD of the n x n Jacobian: n = {n}, at most {high} here (as on the Jacobian page)",
+        "zh": "秩需要对 n x n 雅可比矩阵做 SVD：n = {n}，此处最多 {high}（与雅可比页面相同）",
+    },
+    "lesson.err.placeholders": {
+        "en": "the file holds {got} placeholders, at most {limit}",
+        "zh": "文件含有 {got} 个占位符，最多 {limit} 个",
+    },
+    "room.teacher_link_once": {
+        "en": "A teacher link opens this room as its teacher once, within 15 minutes, on one device (then it is spent: a copy in a browser history or a proxy log drives nothing). Never project it.",
+        "zh": "教师链接只能在 15 分钟内、在一台设备上以教师身份打开本房间一次（之后失效：浏览器历史或代理日志中的副本无法控制房间）。切勿投影。",
+    },
+    "room.teacher_link_make": {
+        "en": "Make a one-time teacher link",
+        "zh": "生成一次性教师链接",
+    },
+    "room.revoke": {
+        "en": "Revoke other teacher devices and links",
+        "zh": "撤销其他教师设备和链接",
+    },
+    "room.revoke_help": {
+        "en": "Every other device driving this room, and every unused teacher link, loses control; this one keeps it.",
+        "zh": "所有其他控制本房间的设备及未使用的教师链接都失去控制权；当前设备保留。",
+    },
 }

@@ -6,6 +6,7 @@ import time
 
 import streamlit as st
 
+from explorer.serving import client, limits
 from explorer.i18n import t
 
 RATE = 5.0  # runs a second, sustained
@@ -23,3 +24,7 @@ def limit_reruns() -> None:
         st.warning(t("guard.too_fast", rate=RATE), icon=":material/speed:")
         st.stop()
     st.session_state["_rerun_budget"] = (tokens - 1.0, now)
+    address = client.address()  # the sessions of one client together (explorer/limits.py): fresh sessions get no fresh budget
+    if address and not limits.reruns_per_client().take(address):
+        st.warning(t("guard.too_fast_client", rate=limits.CLIENT_RERUN_RATE), icon=":material/speed:")
+        st.stop()

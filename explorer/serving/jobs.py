@@ -38,11 +38,14 @@ from typing import Any, Callable, Hashable
 
 import streamlit as st
 
+from explorer.serving import client, limits
 from explorer.i18n import t
 from explorer.serving import runs
 
 ROOT = Path(__file__).resolve().parents[2]
 MAX_PENDING = 64  # queued runs per server process; beyond that a press is refused
+PER_SESSION = 1  # waiting runs one session may hold (a run it joins does not count)
+PER_CLIENT = 3  # waiting runs the sessions of one client address may hold together
 KEEP = 16  # finished runs kept for identical presses
 KEEP_SECONDS = 600.0
 POLL_SECONDS = 0.25  # how often a waiting page refreshes the position / progress
@@ -65,6 +68,7 @@ class Job:
     result: Any = None
     error: BaseException | None = None
     done: threading.Event = field(default_factory=threading.Event)
+    holders: set = field(default_factory=set)  # (session id, client address) of every press that queued or joined it
 
     @property
     def seconds(self) -> float:
@@ -76,7 +80,12 @@ class Job:
 
 
 class QueueFull(Exception):
-    """MAX_PENDING runs are waiting already."""
+    """MAX_PENDING runs are waiting already (``which`` = "all"), or PER_SESSION of this session's
+    ("session") or PER_CLIENT of this client's ("client")."""
+
+    def __init__(self, which: str = "all"):
+        super().__init__(which)
+        self.which = which
 
 
 def _in_thread(fn: Callable, progress: Callable) -> Any:
@@ -152,8 +161,10 @@ class JobQueue:
 
     def __init__(self, threads: int = 1, max_pending: int = MAX_PENDING, keep: int = KEEP,
                  keep_seconds: float = KEEP_SECONDS, runner: Callable[[], Callable] = lambda: _in_thread,
-                 shared: runs.SharedRuns | None = None):
+                 shared: runs.SharedRuns | None = None, alive: Callable[[str], bool] = lambda session: True,
+                 per_session: int = PER_SESSION, per_client: int = PER_CLIENT):
         self.max_pending, self.keep, self.keep_seconds, self.runner = max_pending, keep, keep_seconds, runner
+        self.alive, self.per_session, self.per_client = alive, per_session, per_client
         self.shared, self.owner = shared, f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self._lock = threading.Condition()
         self._waiting: collections.deque[Job] = collections.deque()
@@ -166,16 +177,25 @@ class JobQueue:
         if shared is not None:
             threading.Thread(target=self._share, name="probcore-job-share", daemon=True).start()
 
-    def submit(self, key: Hashable, fn: Callable, reuse_finished: bool = True) -> Job:
+    def submit(self, key: Hashable, fn: Callable, reuse_finished: bool = True, session: str = "",
+               client: str = "") -> Job:
         """The job of ``key``: an identical one queued, running or (``reuse_finished``) recently
-        finished, else a new one at the end of the queue. QueueFull when max_pending runs wait."""
+        finished, else a new one at the end of the queue. QueueFull when max_pending runs wait, or
+        (waiting runs of sessions that left dropped first) per_session of ``session``'s or
+        per_client of ``client``'s."""
         with self._lock:
             self._forget_old()
             job = self._running.get(key) or (self._finished.get(key) if reuse_finished else None)
             job = job or next((j for j in self._waiting if j.key == key), None) or self._followed.get(key)
             if job is None:
+                self._drop_abandoned()
+                held = [holder for j in self._waiting for holder in j.holders]
                 if len(self._waiting) >= self.max_pending:
                     raise QueueFull
+                if session and sum(s == session for s, _ in held) >= self.per_session:
+                    raise QueueFull("session")
+                if client and sum(any(c == client for _, c in j.holders) for j in self._waiting) >= self.per_client:
+                    raise QueueFull("client")
                 job = Job(key, fn)
                 try:
                     run = self.shared.claim(key, self.owner, reuse_finished) if self.shared else runs.Run("claimed")
@@ -188,7 +208,20 @@ class JobQueue:
                     self._followed[key] = job
                 else:
                     self._take(job, run)
+            if session or client:
+                job.holders.add((session, client))
             return job
+
+    def _abandoned(self, job: Job) -> bool:
+        """Every session that pressed for ``job`` has left (a job nobody pressed for is kept)."""
+        return bool(job.holders) and not any(self.alive(session) for session, _ in job.holders if session)
+
+    def _drop_abandoned(self) -> None:
+        """Waiting runs whose sessions all left leave the queue (lock held)."""
+        for job in [j for j in self._waiting if self._abandoned(j)]:
+            self._waiting.remove(job)
+            job.error = RuntimeError("dropped: every session waiting for it has left")
+            job.done.set()
 
     def _take(self, job: Job, run: runs.Run) -> None:
         """Finish ``job`` with the done or failed ``run`` another process computed (lock held)."""
@@ -253,8 +286,10 @@ class JobQueue:
         run = self.runner()
         while True:
             with self._lock:
+                self._drop_abandoned()
                 while not self._waiting:
                     self._lock.wait()
+                    self._drop_abandoned()
                 job = self._waiting.popleft()
                 job.started = time.monotonic()
                 self._running[job.key] = job
@@ -285,7 +320,7 @@ class JobQueue:
             pass  # not shared: the claim expires and a follower computes the run itself
 
 
-@st.cache_resource(show_spinner=False)
+@limits.once_per_process  # not st.cache_resource: nothing a client sends makes a second job process
 def queue() -> JobQueue:
     """The queue of this server process, its job processes started now (ready before a first press),
     sharing runs with the machine's other workers through the store of $PROBCORE_RUNS_URL (when it
@@ -296,16 +331,18 @@ def queue() -> JobQueue:
         print(f"probcore: heavy runs not shared between workers: {err}", file=sys.stderr, flush=True)
         shared = None
     return JobQueue(threads=max(1, int(os.environ.get("PROBCORE_JOB_THREADS", "1"))), runner=ChildProcess,
-                    shared=shared)
+                    shared=shared, alive=client.session_alive)
 
 
 def submit(slot: str, key: Hashable, fn: Callable, reuse_finished: bool = True) -> None:
     """Queue ``fn`` (or join the identical run ``key``: see JobQueue.submit) as this session's
     run for ``slot`` (one per page); a full queue gives a message instead."""
     try:
-        st.session_state.setdefault("_jobs", {})[slot] = queue().submit((slot, key), fn, reuse_finished)
-    except QueueFull:
-        st.error(t("jobs.full", pending=MAX_PENDING), icon=":material/hourglass_disabled:")
+        st.session_state.setdefault("_jobs", {})[slot] = queue().submit(
+            (slot, key), fn, reuse_finished, session=client.session_id(), client=client.address())
+    except QueueFull as full:
+        message = {"session": t("jobs.full_session"), "client": t("jobs.full_client", runs=PER_CLIENT)}
+        st.error(message.get(full.which) or t("jobs.full", pending=MAX_PENDING), icon=":material/hourglass_disabled:")
 
 
 def follow(slot: str, describe: Callable[[dict], str] = lambda detail: "") -> Job | None:

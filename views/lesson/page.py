@@ -51,8 +51,13 @@ with tab_room:
         st.markdown(t("room.students", url=f"{base}/lesson"))
         st.code(f"{base}/lesson?room={teaching[0]}", language=None)
         with st.expander(t("room.teacher_link"), icon=":material/key:"):
-            st.warning(t("room.teacher_link_help"))
-            st.code(f"{base}/lesson?room={teaching[0]}&{lesson_bar.TEACHER_PARAM}={teaching[1]}", language=None)
+            st.warning(t("room.teacher_link_once"))
+            if st.button(t("room.teacher_link_make"), key="room_link_make", icon=":material/link:"):
+                lesson_bar.TEACHER_LINK.set(lesson_bar.teacher_link())
+            if lesson_bar.TEACHER_LINK.get():
+                st.code(lesson_bar.TEACHER_LINK.get(), language=None)
+            st.button(t("room.revoke"), key="room_revoke", on_click=lesson_bar.revoke_other_teachers,
+                      icon=":material/key_off:", help=t("room.revoke_help"))
     elif choices:
         room_lesson = st.selectbox(t("room.lesson"), tuple(choices), key="room_pick",
                                    format_func=lambda i: choices[i].title_in(lang))

@@ -1,0 +1,71 @@
+"""Shares of a worker that one client cannot exceed, whatever it sends (issue 25), and
+process-wide resources that no message can multiply.
+
+- :func:`once_per_process`: a resource (the job queue and its job process, the room store) made
+  once per server process under a lock, out of Streamlit's caches, so no clear_cache (refused
+  anyway: explorer/client.py) and no race of first runs makes a second one.
+- :class:`Buckets`: token buckets per key (a client address), ``rate`` tokens a second up to
+  ``burst``, at most ``max_keys`` keys (the least recently used dropped): the rerun budget per
+  client (explorer/guard.py keeps the one per session), the rooms a client may create.
+"""
+from __future__ import annotations
+
+import collections
+import functools
+import os
+import threading
+import time
+from typing import Callable, TypeVar
+
+T = TypeVar("T")
+
+# Runs a second, sustained, over all the sessions of one client address, and at once: about what a
+# worker serves (a class behind one school NAT shares it: 60 students stepping every 3 s fit), so one
+# address opening fresh sessions cannot take more than a worker; PROBCORE_CLIENT_RERUN_RATE changes it.
+CLIENT_RERUN_RATE = float(os.environ.get("PROBCORE_CLIENT_RERUN_RATE", "20"))
+CLIENT_RERUN_BURST = 5 * CLIENT_RERUN_RATE
+ROOMS_PER_CLIENT = 3  # rooms one client address may create ...
+ROOMS_WINDOW_S = 600.0  # ... per 10 minutes (a teacher needs one per lesson)
+MAX_KEYS = 4096  # client addresses remembered per process
+
+
+def once_per_process(make: Callable[[], T]) -> Callable[[], T]:
+    """``make()`` called once per process (under a lock), its result returned ever after (``clear()``
+    forgets it: for tests that point a store at another file; nothing a client sends calls it)."""
+    lock, made = threading.Lock(), []
+
+    @functools.wraps(make)
+    def get() -> T:
+        if not made:
+            with lock:
+                if not made:
+                    made.append(make())
+        return made[0]
+    get.clear = made.clear
+    return get
+
+
+class Buckets:
+    """Token buckets per key: tokens = min(burst, tokens + rate * elapsed); :meth:`take` spends one."""
+
+    def __init__(self, rate: float, burst: float, max_keys: int = MAX_KEYS, clock=time.monotonic):
+        self.rate, self.burst, self.max_keys, self.clock = rate, burst, max_keys, clock
+        self._lock = threading.Lock()
+        self._state: collections.OrderedDict[str, tuple[float, float]] = collections.OrderedDict()
+
+    def take(self, key: str) -> bool:
+        """Spend one token of ``key``'s bucket; False (nothing spent) when it holds less than one."""
+        with self._lock:
+            now = self.clock()
+            tokens, last = self._state.pop(key, (self.burst, now))
+            tokens = min(self.burst, tokens + self.rate * (now - last))
+            ok = tokens >= 1.0
+            self._state[key] = (tokens - 1.0 if ok else tokens, now)
+            while len(self._state) > self.max_keys:
+                self._state.popitem(last=False)
+            return ok
+
+
+reruns_per_client = once_per_process(lambda: Buckets(CLIENT_RERUN_RATE, CLIENT_RERUN_BURST))
+rooms_per_client = once_per_process(
+    lambda: Buckets(ROOMS_PER_CLIENT / ROOMS_WINDOW_S, float(ROOMS_PER_CLIENT)))

@@ -1,0 +1,206 @@
+"""Hostile input, issue 25 findings 2, 9, 11: limits that punish the guilty, not the class.
+
+- Rooms: failed codes counted per session, per client address (a class behind one school NAT
+  shares it) and overall; a teacher's right secret is never limited, and a limited call never
+  drops it from the teacher's session (before: 10 wrong codes from anyone behind the shared address
+  blocked every join for a minute, and the teacher's Next then lost the secret).
+- Heavy runs: at most PER_SESSION waiting runs per session and PER_CLIENT per client address; a
+  run whose sessions all left is dropped (before: 66 presses from fresh sessions that left at once
+  all queued, and the next honest student waited behind 60 runs).
+- Rooms per client address bounded (before: one session made 100 rooms in 68.5 s)."""
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from explorer.serving import jobs, limits
+from explorer.classroom import rooms
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+LESSON = 'title_en = "T"\n'
+SHARED_NAT = "192.0.2.10"  # one school address for the whole class
+
+
+@pytest.fixture()
+def store(tmp_path):
+    return rooms.SQLiteRooms(tmp_path / "rooms.sqlite3")
+
+
+def test_a_class_behind_one_address_is_not_locked_out_by_ten_typos(store):
+    code, _ = store.create("x", LESSON, 0)
+    for student in range(30):  # every student mistypes once, then types the code
+        assert store.join("ZZZZZZ", client=SHARED_NAT, session=f"s{student}") is None
+        assert store.join(code, client=SHARED_NAT, session=f"s{student}").code == code
+
+
+def test_one_session_guessing_is_limited_and_the_others_behind_its_address_are_not(store):
+    code, _ = store.create("x", LESSON, 0)
+    for _ in range(rooms.CLIENT_FAILURES):
+        store.join("ZZZZZZ", client=SHARED_NAT, session="guesser")
+    with pytest.raises(rooms.RateLimited):
+        store.join("ZZZZZZ", client=SHARED_NAT, session="guesser")
+    assert store.join(code, client=SHARED_NAT, session="honest").code == code
+
+
+def test_fresh_sessions_from_one_address_are_limited_per_address(store):
+    """A guesser opening fresh sessions gets ADDRESS_FAILURES guesses a minute, not 10 per session."""
+    guesses = 0
+    with pytest.raises(rooms.RateLimited):
+        for i in range(rooms.ADDRESS_FAILURES + 1):
+            store.join("ZZZZZZ", client="203.0.113.9", session=f"fresh{i}")
+            guesses += 1
+    assert guesses == rooms.ADDRESS_FAILURES
+
+
+def test_the_teacher_beside_thirty_typing_students_is_never_limited(store):
+    code, secret = store.create("x", LESSON, 0)
+    for student in range(30):
+        for _ in range(3):  # 90 wrong codes from the class's one address: the limits are reached
+            try:
+                store.join("ZZZZZZ", client=SHARED_NAT, session=f"s{student}")
+            except rooms.RateLimited:
+                pass
+        assert store.move(code, secret, student % 5, client=SHARED_NAT).step == student % 5
+        assert store.is_teacher(code, secret, client=SHARED_NAT)
+    for _ in range(rooms.ALL_FAILURES):  # and with every client's budget spent
+        try:
+            store.join("ZZZZZZ", client="198.51.100.1", session="x")
+        except rooms.RateLimited:
+            break
+    assert store.move(code, secret, 4, client=SHARED_NAT).step == 4
+
+
+def test_a_limited_teacher_keeps_the_secret_in_the_session(monkeypatch, tmp_path):
+    """The teacher's Next while every address is limited: the room moves, the secret stays."""
+    monkeypatch.setenv("PROBCORE_ROOMS_URL", f"sqlite:///{tmp_path / 'rooms.sqlite3'}")
+    from explorer.classroom import lesson_bar
+    lesson_bar.store.clear()
+    from explorer.classroom.lessons import shipped
+    lesson = shipped()["01_softmax_temperature"]
+    code, secret = lesson_bar.store().create(lesson.id, lesson.source, 0)
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.query_params.update({"room": code, "teacher": lesson_bar.store().teacher_link(code, secret)})
+    at.run()
+    secret = at.session_state["_room_secret"]  # this device's own teacher secret
+    assert lesson_bar.store().is_teacher(code, secret, client="local")
+    for _ in range(rooms.ALL_FAILURES + 1):  # this test's client ("local") and all clients limited
+        try:
+            lesson_bar.store().join("ZZZZZZ", client="local")
+        except rooms.RateLimited:
+            break
+    at.button(key="lesson_next").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.session_state["_room_secret"] == secret
+    assert lesson_bar.store().get(code).step == 1
+    lesson_bar.store.clear()
+
+
+# ---------------------------------------------------------------- teacher links (finding 3) ----
+
+class Clock:
+    def __init__(self):
+        self.now = 1_000_000.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_a_teacher_link_works_once_and_holds_no_lasting_secret(tmp_path):
+    """Before: the link held the room's secret itself, which drove the room for its whole life from
+    any browser history or proxy log."""
+    store = rooms.SQLiteRooms(tmp_path / "rooms.sqlite3")
+    code, secret = store.create("x", LESSON, 0)
+    token = store.teacher_link(code, secret)
+    assert token and token != secret and not store.is_teacher(code, token, client="log reader")
+    device = store.redeem(code, token, client="second device")
+    assert device and store.move(code, device, 2, client="second device").step == 2
+    assert store.redeem(code, token, client="history") is None  # spent
+    assert store.teacher_link(code, "not the secret") is None
+
+
+def test_a_teacher_link_expires_and_a_new_one_revokes_the_last(tmp_path):
+    clock = Clock()
+    store = rooms.SQLiteRooms(tmp_path / "rooms.sqlite3", clock=clock)
+    code, secret = store.create("x", LESSON, 0)
+    first = store.teacher_link(code, secret)
+    second = store.teacher_link(code, secret)
+    assert store.redeem(code, first, client="a") is None  # replaced by the second
+    clock.now += rooms.LINK_TTL_S + 1
+    assert store.redeem(code, second, client="a") is None  # expired
+
+
+def test_revoking_rotates_every_other_teacher_credential(tmp_path):
+    store = rooms.SQLiteRooms(tmp_path / "rooms.sqlite3")
+    code, secret = store.create("x", LESSON, 0)
+    other = store.redeem(code, store.teacher_link(code, secret), client="lost laptop")
+    unused = store.teacher_link(code, secret)
+    new = store.revoke(code, secret)
+    assert new and new != secret
+    assert store.move(code, new, 3, client="t").step == 3
+    for old in (secret, other):
+        assert store.move(code, old, 1, client="t") is None
+    assert store.redeem(code, unused, client="t") is None
+    assert store.revoke(code, "guess") is None
+
+
+# ---------------------------------------------------------------- heavy runs ----
+
+def blocked_queue(**kwargs) -> tuple[jobs.JobQueue, threading.Event]:
+    """A queue whose runs wait for ``release`` (the first one occupies the worker thread)."""
+    release = threading.Event()
+    queue = jobs.JobQueue(threads=1, **kwargs)
+    queue.submit("occupying", lambda progress: release.wait(30))
+    deadline = time.monotonic() + 10
+    while queue.stats()["running"] < 1 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return queue, release
+
+
+def test_one_session_holds_one_waiting_run_and_one_address_a_few():
+    queue, release = blocked_queue()
+    try:
+        queue.submit(("train", 1), lambda p: 1, session="s1", client="203.0.113.5")
+        with pytest.raises(jobs.QueueFull) as full:
+            queue.submit(("train", 2), lambda p: 2, session="s1", client="203.0.113.5")
+        assert full.value.which == "session"
+        for seed in range(2, jobs.PER_CLIENT + 1):  # fresh sessions of the same address
+            queue.submit(("train", seed), lambda p: 0, session=f"fresh{seed}", client="203.0.113.5")
+        with pytest.raises(jobs.QueueFull) as full:
+            queue.submit(("train", 99), lambda p: 0, session="fresh99", client="203.0.113.5")
+        assert full.value.which == "client"
+        honest = queue.submit(("train", 100), lambda p: 0, session="honest", client="198.51.100.7")
+        assert queue.position(honest) == 1 + jobs.PER_CLIENT  # the running one and the flooder's few
+        same = queue.submit(("train", 1), lambda p: 1, session="s2", client="203.0.113.5")  # joining is free
+        assert queue.position(same) == 1
+    finally:
+        release.set()
+
+
+def test_runs_whose_sessions_left_are_dropped():
+    """66 presses from fresh sessions that left at once (each its own address, past the per-client
+    bound): none stays ahead of the next honest student."""
+    gone: set[str] = set()
+    queue, release = blocked_queue(alive=lambda session: session not in gone)
+    try:
+        for i in range(66):
+            queue.submit(("train", i), lambda p: 0, session=f"left{i}", client=f"198.51.100.{i}")
+            gone.add(f"left{i}")
+        honest = queue.submit(("train", "honest"), lambda p: 0, session="honest", client="192.0.2.1")
+        assert queue.position(honest) == 1  # only the run computing now
+        assert queue.stats()["waiting"] == 1
+    finally:
+        release.set()
+    assert honest.done.wait(30) and honest.error is None
+
+
+# ---------------------------------------------------------------- rooms per client ----
+
+def test_rooms_per_client_address_are_bounded():
+    buckets = limits.Buckets(limits.ROOMS_PER_CLIENT / limits.ROOMS_WINDOW_S, float(limits.ROOMS_PER_CLIENT))
+    made = sum(buckets.take("203.0.113.5") for _ in range(100))
+    assert made == limits.ROOMS_PER_CLIENT
+    assert buckets.take("198.51.100.7")  # another address is not affected
