@@ -101,6 +101,7 @@ def test_taylor_low_temperature_tends_to_power_ratio():
     torch.testing.assert_close(F.taylor_softmax(x, order=4, temperature=1e-4), x**4 / (x**4).sum(), atol=1e-3, rtol=0)
 
 
+@pytest.mark.slow
 def test_gradcheck(case):
     """float64 gradients against finite differences (gumbel: the soft sample, fixed noise)."""
     x = torch.randn(2, 5, dtype=torch.float64, generator=torch.Generator().manual_seed(3)).requires_grad_()
@@ -450,6 +451,7 @@ def reference_grad(p, g, alpha):
     return s * (g - (s * g).sum(-1, keepdim=True) / s.sum(-1, keepdim=True).clamp(min=tiny))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
 @pytest.mark.parametrize("shape", FAST_SHAPES)
 @pytest.mark.parametrize("alpha", FAST_ALPHAS)

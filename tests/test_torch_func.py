@@ -83,6 +83,7 @@ def test_func_grad_equals_eager_backward(case, device):
     torch.testing.assert_close(got, leaf.grad, **TOL)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("device", DEVICES)
 def test_compiled_values_and_gradients_equal_eager(case, device):
     x = logits((4, 7), device, seed=3)
