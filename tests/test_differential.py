@@ -25,6 +25,7 @@ import math
 
 import entmax as entmax_pkg
 import numpy as np
+import pytest
 import torch
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
