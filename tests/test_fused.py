@@ -35,6 +35,7 @@ def fused_entmax(x, alpha, **kw):
     return probcore.entmax(x, alpha=alpha, fused=True, **kw)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("alpha", ALPHAS)
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("shape", SHAPES[:9])
