@@ -192,6 +192,7 @@ def test_argparse_usage_errors_exit_2(capsys):
     assert "usage: probcore" in err and "Traceback" not in err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [["probcore"], [sys.executable, "-m", "probcore"]])
 def test_subprocess_exit_codes(tmp_path, logits, command):
     """The installed script (when on PATH) and python -m probcore, as CI runs them."""

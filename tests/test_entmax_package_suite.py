@@ -136,6 +136,7 @@ def test_non_neg(Loss):
     upstream_losses.test_non_neg(Loss)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("Loss", LOSSES, ids=LOSS_IDS)
 @pytest.mark.parametrize("ignore_index", (False, True))
 @pytest.mark.parametrize("reduction", ("sum", "elementwise_mean"))

@@ -101,6 +101,7 @@ def test_taylor_low_temperature_tends_to_power_ratio():
     torch.testing.assert_close(F.taylor_softmax(x, order=4, temperature=1e-4), x**4 / (x**4).sum(), atol=1e-3, rtol=0)
 
 
+@pytest.mark.slow
 def test_gradcheck(case):
     """float64 gradients against finite differences (gumbel: the soft sample, fixed noise)."""
     x = torch.randn(2, 5, dtype=torch.float64, generator=torch.Generator().manual_seed(3)).requires_grad_()
@@ -450,6 +451,7 @@ def reference_grad(p, g, alpha):
     return s * (g - (s * g).sum(-1, keepdim=True) / s.sum(-1, keepdim=True).clamp(min=tiny))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
 @pytest.mark.parametrize("shape", FAST_SHAPES)
 @pytest.mark.parametrize("alpha", FAST_ALPHAS)
@@ -476,6 +478,7 @@ def test_forward_and_gradient_equal_the_references(alpha, shape, dtype):
             assert (p[::2] == 0).all() and (grad[::2] == 0).all()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", [(64, 3000), (4, 32000), (4096, 256)])
 @pytest.mark.parametrize("alpha", (2.0, 1.5))
 def test_gradient_equals_autograd_through_the_sort(alpha, shape):
@@ -487,6 +490,7 @@ def test_gradient_equals_autograd_through_the_sort(alpha, shape):
     torch.testing.assert_close(ours, ref, rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", FAST_SHAPES)
 @pytest.mark.parametrize("alpha", FAST_ALPHAS)
 def test_nan_rows_give_nan_and_leave_the_others(alpha, shape):
@@ -504,6 +508,7 @@ def test_nan_rows_give_nan_and_leave_the_others(alpha, shape):
     torch.testing.assert_close(grad[others], torch.autograd.grad(q, y, g[others])[0])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", [(4096, 256), (4, 32000)])
 @pytest.mark.parametrize("alpha", FAST_ALPHAS)
 def test_create_graph_backward_equals_the_fast_backward(alpha, shape):
@@ -534,6 +539,7 @@ def test_double_backward_on_the_sparse_path(alpha):
     torch.testing.assert_close(hvp, (plus - minus) / (2 * h), rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("alpha", FAST_ALPHAS)
 @pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
 def test_half_precision_through_the_fast_paths(alpha, dtype):
@@ -596,6 +602,7 @@ def test_uniform_perturbmax_screened_path_keeps_nan_rows_whole(bad):
     torch.testing.assert_close(p[1], x.new_tensor([0.125, 0.875, 0.0, 0.0]), rtol=0, atol=1e-14)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("alpha", FAST_ALPHAS)
 def test_scratch_is_never_shared_with_results(alpha):
     """The whole-row path reuses a per-thread workspace for its scratch: a second forward (as a

@@ -35,6 +35,7 @@ def fused_entmax(x, alpha, **kw):
     return probcore.entmax(x, alpha=alpha, fused=True, **kw)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("alpha", ALPHAS)
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("shape", SHAPES[:9])
@@ -128,6 +129,7 @@ def test_without_a_compiler_it_warns_once_and_runs_eager(monkeypatch, tmp_path):
     assert not fused.available()
 
 
+@pytest.mark.slow
 def test_build_reports_its_compile_time(monkeypatch, tmp_path):
     monkeypatch.setenv("PROBCORE_CACHE", str(tmp_path))
     monkeypatch.setattr(fused, "_library", None)

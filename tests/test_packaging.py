@@ -79,6 +79,7 @@ def test_version_is_a_string_read_by_pyproject():
     assert (ROOT / "probcore" / "py.typed").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("code", [
     "import probcore, probcore.check, probcore.testing, probcore.cli",
     "from probcore.cli import main; main(['--version'])",
@@ -91,6 +92,7 @@ def test_library_never_imports_the_app_packages(code):
     assert out.stdout.strip().splitlines()[-1] == "[]"
 
 
+@pytest.mark.slow
 def test_import_does_not_load_the_compiler():
     """import probcore leaves torch._dynamo unloaded (importing it costs 1-3 s here): torch.compile
     users load it themselves."""

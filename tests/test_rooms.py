@@ -160,6 +160,7 @@ def _writer(path: str, code: str, secret: str, moves: int, start, errors) -> Non
         errors.put(repr(err))
 
 
+@pytest.mark.slow
 def test_two_processes_writing_at_once(tmp_path):
     """Two processes move one room and create rooms concurrently: no lost update, no lock error."""
     path = tmp_path / "rooms.sqlite3"

@@ -55,6 +55,7 @@ def press(store: str, log: str, ready, out) -> None:
     out.put((job.result, seen, job.error))
 
 
+@pytest.mark.slow
 def test_two_processes_pressing_the_same_run_compute_it_once(tmp_path):
     store, log = tmp_path / "runs.sqlite3", tmp_path / "computed.log"
     runs.SharedRuns(store)
@@ -85,6 +86,7 @@ def claim_and_die(store: str, log: str) -> None:
     time.sleep(600)
 
 
+@pytest.mark.slow
 def test_a_run_whose_claimer_died_is_taken_over(tmp_path):
     store, log = tmp_path / "runs.sqlite3", tmp_path / "computed.log"
     shared = runs.SharedRuns(store, lease_s=2.0)

@@ -280,6 +280,7 @@ def test_candidates_of_nan_and_masked_rows():
         assert torch.isnan(tau[1]).all() and (tau[3] == INF).all() and torch.isfinite(tau[[0, 2, 4, 5]]).all()
 
 
+@pytest.mark.slow
 def test_float_alpha_newton_with_products_equals_the_bisection():
     """alpha = 1.25 (q - 1 = 3) takes products instead of log / exp in the Newton passes."""
     for dtype in (torch.float32, torch.float64):

@@ -85,6 +85,7 @@ def test_func_grad_equals_eager_backward(case, device):
     torch.testing.assert_close(got, leaf.grad, **TOL)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("device", DEVICES)
 def test_compiled_values_and_gradients_equal_eager(case, device):
     x = logits((4, 7), device, seed=3)
@@ -190,6 +191,7 @@ def test_loss_vmap_per_sample_equals_reduction_none(name, device):
     torch.testing.assert_close(vmap(grad(f))(x, t), leaf.grad, **TOL)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(LOSSES))
 @pytest.mark.parametrize("device", DEVICES)
 def test_compiled_loss_values_and_gradients_equal_eager(name, device):
@@ -218,6 +220,7 @@ def test_noise_range_carries_torchs_constant_result_mark():
     assert added and {k: getattr(functional._noise_range, k, None) for k in added} == {k: vars(marked)[k] for k in added}
 
 
+@pytest.mark.slow
 def test_losses_have_no_graph_breaks():
     """torch._dynamo.explain: one graph, no break, for every loss and the sparse mappings."""
     x, t = loss_inputs("cpu")
