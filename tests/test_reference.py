@@ -497,7 +497,7 @@ def loss_parameter_sets(fn):
     required keywords (k) filled in from the same table."""
     sig = inspect.signature(fn)
     keywords = [p for p in list(sig.parameters.values())[2:]
-                if p.name not in ("reduction", "ignore_index") and p.kind is p.POSITIONAL_OR_KEYWORD]
+                if p.name not in ("reduction", "ignore_index") and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
     required = {p.name: LOSS_VALUES[p.name][-1] for p in keywords if p.default is p.empty}
     return [required] + [{**required, p.name: v, **defaults(v if p.name == "mapping" else None)}
                          for p in keywords for v in LOSS_VALUES[p.name]]
