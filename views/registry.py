@@ -176,7 +176,7 @@ def all_options() -> dict[str, Option]:
 
 def navigation() -> dict[str, list]:
     """st.navigation's argument: the pages by section, titles in the session's language."""
-    return {t(section): [st.Page(page.script, title=t(page.title), icon=page.icon, url_path=page.url_path or page.id,
-                                 default=not page.url_path)  # the home page is at "/", its id a name only
+    return {t(section): [st.Page(page.script, title=t(page.title), icon=page.icon, url_path=page.url_path or None,
+                                 default=not page.url_path)
                          for page in PAGES.values() if page.section == section]
             for section in SECTIONS}
