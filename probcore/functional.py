@@ -135,7 +135,7 @@ def _gram_vjp_log(g, log_s):
     top = log_s.amax(-1, keepdim=True)
     top = torch.where(torch.isfinite(top), top, 0.0)
     m = log_s.argmax(-1, keepdim=True)
-    is_top = torch.zeros_like(log_s, dtype=torch.bool).scatter_(-1, m, True)
+    is_top = torch.arange(log_s.shape[-1], device=log_s.device) == m  # (vmap has no batching rule for scatter_)
     r = (log_s - top).exp()
     total = _nonzero(r.sum(-1, keepdim=True))
     others = log_s.masked_fill(is_top, float("-inf")).exp()  # s off the top entry
