@@ -51,7 +51,7 @@ def check_beta(beta: object) -> float:
 
 def check_order(order: object) -> int:
     """Taylor order: an even integer in [2, MAX_ORDER]."""
-    if (isinstance(order, bool) or not isinstance(order, numbers.Integral) or not 2 <= order <= MAX_ORDER
+    if (isinstance(order, bool) or not isinstance(order, numbers.Integral) or not 2 <= int(order) <= MAX_ORDER
             or order % 2):
         raise ProbcoreError("order", value=repr(order), high=MAX_ORDER)
     return int(order)

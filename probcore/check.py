@@ -207,7 +207,7 @@ def _load_csv(data: bytes, allow_nonfinite: bool, name: str) -> np.ndarray:
     return np.array(rows, dtype=np.float64)
 
 
-def _capped_lines(text: str, name: str):
+def _capped_lines(text: str, name: str) -> Iterator[str]:
     """The lines of ``text``, each refused before csv splits it when it holds MAX_COLS or more
     commas, counted in place (memory of a read: about twice the upload, not 23 times)."""
     start = 0

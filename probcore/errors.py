@@ -45,9 +45,9 @@ MESSAGES: dict[str, str] = {
     "target_index": "target must be a class index in [0, {high}], got {value}",
     "alpha_dtype": "alpha must be a real number or a real tensor, got dtype {dtype}",
     "alpha_entries": "alpha must be a finite real > 0 (every entry of the alpha tensor)",
-    "alpha_ndim": "alpha must have at most {limit} dimensions (those of x), got {got}",
-    "alpha_row_size": "alpha must have size 1 along dim (one alpha per row), got shape {shape}",
-    "alpha_broadcast": "alpha of shape {shape} does not broadcast to x of shape {x_shape}",
+    "alpha_shape": "alpha of shape {shape} does not fit x of shape {x_shape} with dim={dim}: alpha must broadcast to "
+                   "{kept} (x's shape with size 1 along dim){rows}",
+    "fused": "fused must be None (automatic), True or False, got {value}",
     "jacobian_generator": "gumbel_softmax is stochastic: pass generator= (a seeded torch.Generator) to get the "
                           "Jacobian of the sample it draws",
     # losses (probcore.losses)

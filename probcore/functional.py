@@ -131,6 +131,23 @@ def _gram_vjp(g, s):
     return s * (g - (g * s).sum(-1, keepdim=True) / _nonzero(s.sum(-1, keepdim=True)))
 
 
+def _gram_vjp_log(g, log_s):
+    """_gram_vjp from log s (-inf off the support), for s = p^(2 - alpha) with alpha > 2, which
+    overflows where p is tiny although g^T J stays finite: with r = s / max s,
+    dz_i = s_i (g_i - <g, r> / sum r) for i other than the row's largest s (index m), and
+    dz_m = sum_{j != m} s_j (g_m - g_j) / sum r (no cancellation of the dominant term)."""
+    top = log_s.amax(-1, keepdim=True)
+    top = torch.where(torch.isfinite(top), top, 0.0)
+    m = log_s.argmax(-1, keepdim=True)
+    is_top = torch.arange(log_s.shape[-1], device=log_s.device) == m  # (vmap has no batching rule for scatter_)
+    r = (log_s - top).exp()
+    total = _nonzero(r.sum(-1, keepdim=True))
+    others = log_s.masked_fill(is_top, float("-inf")).exp()  # s off the top entry
+    dz = others * (g - (g * r).sum(-1, keepdim=True) / total)
+    dz_top = (others * (g.gather(-1, m) - g)).sum(-1, keepdim=True) / total
+    return torch.where(is_top, dz_top, dz)
+
+
 # ------------------------------------------------------------------ softmax family
 
 @old_positions("dim", "temperature", "beta", kept=1)
@@ -420,6 +437,62 @@ def _entmax_smooth(z, alpha, n_iter=None):
     return p.masked_fill(torch.isneginf(zmax), 0).masked_fill(~finite & ~torch.isneginf(zmax), float("nan"))
 
 
+_EXACT_ABOVE = 2.0  # alpha above this: _entmax_large (p = d^(1/(alpha-1)) would lose p's digits to tau's rounding)
+_LARGE_NEWTON = 40  # Newton steps of _entmax_large at most (12 at most measured for alpha 2.1 to 1000; traced: all 40)
+
+
+def _entmax_large(z, alpha, n_iter=None):
+    """alpha-entmax along the last dim for alpha > 2 (a float or a (..., 1) tensor), exact: every
+    p_i to a few units of the dtype's eps, however close to 0.
+
+    With b = alpha - 1, q = 1/b and the entries sorted, x_(1) >= x_(2) >= ..., p_i^b = (b z_i - tau)
+    differs between entries by b (z_i - z_j) exactly, so with K the support size and
+    w = p_(K) (the smallest p of the support):
+        p_(i) = (w^b + c_i)^q,  c_i = b (z_(i) - z_(K)) >= 0,  sum_{i <= K} p_(i) = 1,
+    where no quantity comes from a difference of nearly equal numbers (p = (b z - tau)^q does:
+    at alpha = 55.7, top two logits 0.0057 apart, p_(2)^b = 1e-92 is b z_(2) - tau, tau = -0.31).
+    K = max{k : sum_{i<k} (b (z_(i) - z_(k)))^q < 1} (monotone in k: binary search on the sorted
+    row). g(w) = sum_i (w^b + c_i)^q is increasing and convex, g(1/K) >= 1: Newton from w = 1/K
+    descends monotonically to the root (g' >= 1); the terms are taken in log space,
+    q logaddexp(b log w, log c_i), so nothing underflows. Computed in float64 (float32 input:
+    the differences z_(i) - z_(K) are exact), p renormalised to sum 1 and scattered back.
+    A row holding NaN / +inf comes out NaN, a fully -inf row 0. No host sync when traced (the
+    Newton loop then runs all its steps)."""
+    zmax = z.detach().amax(-1, keepdim=True)
+    finite = torch.isfinite(zmax)
+    x = z.detach().to(torch.float64)
+    b = torch.as_tensor(alpha, dtype=torch.float64, device=z.device) - 1
+    q = 1 / b
+    xs, order = x.masked_fill(~finite, 0.0).sort(-1, descending=True)
+    n = z.shape[-1]
+    position = torch.arange(n, device=z.device)
+    lo = torch.zeros_like(zmax, dtype=torch.long)  # support size - 1 (index of the smallest support entry)
+    hi = torch.full_like(lo, n - 1)
+    for _ in range(max(1, (n - 1).bit_length())):  # binary search: the largest k - 1 with S_k < 1
+        mid = (lo + hi + 1) // 2
+        gap = b * (xs - xs.gather(-1, mid))  # NaN where both are -inf: not below 1
+        mass = torch.where(position < mid, gap.clamp(min=0) ** q, 0.0).sum(-1, keepdim=True)
+        inside = mass < 1
+        lo, hi = torch.where(inside, mid, lo), torch.where(inside, hi, mid - 1)
+    support = position <= lo
+    log_c = torch.where(support, (b * (xs - xs.gather(-1, lo))).log(), float("-inf"))  # -inf: ties with z_(K)
+    w = 1 / (lo + 1).to(torch.float64)
+    steps = _LARGE_NEWTON if n_iter is None else n_iter
+    for _ in range(steps):
+        log_terms = torch.logaddexp(b * w.log(), log_c)
+        mass = torch.where(support, (q * log_terms).exp(), 0.0).sum(-1, keepdim=True)
+        slope = torch.where(support, ((1 - q) * (b * w.log() - log_terms)).exp(), 0.0).sum(-1, keepdim=True)
+        new = (w - (mass - 1) / slope).clamp(min=torch.finfo(torch.float64).tiny)
+        done = new >= w  # convex from the right: a step that no longer descends is rounding
+        w = torch.where(done, w, new)
+        if not traced() and bool(done.all()):
+            break
+    sorted_p = torch.where(support, (q * torch.logaddexp(b * w.log(), log_c)).exp(), 0.0)
+    sorted_p = sorted_p / sorted_p.sum(-1, keepdim=True)
+    p = torch.zeros_like(sorted_p).scatter(-1, order, sorted_p).to(z.dtype)
+    return p.masked_fill(torch.isneginf(zmax), 0).masked_fill(~finite & ~torch.isneginf(zmax), float("nan"))
+
+
 def _entmax_forward(z, alpha, n_iter):
     """p for a (..., 1) tensor alpha with one alpha per row: the rows at 1, 1.5 and 2 take the
     exact paths, those below _SMOOTH_BELOW _entmax_smooth, the others the threshold's Newton
@@ -434,8 +507,12 @@ def _entmax_forward(z, alpha, n_iter):
     if smooth.any():
         p = torch.where(smooth, _entmax_smooth(z, alpha.masked_fill(~smooth, 0.5), n_iter), p)
     general &= ~smooth
+    large = general & (alpha > _EXACT_ABOVE)
+    if large.any():
+        p = torch.where(large, _entmax_large(z, alpha.masked_fill(~large, 3.0), n_iter), p)
+    general &= ~large
     if general.any():
-        alpha = alpha.masked_fill(~general, 3.0)
+        alpha = alpha.masked_fill(~general, 1.5)
         z = (alpha - 1) * (z - _finite_max(z))  # shifted before scaling, as _entmax_float
         q = (z - threshold.entmax_threshold(z, alpha, n_iter)).clamp(min=0) ** (1 / (alpha - 1))
         p = torch.where(general, q / _nonzero(q.sum(-1, keepdim=True)), p)
@@ -454,6 +531,33 @@ def _entmax_s(p, alpha):
     positive = p.masked_fill(~support, 1)
     exact15 = not isinstance(alpha, torch.Tensor) and alpha == 1.5
     return torch.where(support, positive.sqrt() if exact15 else positive ** (2 - alpha), 0.0)
+
+
+def _entmax_log_s(p, alpha):
+    """log s = (2 - alpha) log p on the support, -inf off it."""
+    support = p > 0
+    return torch.where(support, (2 - alpha) * p.masked_fill(~support, 1).log(), float("-inf"))
+
+
+def _in_log_space(alpha):
+    """Whether s = p^(2 - alpha) may overflow (alpha > 2, or a tensor alpha): the vjp then takes log s."""
+    return isinstance(alpha, torch.Tensor) or alpha > _EXACT_ABOVE
+
+
+def _entmax_vjp(g, p, alpha):
+    """g^T J of alpha-entmax at p (J symmetric: also J times a tangent), differentiable in p."""
+    if _in_log_space(alpha):
+        return _gram_vjp_log(g, _entmax_log_s(p, alpha))
+    return _gram_vjp(g, _entmax_s(p, alpha))
+
+
+def _entmax_s_relative(p, alpha):
+    """s up to a positive factor per row (s / max s where s may overflow): what _entmax_dalpha needs."""
+    if not _in_log_space(alpha):
+        return _entmax_s(p, alpha)
+    log_s = _entmax_log_s(p, alpha)
+    top = log_s.amax(-1, keepdim=True)
+    return (log_s - torch.where(torch.isfinite(top), top, 0.0)).exp()
 
 
 _PHI_SERIES = 26  # terms of phi's series, used for |w| < 1/4: 4^-26 < float64's eps
@@ -511,6 +615,8 @@ class _Entmax(torch.autograd.Function):
             return _entmax_forward(z, alpha, n_iter), ("dense", ())
         if alpha < _SMOOTH_BELOW and alpha not in (1, 1.5, 2):  # dense backward from p alone
             return _entmax_smooth(z, alpha, n_iter), ("dense", ())
+        if alpha > _EXACT_ABOVE:
+            return _entmax_large(z, alpha, n_iter), ("dense", ())
         if fused:
             p, s, status = _fused.forward(z, alpha)
             if bool(status.any()):  # rows the kernel left: the eager path, as without fused
@@ -536,11 +642,10 @@ class _Entmax(torch.autograd.Function):
         alpha = ctx.alpha if alpha is None else alpha
         dz = dalpha = None
         if ctx.kind == "dense" or torch.is_grad_enabled() or traced():
-            s = _entmax_s(p, alpha)
             if ctx.needs_input_grad[0]:
-                dz = _gram_vjp(g, s)
+                dz = _entmax_vjp(g, p, alpha)
             if ctx.needs_input_grad[1]:
-                dalpha = _entmax_dalpha(g, p, s, alpha)
+                dalpha = _entmax_dalpha(g, p, _entmax_s_relative(p, alpha), alpha)
         elif ctx.needs_input_grad[0]:
             if ctx.kind == "fused":
                 dz = _fused.backward(g, saved[0])
@@ -566,9 +671,11 @@ def _entmax_ops(z, alpha, n_iter):
             return (half - threshold.entmax15_threshold_sort(half)).clamp(min=0) ** 2
         if alpha < _SMOOTH_BELOW:
             return _entmax_smooth(z, alpha, n_iter)
-        return _entmax_bisect(z, alpha, n_iter)
+        return _entmax_large(z, alpha, n_iter) if alpha > _EXACT_ABOVE else _entmax_bisect(z, alpha, n_iter)
     smooth = (alpha < _SMOOTH_BELOW) & (alpha != 1)
-    p = torch.where(alpha == 1, _softmax(z), _entmax_bisect(z, alpha.masked_fill(alpha < _SMOOTH_BELOW, 2.0), n_iter))
+    large = alpha > _EXACT_ABOVE
+    p = torch.where(alpha == 1, _softmax(z), _entmax_bisect(z, alpha.masked_fill(smooth | large, 2.0), n_iter))
+    p = torch.where(large, _entmax_large(z, alpha.masked_fill(~large, 3.0), n_iter), p)
     return torch.where(smooth, _entmax_smooth(z, alpha.masked_fill(~smooth, 0.5), n_iter), p)
 
 
@@ -601,9 +708,8 @@ class _EntmaxOps(torch.autograd.Function):
     def backward(ctx, g):
         p, alpha = ctx.saved_tensors
         alpha = ctx.alpha if alpha is None else alpha
-        s = _entmax_s(p, alpha)
-        dz = _gram_vjp(g, s) if ctx.needs_input_grad[0] else None
-        dalpha = _entmax_dalpha(g, p, s, alpha) if ctx.needs_input_grad[1] else None
+        dz = _entmax_vjp(g, p, alpha) if ctx.needs_input_grad[0] else None
+        dalpha = _entmax_dalpha(g, p, _entmax_s_relative(p, alpha), alpha) if ctx.needs_input_grad[1] else None
         return dz, dalpha, None
 
 class _EntmaxOpsJvp(_EntmaxOps):
@@ -616,8 +722,8 @@ class _EntmaxOpsJvp(_EntmaxOps):
         dp/dalpha times alpha's tangent."""
         p, alpha = ctx.saved_tensors
         alpha = ctx.alpha if alpha is None else alpha
-        s = _entmax_s(p, alpha)
-        dp = _gram_vjp(z_t, s) if z_t is not None else torch.zeros_like(p)
+        s = _entmax_s_relative(p, alpha)
+        dp = _entmax_vjp(z_t, p, alpha) if z_t is not None else torch.zeros_like(p)
         if alpha_t is not None:  # dp/dalpha: <e_i, dp/dalpha> for every i at once
             eye = torch.eye(p.shape[-1], dtype=p.dtype, device=p.device)
             rate = _entmax_dalpha(eye, p.unsqueeze(-2), s.unsqueeze(-2), alpha.unsqueeze(-2)).squeeze(-1)
@@ -625,34 +731,37 @@ class _EntmaxOpsJvp(_EntmaxOps):
         return dp
 
 
-def _entmax_apply(z, alpha, n_iter=None, fused=False):
-    """p of alpha-entmax on z (dim last): _EntmaxOps when traced, else _Entmax (fused: the kernel
-    where it applies, see probcore.fused)."""
+def _entmax_apply(z, alpha, n_iter=None, fused=None):
+    """p of alpha-entmax on z (dim last): _EntmaxOps when traced, else _Entmax, through the compiled
+    kernel (probcore.fused) wherever it applies (a float alpha in [1.25, 2], CPU, no n_iter) unless
+    fused is False; measured faster there than the eager path at every shape of
+    bench/bench_core.py (docs/library-kernel.md)."""
     if traced():
         return (_EntmaxOps if torch.compiler.is_compiling() else _EntmaxOpsJvp).apply(z, alpha, n_iter)
-    fused = (fused and not isinstance(alpha, torch.Tensor) and _SMOOTH_BELOW <= alpha <= 2 and _fused.applies(z)
-             and _fused.available())
-    return _Entmax.apply(z, alpha, n_iter, fused)[0]
+    kernel = (fused is not False and n_iter is None and not isinstance(alpha, torch.Tensor)
+              and _SMOOTH_BELOW <= alpha <= 2 and _fused.applies(z) and _fused.available())
+    return _Entmax.apply(z, alpha, n_iter, kernel)[0]
 
 
 def _check_fused(fused):
-    if not isinstance(fused, bool):
-        raise ProbcoreError("bool", name="fused", value=repr(fused))
+    if fused is not None and not isinstance(fused, bool):
+        raise ProbcoreError("fused", value=repr(fused))
     return fused
 
 
 @old_positions("dim", "temperature", "fused", kept=1)
-def sparsemax(x: Tensor, dim: int = -1, *, temperature: float = 1.0, fused: bool = False) -> Tensor:
+def sparsemax(x: Tensor, dim: int = -1, *, temperature: float = 1.0, fused: bool | None = None) -> Tensor:
     """p = relu(z - tau), z = x / T, tau such that sum p = 1 (Euclidean projection onto the
-    simplex). Jacobian on the support S: I - 11^T / |S| (over T). fused=True: threshold, p and
-    backward in one compiled CPU kernel per row (probcore.fused; same results, faster on short
-    rows; eager path with a warning where no C compiler is present)."""
+    simplex). Jacobian on the support S: I - 11^T / |S| (over T). fused: None (default) runs the
+    threshold, p and backward in probcore's compiled CPU kernel wherever it applies (CPU float
+    tensors, outside torch.func / torch.compile; same results, faster), True / False force it on
+    / off (probcore.fused; without the compiled kernel: one RuntimeWarning, then the eager path)."""
     z, back = _lastdim(x, dim)
     return back(_entmax_apply(_shifted_scaled(z, temperature), 2.0, fused=_check_fused(fused)))
 
 
 @old_positions("dim", "temperature", "fused", kept=1)
-def entmax15(x: Tensor, dim: int = -1, *, temperature: float = 1.0, fused: bool = False) -> Tensor:
+def entmax15(x: Tensor, dim: int = -1, *, temperature: float = 1.0, fused: bool | None = None) -> Tensor:
     """1.5-entmax: p = relu(z / 2 - tau)^2, z = x / T, sum p = 1 (exact: closed-form tau on the
     screened support). fused: as for sparsemax."""
     z, back = _lastdim(x, dim)
@@ -661,7 +770,7 @@ def entmax15(x: Tensor, dim: int = -1, *, temperature: float = 1.0, fused: bool 
 
 @old_positions("alpha", "dim", "temperature", "n_iter", "fused")
 def entmax(x: Tensor, *, dim: int = -1, alpha: float | Tensor = 1.5, temperature: float = 1.0,
-           n_iter: int | None = None, fused: bool = False) -> Tensor:
+           n_iter: int | None = None, fused: bool | None = None) -> Tensor:
     """alpha-entmax: p = relu((alpha - 1) z - tau)^(1 / (alpha - 1)), z = x / T, sum p = 1.
 
     alpha > 0: a float, or a tensor broadcastable to x with size 1 along ``dim`` (one alpha
@@ -670,6 +779,14 @@ def entmax(x: Tensor, *, dim: int = -1, alpha: float | Tensor = 1.5, temperature
     solve for the threshold iteratively (``n_iter``: at most that many iterations; default: to the
     dtype's resolution) and are renormalised to sum 1; below alpha = 1.25 in the units of x
     (_entmax_smooth), so p tends to softmax smoothly as alpha -> 1.
+    alpha > 2 is solved in the units of p (p_(i) = (p_min^(alpha-1) + (alpha-1)(z_(i) - z_min))^(1/(alpha-1))
+    over the sorted support), so every p keeps its digits at any alpha (1e-6 float32 / 1e-9 float64
+    of a 400-digit reference up to alpha = 1000, near-ties included).
+
+    alpha shapes: a number; a 0-d or one-element tensor; any tensor that broadcasts against x with
+    size 1 along ``dim`` (x's dims, the reduced one kept: e.g. (B, 1) or (1, 1) for a (B, n) x with
+    dim=-1, (B, 1, T) for a (B, n, T) x with dim=1); and, for a 2-d x (B, n) with dim=-1 (or 1),
+    a (B,) tensor, one alpha per row. Other shapes raise ValueError naming the shape passed.
     fused (float alpha in [1.25, 2], n_iter None; other alphas: the eager path): as for sparsemax."""
     z, back = _lastdim(x, dim)
     z = _shifted_scaled(z, temperature)
@@ -678,7 +795,7 @@ def entmax(x: Tensor, *, dim: int = -1, alpha: float | Tensor = 1.5, temperature
         n_iter = check_positive_int("n_iter", n_iter)
     if not isinstance(alpha, torch.Tensor):
         alpha = check_alpha(alpha)
-        return back(_softmax(z) if alpha == 1 else _entmax_apply(z, alpha, n_iter, fused and n_iter is None))
+        return back(_softmax(z) if alpha == 1 else _entmax_apply(z, alpha, n_iter, fused))
     return back(_entmax_apply(z, _alpha_rows(alpha, x, dim, z), n_iter))
 
 
@@ -688,16 +805,23 @@ def _alpha_rows(alpha, x, dim, z):
         raise ProbcoreError("alpha_dtype", dtype=str(alpha.dtype))
     if not traced() and (torch.isnan(alpha).any() or (alpha <= 0).any() or torch.isinf(alpha).any()):
         raise ProbcoreError("alpha_entries")
-    dim = dim % x.dim()
-    if alpha.dim() > x.dim():
-        raise ProbcoreError("alpha_ndim", limit=x.dim(), got=alpha.dim())
-    alpha = alpha.reshape((1,) * (x.dim() - alpha.dim()) + alpha.shape)
-    if alpha.shape[dim] != 1:
-        raise ProbcoreError("alpha_row_size", shape=str(tuple(alpha.shape)))
-    try:
-        return alpha.movedim(dim, -1).to(z.dtype).expand(*z.shape[:-1], 1)
-    except RuntimeError:
-        raise ProbcoreError("alpha_broadcast", shape=str(tuple(alpha.shape)), x_shape=str(tuple(x.shape))) from None
+    shape, axis = tuple(alpha.shape), dim % x.dim()
+    kept = (*x.shape[:axis], 1, *x.shape[axis + 1:])  # x's shape with size 1 along dim
+    if alpha.numel() == 1:
+        alpha = alpha.reshape((1,) * x.dim())
+    elif x.dim() == 2 and axis == 1 and shape == (x.shape[0],):  # (B,) for a (B, n) x: one alpha per row
+        alpha = alpha.reshape(-1, 1)
+    else:
+        try:
+            fits = alpha.dim() <= x.dim() and torch.broadcast_shapes(shape, kept) == kept
+        except RuntimeError:
+            fits = False
+        if not fits:
+            rows = f", or ({x.shape[0]},) (one alpha per row)" if x.dim() == 2 and axis == 1 else ""
+            raise ProbcoreError("alpha_shape", shape=str(shape), x_shape=str(tuple(x.shape)), dim=dim, kept=str(kept),
+                                rows=rows)
+        alpha = alpha.reshape((1,) * (x.dim() - alpha.dim()) + shape)
+    return alpha.movedim(axis, -1).to(z.dtype).expand(*z.shape[:-1], 1)
 
 
 # ------------------------------------------------------------------ perturb-max

@@ -210,7 +210,7 @@ def test_bad_dim(case):
     (lambda x: F.sparse_softmax(x, top_p=1.5), r"top_p must be in \(0, 1\]"),
     (lambda x: F.entmax(x, alpha=0.0), "alpha must be a finite real > 0"),
     (lambda x: F.entmax(x, alpha=torch.tensor([[-0.5]])), "alpha must be a finite real > 0"),
-    (lambda x: F.entmax(x, alpha=torch.ones(1, 4) * 1.5), "alpha must have size 1 along dim"),
+    (lambda x: F.entmax(x, alpha=torch.ones(1, 4) * 1.5), r"alpha of shape \(1, 4\) does not fit x of shape \(1, 4\)"),
     (lambda x: F.entmax(x, n_iter=0), "n_iter must be an integer >= 1"),
     (lambda x: F.softmax(x, temperature=0.0), "temperature must be finite and non-zero"),
     (lambda x: F.sparsemax(x, temperature=INF), "temperature must be finite and non-zero"),

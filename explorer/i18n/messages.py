@@ -106,6 +106,12 @@ def localize(message: str | BaseException) -> str:
 
 # ---- the templates, by id (English: probcore's own message) ----
 STRINGS = {
+    "error.alpha_shape": {
+        "zh": "形状为 {shape} 的 alpha 与 dim={dim} 下形状为 {x_shape} 的 x 不匹配：alpha 必须能广播到 {kept}（x 在 dim 上长度为 1 的形状）{rows}",
+    },
+    "error.fused": {
+        "zh": "fused 必须是 None（自动）、True 或 False，收到 {value}",
+    },
     "error.diag_ties": {
         "zh": "你的这一行是把 x 中并列的元素互换后的参考结果（下标 {indices}）：并列的处理方式不同；并列元素中选哪一个都对（probcore 保留 torch.topk 返回的那些），所以请把并列元素当作集合来比较",
     },
@@ -159,15 +165,6 @@ STRINGS = {
     },
     "error.alpha_entries": {
         "zh": "alpha 必须是 > 0 的有限实数（alpha 张量的每个元素都是）",
-    },
-    "error.alpha_ndim": {
-        "zh": "alpha 最多只能有 {limit} 个维度（x 的维度），收到 {got}",
-    },
-    "error.alpha_row_size": {
-        "zh": "alpha 沿 dim 的长度必须为 1（每行一个 alpha），收到形状 {shape}",
-    },
-    "error.alpha_broadcast": {
-        "zh": "形状为 {shape} 的 alpha 无法广播到形状为 {x_shape} 的 x",
     },
     "error.jacobian_generator": {
         "zh": "gumbel_softmax 是随机的：传入 generator=（一个设定了种子的 torch.Generator），才能得到它所抽样本的雅可比矩阵",
