@@ -1,0 +1,113 @@
+"""Live views (issue 21): the core views computed and drawn in the browser while the pointer moves.
+
+Each view is a Streamlit components v2 component (``st.components.v2.component``: bidirectional,
+no iframe) whose JavaScript is ``static/probcore.js`` (probcore's maths, checked against probcore
+by tests/test_live_parity.py) followed by the view's own file (``static/<view>.js``). While a
+control moves the browser recomputes and redraws every animation frame; on release it sends the
+state (logits, parameters) to the server once (:func:`_take_state`), so the URL, the tables,
+lessons and follow mode see it as they see a Streamlit widget's value. The server's next run sends
+that same state back and the component does not draw it again.
+
+Where JavaScript does not run (AppTest) the page draws its server figure as before: the server
+draws it until the browser reports that the live view runs (state ``js``); in a browser the
+component's CSS hides that figure from the first frame (``.st-key-<figure key>``).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import streamlit as st
+
+from explorer import state
+from explorer.colors import mapping_color
+from explorer.i18n import language, param_label, t
+from probcore.registry import MAPPINGS
+
+STATIC = Path(__file__).parent / "static"
+PROBCORE_JS = (STATIC / "probcore.js").read_text()
+CSS = (STATIC / "live.css").read_text()
+LIVE_PARAMS = ("temperature", "beta", "order", "k", "top_p", "alpha", "noise", "margin", "scale")
+NOT_LIVE = ("gumbel_softmax",)  # a seeded sample: drawn by the server only
+
+# A few words of the live views that explorer.i18n does not have (same two languages).
+WORDS = {
+    "en": {"server_only": "Gumbel-softmax draws a random sample: the live chart leaves it out (its statistics are in the table below)."},
+    "zh": {"server_only": "Gumbel-softmax 是随机采样：实时图表不画它（其统计量见下表）。"},
+}
+
+
+def _component(view: str, hidden_figure: str):
+    """The components v2 mount command of one live view: probcore.js + static/<view>.js, the common
+    CSS, and a rule that hides the server's figure (key ``hidden_figure``) where the view runs."""
+    js = PROBCORE_JS + "\n" + (STATIC / f"{view}.js").read_text()
+    css = CSS + f"\n.st-key-{hidden_figure} {{ display: none; }}\n"
+    return st.components.v2.component(f"probcore_live_{view}", js=js, css=css, isolate_styles=False)
+
+
+_COMPARE = _component("compare", "compare_bars")
+
+
+def _param_specs(names: list[str], n: int) -> tuple[list[dict], dict]:
+    """The live parameter controls of the shown mappings (registry slider ranges) and their values
+    (the session's; a None one, beta or top_p not given, gets no control)."""
+    ss = st.session_state
+    specs, values = [], {}
+    for name in names:
+        for p in MAPPINGS[name].params:
+            if p.name not in LIVE_PARAMS or p.name in values or ss.get(p.name) is None:
+                continue
+            high = n if p.name == "k" else p.ui_high
+            value = ss[p.name]
+            if p.kind != "choice":
+                value = float(np.clip(value, p.ui_low, high)) if p.kind == "float" else int(np.clip(value, p.ui_low, high))
+            values[p.name] = value
+            specs.append(dict(name=p.name, label=param_label(p.name), kind=p.kind, low=p.ui_low, high=high,
+                              step=p.step or 1, choices=list(p.choices)))
+    return specs, values
+
+
+def _take_state() -> None:
+    """Release in the browser: the logits and parameters it sends become the session's controls."""
+    ss = st.session_state
+    sent = (ss.get("live_compare") or {}).get("state")
+    if not isinstance(sent, dict):
+        return
+    try:
+        x = np.array([float(v) for v in sent.get("logits", [])], dtype=float)
+    except (TypeError, ValueError):
+        return
+    if state.N_MIN <= len(x) <= state.N_MAX and np.all(np.isfinite(x)):
+        state.set_logits(x)
+    for name, value in (sent.get("params") or {}).items():
+        if name in LIVE_PARAMS and name in ss:
+            try:
+                MAPPINGS[next(m for m in MAPPINGS if any(p.name == name for p in MAPPINGS[m].params))].validate(
+                    **{name: value})
+            except (ValueError, StopIteration):
+                continue
+            ss[name] = value
+
+
+def compare_view(ctl: state.Controls, log_y: bool, server_figure: Callable[[], None]) -> None:
+    """Compare's chart, live: the grouped bars of every shown mapping with a handle per logit (n <=
+    state.SLIDER_MAX_N), the top of a bar draggable, and the shown mappings' parameters. Calls
+    ``server_figure()`` (the server's chart) until the browser reports that the view runs."""
+    ss = st.session_state
+    names = [name for name in ctl.mappings if name not in NOT_LIVE]
+    specs, values = _param_specs(names, ctl.n)
+    present = bool(ss.get("present"))
+    data = dict(
+        logits=[float(v) for v in ctl.logits], mappings=names, target=ctl.target, log_y=bool(log_y),
+        kwargs={name: ctl.kwargs[name] for name in names}, params=specs, param_values=values,
+        labels={name: ctl.labels[name] for name in names}, colors={name: mapping_color(name) for name in names},
+        handles=ctl.n <= state.SLIDER_MAX_N, bound=float(max(10.0, np.ceil(np.abs(ctl.logits).max()))),
+        height=520 if present else 380, font_size=20 if present else 13,
+        text={"probability": t("fig.probability"), "class_axis": t("fig.class_axis"), "exact_zero": t("fig.exact_zero")},
+        js_known=bool((ss.get("live_compare") or {}).get("js")), lang=language())
+    result = _COMPARE(key="live_compare", data=data, on_state_change=_take_state, on_js_change=lambda: None)
+    if any(name in NOT_LIVE for name in ctl.mappings):
+        st.caption(WORDS[language()]["server_only"])
+    if not (result.get("js") if hasattr(result, "get") else getattr(result, "js", None)):
+        server_figure()
