@@ -8,9 +8,8 @@ state (logits, parameters) to the server once (:func:`_take_state`), so the URL,
 lessons and follow mode see it as they see a Streamlit widget's value. The server's next run sends
 that same state back and the component does not draw it again.
 
-Where JavaScript does not run (AppTest) the page draws its server figure as before: the server
-draws it until the browser reports that the live view runs (state ``js``); in a browser the
-component's CSS hides that figure from the first frame (``.st-key-<figure key>``).
+Where JavaScript does not run (AppTest: a session without request headers; every browser that
+shows a Streamlit page runs JavaScript) the page draws its server figure as before.
 """
 from __future__ import annotations
 
@@ -38,15 +37,18 @@ WORDS = {
 }
 
 
-def _component(view: str, hidden_figure: str):
-    """The components v2 mount command of one live view: probcore.js + static/<view>.js, the common
-    CSS, and a rule that hides the server's figure (key ``hidden_figure``) where the view runs."""
+def _component(view: str):
+    """The components v2 mount command of one live view: probcore.js + static/<view>.js and the common CSS."""
     js = PROBCORE_JS + "\n" + (STATIC / f"{view}.js").read_text()
-    css = CSS + f"\n.st-key-{hidden_figure} {{ display: none; }}\n"
-    return st.components.v2.component(f"probcore_live_{view}", js=js, css=css, isolate_styles=False)
+    return st.components.v2.component(f"probcore_live_{view}", js=js, css=CSS, isolate_styles=False)
 
 
-_COMPARE = _component("compare", "compare_bars")
+_COMPARE = _component("compare")
+
+
+def runs_javascript() -> bool:
+    """Whether this session is a browser's (its websocket request has headers), not AppTest's."""
+    return bool(st.context.headers)
 
 
 def _param_specs(names: list[str], n: int) -> tuple[list[dict], dict]:
@@ -93,7 +95,10 @@ def _take_state() -> None:
 def compare_view(ctl: state.Controls, log_y: bool, server_figure: Callable[[], None]) -> None:
     """Compare's chart, live: the grouped bars of every shown mapping with a handle per logit (n <=
     state.SLIDER_MAX_N), the top of a bar draggable, and the shown mappings' parameters. Calls
-    ``server_figure()`` (the server's chart) until the browser reports that the view runs."""
+    ``server_figure()`` (the server's chart) instead where JavaScript does not run."""
+    if not runs_javascript():
+        server_figure()
+        return
     ss = st.session_state
     names = [name for name in ctl.mappings if name not in NOT_LIVE]
     specs, values = _param_specs(names, ctl.n)
@@ -105,9 +110,7 @@ def compare_view(ctl: state.Controls, log_y: bool, server_figure: Callable[[], N
         handles=ctl.n <= state.SLIDER_MAX_N, bound=float(max(10.0, np.ceil(np.abs(ctl.logits).max()))),
         height=520 if present else 380, font_size=20 if present else 13,
         text={"probability": t("fig.probability"), "class_axis": t("fig.class_axis"), "exact_zero": t("fig.exact_zero")},
-        js_known=bool((ss.get("live_compare") or {}).get("js")), lang=language())
-    result = _COMPARE(key="live_compare", data=data, on_state_change=_take_state, on_js_change=lambda: None)
+        lang=language())
+    _COMPARE(key="live_compare", data=data, on_state_change=_take_state)
     if any(name in NOT_LIVE for name in ctl.mappings):
         st.caption(WORDS[language()]["server_only"])
-    if not (result.get("js") if hasattr(result, "get") else getattr(result, "js", None)):
-        server_figure()

@@ -268,7 +268,6 @@ export default function liveCompare({ parentElement, data, setStateValue }) {
     dragBars(view);
   }
   view.setStateValue = setStateValue;
-  if (!data.js_known) setStateValue("js", true);  // the server stops drawing its own chart for this session
   const incoming = stateKey(data.logits, data.param_values, data);
   if (incoming === view.drawnKey) {  // the server's run after a release: already drawn
     view.data = data;
