@@ -58,7 +58,7 @@ def main() -> None:
             "params": [], "param_values": {}, "labels": {n: n for n in names},
             "colors": {n: mapping_color(n) for n in names}, "handles": True, "bound": 10.0, "height": 380,
             "font_size": 13, "text": {"probability": "p", "class_axis": "class", "exact_zero": "x = 0"}, "lang": "en"}
-    js = (STATIC / "probcore.js").read_text() + "\n" + (STATIC / "compare.js").read_text()
+    js = "\n".join((STATIC / name).read_text() for name in ("probcore.js", "live_core.js", "compare.js"))
     with chromium(sync_playwright) as browser:
         page = browser.new_page(viewport={"width": 1000, "height": 1000})
         page.set_content("<div id='svg' style='width:900px'></div><div id='plotly'></div>")

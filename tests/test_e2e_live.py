@@ -37,13 +37,14 @@ def values(page) -> dict:
     return json.loads(page.locator(ROOT_SELECTOR).get_attribute("data-values"))
 
 
-def assert_matches_probcore(shown: dict) -> None:
+def assert_matches_probcore(shown: dict, **params) -> None:
     """Every mapping the view draws, at the logits it draws them for, as probcore's reference gives it
-    with the explorer's default parameters (the test leaves them as they are)."""
+    with the explorer's default parameters but ``params``."""
     x = np.array(shown["logits"])
     assert set(shown["mappings"]) == set(state.DEFAULT_SHOWN)
     for name, p in shown["mappings"].items():
-        kwargs = {k: v for k, v in state.default_kwargs(name).items() if v is not None}
+        defaults = state.default_kwargs(name)
+        kwargs = {k: params.get(k, v) for k, v in defaults.items() if params.get(k, v) is not None}
         extra = {"target": 0} if MAPPINGS[name].needs_target else {}
         expected = MAPPINGS[name].reference(x, **kwargs, **extra)
         assert np.allclose(p, expected, rtol=0, atol=1e-9), (name, p, expected)
@@ -51,7 +52,9 @@ def assert_matches_probcore(shown: dict) -> None:
 
 def drag_handle(page, index: int, fraction: float) -> None:
     """Press on the handle of logit ``index`` and drag to ``fraction`` of its track, in steps."""
-    box = page.locator(f"[data-live-view='compare'] input[aria-label='x{index}']").bounding_box()
+    handle = page.locator(f"[data-live-view='compare'] input[aria-label='x{index}']")
+    handle.scroll_into_view_if_needed()
+    box = handle.bounding_box()
     y = box["y"] + box["height"] / 2
     start = box["x"] + box["width"] / 2
     page.mouse.move(start, y)
@@ -96,8 +99,55 @@ def test_dragging_compare_draws_probcore_and_reaches_the_server(server, browser,
                                f".getAttribute('data-values')).logits[1] > {before}")
         shown = values(page)
         assert_matches_probcore(shown)
+        temperature = page.locator("[data-live-view='compare'] input[aria-label='temperature']")
+        for _ in range(4):  # T 1 -> 1.2 by keyboard: each step drawn at once, each sent (a full page run)
+            temperature.press("ArrowRight")
+        page.wait_for_function("() => new URL(location.href).searchParams.get('temperature') === '1.2'")
+        assert_matches_probcore(values(page), temperature=1.2)
+        settle(page)
+        assert page.locator(".st-key-w_temperature").count() == 0 or \
+            page.locator(".st-key-w_temperature input").input_value() == "1.2"
         label = page.locator("[data-live-view='compare'] .pl-axis").last.text_content()
         assert label == ("class i (logit xᵢ)" if lang == "en" else "类别 i（logit xᵢ）")
+        assert not errors, errors
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_dragging_on_jacobian_draws_probcore_jacobians(server, browser, lang):
+    """The Jacobian page's live heat maps (softmax and sparsemax at first) follow x0's handle: the
+    matrices it holds are probcore.jacobian's at the logits it shows, at three positions."""
+    import torch
+
+    import probcore
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.set_default_timeout(TIMEOUT_MS)
+    errors = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    selector = "[data-live-view='jacobian'][data-values]"
+    try:
+        page.goto(f"{server}/jacobian?lang={lang}")
+        page.wait_for_selector(selector, state="attached")
+        settle(page)
+        handle = page.locator("[data-live-view='jacobian'] input[aria-label='x0']")
+        for fraction in (0.8, 0.3, 0.55):
+            handle.scroll_into_view_if_needed()
+            box = handle.bounding_box()
+            y = box["y"] + box["height"] / 2
+            page.mouse.move(box["x"] + box["width"] / 2, y)
+            page.mouse.down()
+            page.mouse.move(box["x"] + fraction * box["width"], y, steps=10)
+            page.mouse.up()
+            page.wait_for_function("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+            shown = json.loads(page.locator(selector).get_attribute("data-values"))
+            assert set(shown["jacobians"]) == {"softmax", "sparsemax"}
+            x = torch.tensor(shown["logits"], dtype=torch.float64)
+            for name, J in shown["jacobians"].items():
+                kwargs = {k: v for k, v in state.default_kwargs(name).items() if v is not None}
+                assert np.allclose(J, probcore.jacobian(name, x, **kwargs).numpy(), rtol=0, atol=1e-9), name
+            page.wait_for_function("x => new URL(location.href).searchParams.get('logits') === x",
+                                   arg=", ".join(f"{v:.6g}" for v in shown["logits"]))
         assert not errors, errors
     finally:
         page.close()

@@ -7,6 +7,7 @@ import streamlit as st
 
 from explorer import compute, figures, state, ui
 from explorer.i18n import t
+from explorer.live import jacobian_view
 
 ui.header("page.jacobian", "jacobian.intro")
 state.mapping_controls()
@@ -56,13 +57,17 @@ def live() -> None:
             st.caption(t("ui.top_view", top=len(index), n=ctl.n))
         block = np.ix_(index, index)
         drawn = ui.pick_figures("heatmaps", t("ctl.heatmaps_of"), list(jacobians))
-        columns = st.columns(2 if len(index) <= 12 else 1)
-        for k, name in enumerate(drawn):
-            analytic, auto = jacobians[name]
-            with columns[k % len(columns)]:
-                ui.show_figure(figures.jacobian_pair(analytic[block], None if auto is None else auto[block], index,
-                                                     labels[name]),
-                               f"jacobian_{name}", table=lambda a=analytic: pd.DataFrame(a))
+
+        def server_figures(names: list[str]) -> None:
+            columns = st.columns(2 if len(index) <= 12 else 1)
+            for k, name in enumerate(names):
+                analytic, auto = jacobians[name]
+                with columns[k % len(columns)]:
+                    ui.show_figure(figures.jacobian_pair(analytic[block], None if auto is None else auto[block], index,
+                                                         labels[name]),
+                                   f"jacobian_{name}", table=lambda a=analytic: pd.DataFrame(a))
+
+        jacobian_view(ctl, drawn, server_figures)
 
 
 live()

@@ -2,7 +2,8 @@
 
 Each view is a Streamlit components v2 component (``st.components.v2.component``: bidirectional,
 no iframe) whose JavaScript is ``static/probcore.js`` (probcore's maths, checked against probcore
-by tests/test_live_parity.py) followed by the view's own file (``static/<view>.js``). While a
+by tests/test_live_parity.py), ``static/live_core.js`` (handles, parameters, frames, release) and
+the view's own file (``static/<view>.js``). While a
 control moves the browser recomputes and redraws every animation frame; on release it sends the
 state (logits, parameters) to the server once (:func:`_take_state`), so the URL, the tables,
 lessons and follow mode see it as they see a Streamlit widget's value. The server's next run sends
@@ -32,18 +33,23 @@ NOT_LIVE = ("gumbel_softmax",)  # a seeded sample: drawn by the server only
 
 # A few words of the live views that explorer.i18n does not have (same two languages).
 WORDS = {
-    "en": {"server_only": "Gumbel-softmax draws a random sample: the live chart leaves it out (its statistics are in the table below)."},
-    "zh": {"server_only": "Gumbel-softmax 是随机采样：实时图表不画它（其统计量见下表）。"},
+    "en": {"server_only": "Gumbel-softmax draws a random sample: the live chart leaves it out (its statistics are in the table below).",
+           "jacobian_scale": "Colour: ∂pᵢ/∂xⱼ, blue < 0 < red, scaled to each map's largest |entry|; row i, column j."},
+    "zh": {"server_only": "Gumbel-softmax 是随机采样：实时图表不画它（其统计量见下表）。",
+           "jacobian_scale": "颜色：∂pᵢ/∂xⱼ，蓝 < 0 < 红，按每张图最大的 |元素| 缩放；第 i 行，第 j 列。"},
 }
 
 
 def _component(view: str):
-    """The components v2 mount command of one live view: probcore.js + static/<view>.js and the common CSS."""
-    js = PROBCORE_JS + "\n" + (STATIC / f"{view}.js").read_text()
+    """The components v2 mount command of one live view: probcore.js + live_core.js + static/<view>.js
+    as one module, and the common CSS."""
+    js = "\n".join([PROBCORE_JS, (STATIC / "live_core.js").read_text(), (STATIC / f"{view}.js").read_text()])
     return st.components.v2.component(f"probcore_live_{view}", js=js, css=CSS, isolate_styles=False)
 
 
 _COMPARE = _component("compare")
+_JACOBIAN = _component("jacobian")
+NO_CLOSED_FORM = ("perturbmax",)  # its Jacobian is autograd's: drawn by the server
 
 
 def runs_javascript() -> bool:
@@ -70,17 +76,19 @@ def _param_specs(names: list[str], n: int) -> tuple[list[dict], dict]:
     return specs, values
 
 
-def _take_state() -> None:
-    """Release in the browser: the logits and parameters it sends become the session's controls."""
+def _take_state(key: str) -> None:
+    """Release in the browser (component ``key``): the logits and parameters it sends become the
+    session's controls."""
     ss = st.session_state
-    sent = (ss.get("live_compare") or {}).get("state")
+    sent = (ss.get(key) or {}).get("state")
     if not isinstance(sent, dict):
         return
     try:
         x = np.array([float(v) for v in sent.get("logits", [])], dtype=float)
     except (TypeError, ValueError):
         return
-    if state.N_MIN <= len(x) <= state.N_MAX and np.all(np.isfinite(x)):
+    moved = not np.array_equal(x, np.asarray(ss.get("_last_x", []), dtype=float))
+    if moved and state.N_MIN <= len(x) <= state.N_MAX and np.all(np.isfinite(x)):  # a preset stays a preset
         state.set_logits(x)
     for name, value in (sent.get("params") or {}).items():
         if name in LIVE_PARAMS and name in ss:
@@ -89,7 +97,33 @@ def _take_state() -> None:
                     **{name: value})
             except (ValueError, StopIteration):
                 continue
-            ss[name] = value
+            if ss[name] != value:
+                ss[name] = value
+                ss["_live_params_moved"] = True  # the Mappings expander (outside the fragment) shows it: a full run
+
+
+def _data(ctl: state.Controls, names: list[str]) -> dict:
+    """What a live view draws from: the logits, the mappings with their checked keyword arguments,
+    the live parameters, labels, colours, the page's words and sizes (presentation mode: larger)."""
+    specs, values = _param_specs(names, ctl.n)
+    present = bool(st.session_state.get("present"))
+    return dict(
+        logits=[float(v) for v in ctl.logits], mappings=names, target=ctl.target,
+        kwargs={name: ctl.kwargs[name] for name in names}, params=specs, param_values=values,
+        labels={name: ctl.labels[name] for name in names}, colors={name: mapping_color(name) for name in names},
+        handles=ctl.n <= state.SLIDER_MAX_N, bound=float(max(10.0, np.ceil(np.abs(ctl.logits).max()))),
+        height=520 if present else 380, font_size=20 if present else 13, lang=language())
+
+
+def _mount(component, key: str, data: dict) -> None:
+    """Mount a live view; a rerun asked by a released parameter happens first (see _take_state). ``seq``
+    numbers the releases the server has taken: the view ignores a run made before its last release."""
+    ss = st.session_state
+    if ss.pop("_live_params_moved", False):
+        st.rerun(scope="app")
+    sent = (ss.get(key) or {}).get("state")
+    data["seq"] = int(sent.get("seq", 0)) if isinstance(sent, dict) and isinstance(sent.get("seq"), int) else 0
+    component(key=key, data=data, on_state_change=lambda: _take_state(key))
 
 
 def compare_view(ctl: state.Controls, log_y: bool, server_figure: Callable[[], None]) -> None:
@@ -99,18 +133,24 @@ def compare_view(ctl: state.Controls, log_y: bool, server_figure: Callable[[], N
     if not runs_javascript():
         server_figure()
         return
-    ss = st.session_state
     names = [name for name in ctl.mappings if name not in NOT_LIVE]
-    specs, values = _param_specs(names, ctl.n)
-    present = bool(ss.get("present"))
-    data = dict(
-        logits=[float(v) for v in ctl.logits], mappings=names, target=ctl.target, log_y=bool(log_y),
-        kwargs={name: ctl.kwargs[name] for name in names}, params=specs, param_values=values,
-        labels={name: ctl.labels[name] for name in names}, colors={name: mapping_color(name) for name in names},
-        handles=ctl.n <= state.SLIDER_MAX_N, bound=float(max(10.0, np.ceil(np.abs(ctl.logits).max()))),
-        height=520 if present else 380, font_size=20 if present else 13,
-        text={"probability": t("fig.probability"), "class_axis": t("fig.class_axis"), "exact_zero": t("fig.exact_zero")},
-        lang=language())
-    _COMPARE(key="live_compare", data=data, on_state_change=_take_state)
+    data = _data(ctl, names)
+    data.update(log_y=bool(log_y), text={"probability": t("fig.probability"), "class_axis": t("fig.class_axis"),
+                                         "exact_zero": t("fig.exact_zero")})
+    _mount(_COMPARE, "live_compare", data)
     if any(name in NOT_LIVE for name in ctl.mappings):
         st.caption(WORDS[language()]["server_only"])
+
+
+def jacobian_view(ctl: state.Controls, drawn: list[str], server_figures: Callable[[list[str]], None]) -> None:
+    """The Jacobian page's heat maps, live: J = dp/dx of each mapping in ``drawn`` from probcore.js's
+    closed forms, with the logit handles and the parameters. ``server_figures(names)`` draws the
+    others (no closed form, or a random sample), and all of them where JavaScript does not run."""
+    if not runs_javascript():
+        server_figures(drawn)
+        return
+    live = [name for name in drawn if name not in NOT_LIVE + NO_CLOSED_FORM]
+    data = _data(ctl, [name for name in ctl.mappings if name not in NOT_LIVE + NO_CLOSED_FORM])
+    data.update(drawn=live, text={"scale": WORDS[language()]["jacobian_scale"]})
+    _mount(_JACOBIAN, "live_jacobian", data)
+    server_figures([name for name in drawn if name not in live])
