@@ -317,13 +317,16 @@ def live_drag(page, moves: int) -> list[dict]:
     """``moves`` pointer moves across x0's handle, one at a time (each waits for the frame that shows
     it): for each, the input event's time and when the chart and data-values showed it."""
     page.evaluate(FRAME_PROBE)
-    box = page.locator(f"{LIVE_ROOT} input[aria-label='x0']").bounding_box()
+    handle = page.locator(f"{LIVE_ROOT} input[aria-label='x0']")
+    handle.scroll_into_view_if_needed()
+    box = handle.bounding_box()
     y = box["y"] + box["height"] / 2
     page.mouse.move(box["x"] + box["width"] / 2, y)
     page.mouse.down()
-    for i in range(moves):
+    for i in range(moves):  # back and forth over the middle 45 % of the track, 19 moves each way (~0.47 logit each)
         before = page.evaluate(SHOWN_X0)
-        page.mouse.move(box["x"] + box["width"] * (0.5 + 0.45 * ((i % 20) / 19 - 0.5) * (1 if i // 20 % 2 == 0 else -1)), y)
+        k = i % 38
+        page.mouse.move(box["x"] + box["width"] * (0.275 + 0.45 * (k if k <= 19 else 38 - k) / 19), y)
         page.wait_for_function(f"b => ({SHOWN_X0})() !== b", arg=before, polling="raf")
     frames = page.evaluate("() => window.__frames")
     page.mouse.up()
@@ -333,7 +336,9 @@ def live_drag(page, moves: int) -> list[dict]:
 def live_release(page) -> float:
     """A short drag of x0's handle, then seconds from the release to the server's run done (the URL holds
     the new logits, the script idle, nothing stale)."""
-    box = page.locator(f"{LIVE_ROOT} input[aria-label='x0']").bounding_box()
+    handle = page.locator(f"{LIVE_ROOT} input[aria-label='x0']")
+    handle.scroll_into_view_if_needed()
+    box = handle.bounding_box()
     y = box["y"] + box["height"] / 2
     x0 = page.evaluate(SHOWN_X0)
     page.mouse.move(box["x"] + box["width"] * (0.5 + x0 / 20), y)  # the thumb (track -10..10)
