@@ -17,11 +17,15 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-sync", "--no-first-run"]
 VIEWPORT = {"width": 1400, "height": 1000}
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
-CHARTS_DRAWN = """() => {
+CHARTS_DRAWN = """() => {  // live views (explorer/live) count as drawn once they hold data-values
     const charts = [...document.querySelectorAll('[data-testid="stPlotlyChart"]')];
-    return charts.length > 0 && charts.every(c => c.querySelector('.js-plotly-plot .main-svg'));
+    const live = [...document.querySelectorAll('[data-live-view]')];
+    return charts.length + live.length > 0 && charts.every(c => c.querySelector('.js-plotly-plot .main-svg'))
+        && live.every(v => v.hasAttribute('data-values'));
 }"""
-FIRST_CHART_Y = """() => {  // _fullData: plotly's decoded arrays (data holds base64 typed arrays)
+FIRST_CHART_Y = """() => {  // a live view's data-values, else plotly's _fullData (data holds base64 typed arrays)
+    const live = document.querySelector('[data-live-view][data-values]');
+    if (live) return JSON.stringify(JSON.parse(live.getAttribute('data-values')).mappings);
     const plot = document.querySelector('[data-testid="stPlotlyChart"] .js-plotly-plot');
     return plot && plot._fullData ? JSON.stringify(plot._fullData.map(t => Array.from(t.y || []))) : null;
 }"""

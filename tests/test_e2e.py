@@ -26,10 +26,6 @@ EN = catalogue("en")
 # page folder (screenshot name) -> (url path, title, navigation section): every page but the lesson editor
 PAGES = {Path(p.script).parent.name: (p.url_path, EN[p.title], EN[p.section]) for p in REGISTRY.values() if p.in_lessons}
 TIMEOUT_MS = 60_000
-MARGINS_KEPT = """() => {  // Plotly widens a margin that is too small only after drawing, then draws again
-    const layout = document.querySelector('[data-testid="stPlotlyChart"] .js-plotly-plot')._fullLayout;
-    return ['l', 'r', 't', 'b'].every(side => layout._size[side] === layout.margin[side]);
-}"""
 SHOT_HEIGHT = 1700
 
 pytestmark = [pytest.mark.slow,  # a real browser on a served explorer
@@ -112,7 +108,8 @@ def test_slider_updates_the_chart_and_the_url(server, page):
     page.wait_for_url("**logits=*")
     assert parse_qs(urlsplit(page.url).query)["logits"] == ["1.2, 0.3, -0.45"], page.url
     assert page.locator(".st-key-w_logits input").input_value() == "1.2, 0.3, -0.45"
-    assert page.evaluate(MARGINS_KEPT)  # the chart's margins already held its legend and ticks: drawn once
+    shown = page.evaluate("() => JSON.parse(document.querySelector('[data-live-view=compare]').getAttribute('data-values'))")
+    assert shown["logits"] == [1.2, 0.3, -0.45]  # Compare's chart is live (explorer/live): it shows the server's logits
 
 
 def test_url_restores_the_view(server, page):
@@ -122,10 +119,10 @@ def test_url_restores_the_view(server, page):
     sync_api.expect(page.locator(".st-key-w_logits input")).to_have_value("2,1,0.5,-1")
     page.locator(".st-key-w_params_of button").filter(has_text="α-entmax").click()
     sync_api.expect(page.locator(".st-key-w_alpha input")).to_have_value("1.8")
-    page.wait_for_function("""() => {
-        const plot = document.querySelector('[data-testid="stPlotlyChart"] .js-plotly-plot');
-        const bars = plot.data.filter(t => t.type === 'bar').map(t => t.name).join();
-        return bars === 'Softmax,α-entmax' && plot.layout.yaxis.type === 'log';
+    page.wait_for_function("""() => {  // Compare's live chart: its mappings, and a log axis (ticks 1e0, 1e-1, ...)
+        const view = document.querySelector('[data-live-view=compare][data-values]');
+        const shown = Object.keys(JSON.parse(view.getAttribute('data-values')).mappings).join();
+        return shown === 'softmax,entmax' && view.querySelector('.pl-tick').textContent.startsWith('1e');
     }""")
     screenshot(page, "url_state")
 

@@ -16,13 +16,14 @@ LAYERS = [
     ("explorer.session",),
     ("explorer.serving",),
     ("explorer.drawing",),
+    ("explorer.live",),  # the live views (components v2): drawing in the browser
     ("views.<page>",),  # a page's own modules: compute, figures, strings, session
     ("views.registry",),
     ("explorer.classroom",),  # plays the pages: the registry and the pages' computations
     ("views.<page>.page", "app"),  # the Streamlit scripts: imported by nobody
 ]
 SHARED = ("explorer.i18n", "explorer.compute", "explorer.training", "explorer.session", "explorer.serving",
-          "explorer.drawing")
+          "explorer.drawing", "explorer.live")
 
 
 def modules() -> dict[str, Path]:

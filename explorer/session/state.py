@@ -367,6 +367,13 @@ def _on_slider(i: int, bound: float) -> None:
     ss["preset"] = "custom"
 
 
+
+def last_logits() -> np.ndarray | None:
+    """The logits of the session's last run (None before its first)."""
+    x = st.session_state.get("_last_x")
+    return None if x is None else np.asarray(x, dtype=float)
+
+
 def set_logits(x: np.ndarray) -> None:
     """A callback that puts new logits in the controls (custom preset), as if typed."""
     st.session_state["logits"] = format_logits(np.clip(x, -LOGIT_LIMIT, LOGIT_LIMIT))

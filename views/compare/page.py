@@ -9,6 +9,7 @@ import streamlit as st
 
 from explorer import compute
 from explorer.drawing import figures, ui
+from explorer.live import compare_view
 from explorer.i18n import t
 from explorer.session import state
 from probcore.registry import MAPPINGS
@@ -39,9 +40,10 @@ def live() -> None:
     index = compute.view_index(ctl.logits, probs, state.TOP_VIEW)
     if len(index) < ctl.n:
         st.caption(t("ui.top_view", top=len(index), n=ctl.n))
-    fig = figures.probability_bars(index, ctl.logits[index], {k: p[index] for k, p in probs.items()}, labels, log_y)
-    ui.show_figure(fig, "compare_bars", table=lambda: pd.DataFrame(
-        {"class": np.arange(ctl.n), "logit": ctl.logits, **{labels[k]: p for k, p in probs.items()}}))
+    compare_view(ctl, log_y, lambda: ui.show_figure(
+        figures.probability_bars(index, ctl.logits[index], {k: p[index] for k, p in probs.items()}, labels, log_y),
+        "compare_bars", table=lambda: pd.DataFrame(
+            {"class": np.arange(ctl.n), "logit": ctl.logits, **{labels[k]: p for k, p in probs.items()}})))
 
     def shifted() -> str:
         """Which mappings change when every logit grows by 10 (computed, not claimed)."""

@@ -8,6 +8,7 @@ import streamlit as st
 from explorer import compute
 from explorer.drawing import ui
 from explorer.i18n import t
+from explorer.live import jacobian_view
 from explorer.session import state
 from views.registry import PAGES
 from views.jacobian import figures as jacobian_figures
@@ -62,13 +63,17 @@ def live() -> None:
             st.caption(t("ui.top_view", top=len(index), n=ctl.n))
         block = np.ix_(index, index)
         drawn = ui.pick_figures(declared("heatmaps"), t("ctl.heatmaps_of"), list(jacobians))
-        columns = st.columns(2 if len(index) <= 12 else 1)
-        for k, name in enumerate(drawn):
-            analytic, auto = jacobians[name]
-            with columns[k % len(columns)]:
-                ui.show_figure(jacobian_figures.jacobian_pair(analytic[block], None if auto is None else auto[block], index,
-                                                     labels[name]),
-                               f"jacobian_{name}", table=lambda a=analytic: pd.DataFrame(a))
+
+        def server_figures(names: list[str]) -> None:
+            columns = st.columns(2 if len(index) <= 12 else 1)
+            for k, name in enumerate(names):
+                analytic, auto = jacobians[name]
+                with columns[k % len(columns)]:
+                    ui.show_figure(jacobian_figures.jacobian_pair(analytic[block], None if auto is None else auto[block],
+                                                                  index, labels[name]),
+                                   f"jacobian_{name}", table=lambda a=analytic: pd.DataFrame(a))
+
+        jacobian_view(ctl, drawn, server_figures)
 
 
 live()
