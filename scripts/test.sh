@@ -16,7 +16,9 @@ fi
 python -m pip install -q -r requirements-test.txt
 # probcore itself (editable, no dependencies: they are above), for the `probcore` command's tests
 python -m pip install -q --no-deps -e .
-# the API reference from the docstrings (mkdocs --strict: a warning fails the run)
+# lint (ruff) and type check (mypy on probcore/), then the API reference from the docstrings (mkdocs
+# --strict: a warning fails the run)
+bash scripts/lint.sh
 bash scripts/build_docs.sh
 args=()
 for arg in "$@"; do

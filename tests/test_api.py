@@ -16,7 +16,6 @@ from probcore import reference as R
 
 x = torch.randn(3, 5, dtype=torch.float64, generator=torch.Generator().manual_seed(0))
 t = torch.tensor([0, 1, 2])
-x = torch.randn(3, 5, dtype=torch.float64); t = torch.tensor([0, 1, 2])
 NEW = [lambda: pc.softmax(x, -1, temperature=2.0), lambda: pc.softmax(x, 1), lambda: pc.taylor_softmax(x, dim=0, order=4),
  lambda: pc.sparse_softmax(x, dim=-1, k=2), lambda: pc.am_softmax(x, t, dim=-1, margin=0.1), lambda: pc.sparsemax(x, 0),
  lambda: pc.entmax15(x, -1, temperature=0.5), lambda: pc.entmax(x, dim=0, alpha=1.3), lambda: pc.perturbmax(x, noise="normal"),

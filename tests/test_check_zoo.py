@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 import torch
 
-import probcore as pc
 from probcore import check
 
 RNG = np.random.default_rng(2026_11_26)

@@ -25,9 +25,10 @@ from explorer.i18n import LANGS, catalogue
 from views.losses import compute as theory
 from views.simplex import compute as simplex_compute
 
-REGISTRY_SCRIPT = {page.id: page.script for page in views.registry.PAGES.values()}
 from probcore import losses, threshold
 from probcore.vocab import sampled_softmax_loss
+
+REGISTRY_SCRIPT = {page.id: page.script for page in views.registry.PAGES.values()}
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = lessons.shipped()

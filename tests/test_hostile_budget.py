@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from explorer.classroom import lessons
 from explorer.session import state
 from probcore._validate import MAX_ORDER
 from views import registry

@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 from streamlit.proto.BackMsg_pb2 import BackMsg
-from streamlit.proto.WidgetStates_pb2 import WidgetState
 from websockets.asyncio.client import connect
 
 from bench import bench_load as load

@@ -14,7 +14,7 @@ import pytest
 import streamlit as st
 import torch
 
-from explorer import compute, i18n
+from explorer import i18n
 from explorer.i18n import EN, MESSAGE_PATTERNS, ZH, localize, message_id
 from probcore.errors import MESSAGES, ProbcoreError
 from probcore import check

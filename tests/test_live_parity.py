@@ -122,7 +122,7 @@ def mapping_cases(rng, count: int) -> list[dict]:
             top_p = float(rng.choice([rng.uniform(0.01, 1.0), 1.0, 0.5]))
             fn, args, ref = "sparse_softmax", [x, None, top_p, T], lambda x=x, p=top_p, T=T: R.sparse_softmax(x, top_p=p, temperature=T)
         elif kind in ("sparsemax", "entmax15"):
-            fn, args, ref = kind, [x, T], lambda f=getattr(R, kind), x=x, T=T: f(x, T)
+            fn, args, ref = kind, [x, T], lambda kind=kind, x=x, T=T: getattr(R, kind)(x, T)
         elif kind == "entmax":
             alpha = float(rng.choice([rng.uniform(0.1, 4.0), 1.0, 2.0, 1.0 + 1e-4 * rng.normal(), 1.5]))
             fn, args, ref, tol = "entmax", [x, alpha, T], lambda x=x, a=alpha, T=T: R.entmax(x, a, T), ITERATIVE

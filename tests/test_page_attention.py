@@ -11,9 +11,10 @@ import torch
 from probcore import functional as F
 from helpers import assert_ok, assert_readable, figures, run_app, trace
 
-pytestmark = pytest.mark.slow  # whole pages run under AppTest
 from views.attention import compute as attention_compute
 from views.registry import PAGES as REGISTRY
+
+pytestmark = pytest.mark.slow  # whole pages run under AppTest
 
 PAGE = REGISTRY["attention"].script
 ROWS = ["Softmax", "Sparsemax", "α-entmax (α = {alpha:g})", "Sparse softmax (k = {k})"]

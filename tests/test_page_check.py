@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 import torch
 from streamlit.testing.v1 import AppTest
-from helpers import APP, TIMEOUT, assert_readable, figures, run_app, trace
+from helpers import assert_readable, figures, run_app, trace
 from helpers import softmax_np as softmax
 from helpers import sparsemax_np as sparsemax
 

@@ -10,9 +10,10 @@ from probcore import functional as F
 from probcore._validate import NOISES
 from helpers import assert_ok, assert_readable, figures, run_app, trace
 
-pytestmark = pytest.mark.slow  # whole pages run under AppTest
 from views.perturb import compute as perturb_compute
 from views.registry import PAGES as REGISTRY
+
+pytestmark = pytest.mark.slow  # whole pages run under AppTest
 
 PAGE = REGISTRY["perturb"].script
 DEFAULT_X = [1.2, 0.3, -0.5]

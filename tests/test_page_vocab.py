@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import torch
 from streamlit.testing.v1 import AppTest
-from helpers import figure, APP, TIMEOUT, assert_ok, assert_readable, figures, run_app, trace
+from helpers import figure, assert_ok, assert_readable, figures, run_app, trace
 
 from explorer.i18n import EN, ZH
 from probcore import vocab

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from explorer.i18n.catalogue import catalogue, language, register
-from probcore.errors import MESSAGES, ProbcoreError
+from probcore.errors import ProbcoreError
 
 # ---- messages from probcore in the interface language ----
 # probcore's errors carry a stable code and their fields (probcore.errors.ProbcoreError): a language

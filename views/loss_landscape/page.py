@@ -68,7 +68,7 @@ def live() -> None:
         with columns[k % 2]:
             title = t("loss.plane_title", mapping=labels[name], target=target)
             ui.show_figure(loss_landscape_figures.loss_landscape(grid, grid, loss, du, dv, point, title, mapping_color(name)),
-                           f"loss_plane_{name}", table=lambda g=grid, l=loss: ui.grid_frame(g, l))
+                           f"loss_plane_{name}", table=lambda g=grid, values=loss: ui.grid_frame(g, values))
     st.caption(t("loss.plane_note"))
     sliced = [labels[name] for name in with_loss if not MAPPINGS[name].shift_invariant]
     if sliced:
