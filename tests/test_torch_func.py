@@ -210,14 +210,14 @@ def test_compiled_loss_values_and_gradients_equal_eager(name, device):
 def test_noise_range_carries_torchs_constant_result_mark():
     """probcore marks _noise_range as torch.compiler.assume_constant_result would (without importing
     torch._dynamo at import time): the same attributes on the function."""
-    from probcore import functional
+    from probcore import perturb
 
     def marked():
         pass
 
     torch.compiler.assume_constant_result(marked)
     added = set(vars(marked))
-    assert added and {k: getattr(functional._noise_range, k, None) for k in added} == {k: vars(marked)[k] for k in added}
+    assert added and {k: getattr(perturb._noise_range, k, None) for k in added} == {k: vars(marked)[k] for k in added}
 
 
 @pytest.mark.slow
