@@ -100,6 +100,84 @@ CAUSES = {
 }
 
 
+# Every diagnosis sentence once, by a stable id; ``Sentence(id, **fields)`` is the English text
+# that also carries its id and fields, so an interface translates it without parsing the English.
+SENTENCES: dict[str, str] = {
+    "diag_overflow": "reproduced by exp(x) / sum exp(x) in {dtype} without subtracting max x: exp overflows / "
+                     "underflows beyond |x| = {limit} (here up to {big}), giving nan, inf or 0; compute "
+                     "exp(x - max x) instead (the result is the same)",
+    "diag_float16_overflow": "{what} overflows float16: it reaches {big}, beyond float16's largest value {limit}, "
+                             "and becomes inf (then nan); compute in float32 and cast the result to float16 (as "
+                             "torch.softmax does)",
+    "diag_ties": "your row is the reference with entries tied in x exchanged (indices {indices}): ties broken "
+                 "differently; any of the tied entries is a valid choice (probcore keeps those torch.topk "
+                 "returns), so compare tied entries as a set",
+    "diag_clipping": "your row is {formula} without the clipping max(0, .): it equals the reference on the support "
+                     "and is nonzero on {count} entries off it (down to {low}); clip at 0",
+    "diag_wrong_mapping": "your row matches {label}, not {mapping}: your code computes another mapping (or the "
+                          "check was given the wrong one)",
+    "diag_passthrough": "your output equals the {what}: the mapping was not applied",
+    "what_logits": "logits x",
+    "what_scaled": "scaled logits x / T",
+    "diag_log_probs": "your output is log p: exp(output) equals the reference (log-probabilities, e.g. "
+                      "log_softmax, instead of p)",
+    "diag_renormalisation": "your row sums to {sum}, and dividing it by that sum gives the reference: missing "
+                            "renormalisation (divide by the sum)",
+    "diag_wrong_axis": "your rows equal the mapping applied down the columns (dim=0): normalise each row (the last "
+                       "axis) instead",
+    "diag_top_k": "your row matches top-k with k = {got} instead of {want}: k is off by one",
+    "diag_top_p": "your row keeps the top {got} entries instead of {want}: the top-p cut-off keeps one entry {side} "
+                  "(>= versus >, or the cumulative sum shifted by one)",
+    "diag_threshold": "your row matches the threshold tau computed from the top {got} entries instead of {want}: "
+                      "the support size is off by one (one {side}; K = max{{k : 1 + k z_(k) > sum_(j<=k) z_(j)}} "
+                      "for sparsemax, indices counted from 1)",
+    "side_many": "too many",
+    "side_few": "too few",
+    "diag_temperature": "your row matches temperature T' = {new} instead of T = {old} (fitted{note}): the logits "
+                        "are scaled by {c} relative to your setting",
+    "diag_beta": "your row matches beta' = {new} instead of beta = {old} (fitted{note}): the logits are scaled by "
+                 "{c} relative to your setting",
+    "not_unique": " (not unique: nearby temperatures give the same output)",
+    "diag_temperature_forgotten": "your row matches {name} = 1: {name} = {value} was not applied (the logits need "
+                                  "{how} before the mapping)",
+    "diag_temperature_twice": "your row matches {name}' = {name}^2 = {twice}: the logits were {how} = {value} twice",
+    "diag_precision": "your row agrees only to {dtype} resolution (max error {err}, {dtype} epsilon {eps}): compute "
+                      "in float64, or loosen atol / rtol",
+    "where_indices": "nan / inf at indices {indices}",
+    "where_zero_row": "an all-zero row",
+    "diag_masked": "{where} for a row whose logits are all -inf (fully masked): the reference is all zeros; x - max "
+                   "x is nan there, so such rows need a guard",
+    "diag_overflow_nonfinite": "{where} with logits up to {big}: an overflow (exp passes {dtype}'s range beyond "
+                               "{limit}); the mapping is shift-invariant, so subtract the row max first: the result "
+                               "is the same",
+    "diag_float16_sum": "{where} with logits up to {big}: sums of {count} such values pass float16's largest value "
+                        "{limit}; compute in float32 (after subtracting the row max) and cast the result to float16",
+    "diag_nonfinite": "your output has {where} where the reference is finite",
+    "diag_not_diagnosed": "not diagnosed: only the first {budget} failing rows are analysed",
+}
+
+
+class Sentence(str):
+    """A diagnosis: the English text ``SENTENCES[code].format(**fields)``, carrying ``code`` and
+    ``fields`` (a field is text, or a nested Sentence) so that an interface can show it in another
+    language from its template. Pickles with its code and fields."""
+
+    code: str
+    fields: dict[str, Any]
+
+    def __new__(cls, code: str, **fields: Any) -> Sentence:
+        sentence = super().__new__(cls, SENTENCES[code].format(**fields))
+        sentence.code, sentence.fields = code, fields
+        return sentence
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_sentence, (self.code, self.fields))
+
+
+def _sentence(code: str, fields: dict[str, Any]) -> Sentence:
+    return Sentence(code, **fields)
+
+
 @dataclass(frozen=True, eq=False)
 class RowVerdict:
     """Outcome for one row. ``differing``: indices i with |p_i - ref_i| > atol + rtol |ref_i|;
@@ -329,13 +407,14 @@ class _Problem:
         with torch.no_grad():
             return self.spec.forward(t, dim=dim, **params).double().numpy()
 
-    def temperature_text(self, c: float) -> tuple[str, dict[str, float]]:
-        """The setting that scales the logits by c: T' = T / c, or beta' = beta c."""
+    def temperature_fit(self, c: float) -> tuple[str, dict[str, str], dict[str, float]]:
+        """The setting that scales the logits by c, T' = T / c or beta' = beta c: the sentence's id,
+        its fields (new, old) and the fitted value."""
         if self.uses_beta:
             b = self.params["beta"]
-            return f"beta' = {b * c:.6g} instead of beta = {b:g}", {"beta": b * c}
+            return "diag_beta", {"new": f"{b * c:.6g}", "old": f"{b:g}"}, {"beta": b * c}
         t = 1.0 / self.scale
-        return f"temperature T' = {t / c:.6g} instead of T = {t:g}", {"temperature": t / c}
+        return "diag_temperature", {"new": f"{t / c:.6g}", "old": f"{t:g}"}, {"temperature": t / c}
 
 
 # ---------------------------------------------------------------- diagnosis
@@ -417,13 +496,8 @@ def _h_overflow(case: _Case, rows: Any) -> list[Finding]:
         hit = case.matches(naive, rows) & case.differs_from_ref(naive, rows) & (big > limit)
         for i in np.flatnonzero(hit):
             if out[i] is None:
-                out[i] = (
-                    "max_subtraction",
-                    f"reproduced by exp(x) / sum exp(x) in {name} without subtracting max x: "
-                    f"exp overflows / underflows beyond |x| = {limit:.1f} (here up to {big[i]:.4g}), giving "
-                    "nan, inf or 0; compute exp(x - max x) instead (the result is the same)",
-                    {"dtype": name},
-                )
+                out[i] = ("max_subtraction", Sentence("diag_overflow", dtype=name, limit=f"{limit:.1f}",
+                                                      big=f"{big[i]:.4g}"), {"dtype": name})
     return out
 
 
@@ -463,9 +537,9 @@ def _h_float16_overflow(case: _Case, rows: Any) -> list[Finding]:
     hit = overflow & case.matches(alt, rows)
     big = np.abs(np.where(np.isfinite(x), x * pr.scale, 0)).max(-1)
     what = "x / T" if pr.has_temperature and pr.scale != 1 else "x"
-    return [("float16_overflow", f"{what} overflows float16: it reaches {big[i]:.4g}, beyond float16's largest value "
-             f"{_FLOAT16_MAX:.0f}, and becomes inf (then nan); compute in float32 and cast the result to float16 "
-             "(as torch.softmax does)", {"dtype": "float16"}) if hit[i] else None for i in range(len(rows))]
+    return [("float16_overflow", Sentence("diag_float16_overflow", what=what, big=f"{big[i]:.4g}",
+                                          limit=f"{_FLOAT16_MAX:.0f}"), {"dtype": "float16"})
+            if hit[i] else None for i in range(len(rows))]
 
 
 def _h_ties(case: _Case, rows: Any) -> list[Finding]:
@@ -482,9 +556,7 @@ def _h_ties(case: _Case, rows: Any) -> list[Finding]:
             out.append(None)
             continue
         moved = np.flatnonzero(~np.isclose(p[i], ref[i], atol=case.atol, rtol=case.rtol)).tolist()
-        out.append(("ties", f"your row is the reference with entries tied in x exchanged (indices {moved}): ties "
-                    "broken differently; any of the tied entries is a valid choice (probcore keeps those "
-                    "torch.topk returns), so compare tied entries as a set", {"indices": moved}))
+        out.append(("ties", Sentence("diag_ties", indices=str(moved)), {"indices": moved}))
     return out
 
 
@@ -513,9 +585,8 @@ def _h_clipping(case: _Case, rows: Any) -> list[Finding]:
             out.append(None)
             continue
         off = ~support[i] & (p[i] != 0)
-        out.append(("clipping", f"your row is {formula} without the clipping max(0, .): it equals the reference "
-                    f"on the support and is nonzero on {int(off.sum())} entries off it (down to "
-                    f"{p[i][off].min():.3g}); clip at 0", {"off_support": int(off.sum())}))
+        out.append(("clipping", Sentence("diag_clipping", formula=formula, count=str(int(off.sum())),
+                                         low=f"{p[i][off].min():.3g}"), {"off_support": int(off.sum())}))
     return out
 
 
@@ -553,8 +624,7 @@ def _h_wrong_mapping(case: _Case, rows: Any) -> list[Finding]:
         shown = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in params.items())
         label = f"{name} ({shown})" if shown else name
         for i in np.flatnonzero(hit):
-            out[i] = out[i] or ("wrong_mapping", f"your row matches {label}, not {pr.name}: your code computes "
-                                f"another mapping (or the check was given the wrong one)",
+            out[i] = out[i] or ("wrong_mapping", Sentence("diag_wrong_mapping", label=label, mapping=pr.name),
                                 {"mapping": name, **params})
     return out
 
@@ -562,9 +632,9 @@ def _h_wrong_mapping(case: _Case, rows: Any) -> list[Finding]:
 def _h_passthrough(case: _Case, rows: Any) -> list[Finding]:
     x = case.x[rows]
     out: list[Finding] = [None] * len(rows)
-    for alt, what in ((x, "the logits x"), (x * case.problem.scale, "the scaled logits x / T")):
+    for alt, what in ((x, "what_logits"), (x * case.problem.scale, "what_scaled")):
         for i in np.flatnonzero(case.matches(alt, rows)):
-            out[i] = out[i] or ("passthrough", f"your output equals {what}: the mapping was not applied", {})
+            out[i] = out[i] or ("passthrough", Sentence("diag_passthrough", what=Sentence(what)), {})
     return out
 
 
@@ -573,8 +643,7 @@ def _h_log_probs(case: _Case, rows: Any) -> list[Finding]:
     with np.errstate(all="ignore"):
         hit = (np.nan_to_num(p, nan=np.inf) <= case.atol).all(-1)
         hit &= np.isclose(np.exp(p), case.ref[rows], atol=case.atol, rtol=case.rtol).all(-1)
-    msg = "your output is log p: exp(output) equals the reference (log-probabilities, e.g. log_softmax, instead of p)"
-    return [("log_probs", msg, {}) if h else None for h in hit]
+    return [("log_probs", Sentence("diag_log_probs"), {}) if h else None for h in hit]
 
 
 def _h_renormalisation(case: _Case, rows: Any) -> list[Finding]:
@@ -584,8 +653,7 @@ def _h_renormalisation(case: _Case, rows: Any) -> list[Finding]:
     with np.errstate(all="ignore"):
         hit = ok & case.matches(case.ref[rows] * s[:, None], rows)
     return [
-        ("renormalisation", f"your row sums to {s[i]:.6g}, and dividing it by that sum gives the reference: "
-         "missing renormalisation (divide by the sum)", {"sum": float(s[i])}) if hit[i] else None
+        ("renormalisation", Sentence("diag_renormalisation", sum=f"{s[i]:.6g}"), {"sum": float(s[i])}) if hit[i] else None
         for i in range(len(rows))
     ]
 
@@ -598,8 +666,7 @@ def _h_wrong_axis(case: _Case, rows: Any) -> list[Finding]:
     if not case.matches(by_column, slice(None)).all():
         return [None] * len(rows)
     hit = case.matches(by_column[rows], rows)
-    msg = "your rows equal the mapping applied down the columns (dim=0): normalise each row (the last axis) instead"
-    return [("wrong_axis", msg, {}) if h else None for h in hit]
+    return [("wrong_axis", Sentence("diag_wrong_axis"), {}) if h else None for h in hit]
 
 
 def _by_support(case: _Case, rows: Any, alternative: Callable[[np.ndarray, int], np.ndarray | None]
@@ -634,12 +701,11 @@ def _h_top_k(case: _Case, rows: Any) -> list[Finding]:
             out.append(None)
             continue
         K, k_new, delta = f
-        side = "too many" if delta > 0 else "too few"
+        side = Sentence("side_many" if delta > 0 else "side_few")
         if pr.params.get("k") is not None:
-            msg = f"your row matches top-k with k = {k_new} instead of {K}: k is off by one"
+            msg = Sentence("diag_top_k", got=str(k_new), want=str(K))
         else:
-            msg = (f"your row keeps the top {k_new} entries instead of {K}: the top-p cut-off keeps one entry "
-                   f"{side} (>= versus >, or the cumulative sum shifted by one)")
+            msg = Sentence("diag_top_p", got=str(k_new), want=str(K), side=side)
         out.append(("top_k", msg, {"support": k_new, "expected_support": K}))
     return out
 
@@ -684,14 +750,9 @@ def _h_threshold(case: _Case, rows: Any) -> list[Finding]:
             out.append(None)
             continue
         K, k_new, delta = f
-        side = "one too many" if delta > 0 else "one too few"
-        out.append((
-            "threshold",
-            f"your row matches the threshold tau computed from the top {k_new} entries instead of {K}: "
-            f"the support size is off by one ({side}; K = max{{k : 1 + k z_(k) > sum_(j<=k) z_(j)}} "
-            "for sparsemax, indices counted from 1)",
-            {"support": k_new, "expected_support": K},
-        ))
+        side = Sentence("side_many" if delta > 0 else "side_few")
+        out.append(("threshold", Sentence("diag_threshold", got=str(k_new), want=str(K), side=side),
+                    {"support": k_new, "expected_support": K}))
     return out
 
 
@@ -737,18 +798,14 @@ def _h_temperature(case: _Case, rows: Any) -> list[Finding]:
         flat = case.matches(pr(x * c[:, None] * 1.01, fit_rows), fit_rows)
         flat |= case.matches(pr(x * c[:, None] / 1.01, fit_rows), fit_rows)
         for i in np.flatnonzero(hit):
-            text, fitted = pr.temperature_text(float(c[i]))
+            code, shown, fitted = pr.temperature_fit(float(c[i]))
             slip = None if flat[i] else _temperature_slip(pr, float(c[i]))
             if slip is not None:
                 found[fit_rows[i]] = slip
                 continue
-            note = " (not unique: nearby temperatures give the same output)" if flat[i] else ""
-            found[fit_rows[i]] = (
-                "temperature",
-                f"your row matches {text} (fitted{note}): the logits are scaled by {c[i]:.6g} relative to "
-                "your setting",
-                {**fitted, "unique": not flat[i]},
-            )
+            note = Sentence("not_unique") if flat[i] else ""
+            found[fit_rows[i]] = ("temperature", Sentence(code, **shown, note=note, c=f"{c[i]:.6g}"),
+                                  {**fitted, "unique": not flat[i]})
     return [found.get(r) for r in rows]
 
 
@@ -761,13 +818,13 @@ def _temperature_slip(pr: _Problem, c: float) -> Finding:
     name, value = ("beta", pr.params["beta"]) if pr.uses_beta else ("T", 1 / s)
     if abs(s * c - 1) < 1e-3:
         how = "multiplying by beta" if pr.uses_beta else "dividing by T"
-        return ("temperature_forgotten", f"your row matches {name} = 1: {name} = {value:g} was not applied "
-                f"(the logits need {how} before the mapping)", {name if pr.uses_beta else "temperature": 1.0})
+        return ("temperature_forgotten", Sentence("diag_temperature_forgotten", name=name, value=f"{value:g}", how=how),
+                {name if pr.uses_beta else "temperature": 1.0})
     if abs(s * c / (s * s) - 1) < 1e-3:
         how = "multiplied by beta" if pr.uses_beta else "divided by T"
         twice = value * value
-        return ("temperature_twice", f"your row matches {name}' = {name}^2 = {twice:g}: the logits were {how} = "
-                f"{value:g} twice", {name if pr.uses_beta else "temperature": twice})
+        return ("temperature_twice", Sentence("diag_temperature_twice", name=name, twice=f"{twice:g}", how=how,
+                                              value=f"{value:g}"), {name if pr.uses_beta else "temperature": twice})
     return None
 
 
@@ -783,9 +840,8 @@ def _h_precision(case: _Case, rows: Any, dtypes: tuple[torch.dtype, ...] = (torc
         for i in np.flatnonzero(hit):
             if out[i] is None:
                 name = str(dtype).removeprefix("torch.")
-                out[i] = ("precision", f"your row agrees only to {name} resolution (max error "
-                          f"{np.abs(p[i] - ref[i]).max():.2g}, {name} epsilon {eps:.2g}): compute in float64, or "
-                          "loosen atol / rtol", {"dtype": name})
+                out[i] = ("precision", Sentence("diag_precision", dtype=name, err=f"{np.abs(p[i] - ref[i]).max():.2g}",
+                                                eps=f"{eps:.2g}"), {"dtype": name})
     return out
 
 
@@ -802,20 +858,19 @@ def _h_nonfinite(case: _Case, rows: Any) -> list[Finding]:
             continue
         big = np.abs(x[np.isfinite(x)] * case.problem.scale).max(initial=0.0)
         name = case.dtype or ("float64" if big > _EXP_LIMITS["float64"] else "float32")
-        where = f"nan / inf at indices {np.flatnonzero(bad)[:10].tolist()}" if bad.any() else "an all-zero row"
+        where = (Sentence("where_indices", indices=str(np.flatnonzero(bad)[:10].tolist())) if bad.any()
+                 else Sentence("where_zero_row"))
         if np.isneginf(x).all():
-            out.append(("nonfinite", f"{where} for a row whose logits are all -inf (fully masked): the reference "
-                        "is all zeros; x - max x is nan there, so such rows need a guard", {}))
+            out.append(("nonfinite", Sentence("diag_masked", where=where), {}))
         elif case.problem.spec.shift_invariant and _uses_exp(case.problem) and big > _EXP_LIMITS[name]:
-            out.append(("max_subtraction", f"{where} with logits up to {big:.4g}: an overflow (exp passes "
-                        f"{name}'s range beyond {_EXP_LIMITS[name]:.1f}); the mapping is "
-                        "shift-invariant, so subtract the row max first: the result is the same", {}))
+            out.append(("max_subtraction", Sentence("diag_overflow_nonfinite", where=where, big=f"{big:.4g}", dtype=name,
+                                                    limit=f"{_EXP_LIMITS[name]:.1f}"), {}))
         elif case.dtype == "float16" and big * np.isfinite(x).sum() > _FLOAT16_MAX:
-            out.append(("float16_overflow", f"{where} with logits up to {big:.4g}: sums of {np.isfinite(x).sum()} "
-                        f"such values pass float16's largest value {_FLOAT16_MAX:.0f}; compute in float32 (after "
-                        "subtracting the row max) and cast the result to float16", {"dtype": "float16"}))
+            out.append(("float16_overflow", Sentence("diag_float16_sum", where=where, big=f"{big:.4g}",
+                                                     count=str(np.isfinite(x).sum()), limit=f"{_FLOAT16_MAX:.0f}"),
+                        {"dtype": "float16"}))
         else:
-            out.append(("nonfinite", f"your output has {where} where the reference is finite", {}))
+            out.append(("nonfinite", Sentence("diag_nonfinite", where=where), {}))
     return out
 
 
@@ -922,7 +977,7 @@ def _verdicts(problem: _Problem, x: np.ndarray, p: np.ndarray, atol: float, rtol
     case = _Case(problem, x, p, ref, max(atol, floor), max(rtol, floor), dtype)
     causes = _diagnose(case, failing[:budget])
     for r in failing[budget:]:
-        causes[int(r)] = ("not_diagnosed", f"not diagnosed: only the first {budget} failing rows are analysed", {})
+        causes[int(r)] = ("not_diagnosed", Sentence("diag_not_diagnosed", budget=str(budget)), {})
     verdicts = []
     for r in all_rows:
         ok = bool(close[r].all())

@@ -161,18 +161,18 @@ def test_a_correct_implementation_gets_no_cause():
 
 @pytest.mark.parametrize("buggy, x, mapping, params, cause", ZOO, ids=[z[0].__name__ for z in ZOO])
 def test_each_diagnosis_reads_in_chinese(buggy, x, mapping, params, cause):
-    """The Check page shows every cause's sentence in Chinese too: a pattern and a template per
-    diagnosis (explorer/i18n/messages.py), every field filled."""
+    """The Check page shows every cause's sentence in Chinese too: a coded Sentence and its template
+    (explorer/i18n/messages.py), every field filled."""
     import re
 
     import streamlit as st
 
-    from explorer.i18n import localize, message_id
+    from explorer.i18n import localize
     st.session_state["lang"] = "zh"
     try:
         for v in check.check_outputs(x, buggy(x), mapping, **params):
             if v.likely_cause:
-                assert message_id(v.likely_cause), v.likely_cause
+                assert isinstance(v.likely_cause, check.Sentence), v.likely_cause
                 text = localize(v.likely_cause)
                 assert re.search("[\u4e00-\u9fff]", text) and "{" not in text.replace("max{", ""), (v.likely_cause, text)
     finally:

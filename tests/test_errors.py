@@ -198,3 +198,14 @@ def test_the_explorer_translates_every_code_from_its_fields():
 
 def _placeholders(template: str) -> list[str]:
     return [name for _, name, _, _ in string.Formatter().parse(template) if name]
+
+
+def test_diagnoses_are_coded_sentences_that_pickle():
+    """The checker's diagnoses carry a code and fields (probcore.check.SENTENCES), like the errors:
+    the text is the template filled with the fields, nested sentences included, and it pickles."""
+    from probcore.check import SENTENCES, Sentence
+
+    s = Sentence("diag_masked", where=Sentence("where_indices", indices="[1, 2]"))
+    assert str(s) == SENTENCES["diag_masked"].format(where=SENTENCES["where_indices"].format(indices="[1, 2]"))
+    copy = pickle.loads(pickle.dumps(s))
+    assert copy == s and copy.code == "diag_masked" and copy.fields["where"].code == "where_indices"

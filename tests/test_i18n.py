@@ -16,6 +16,7 @@ import torch
 
 from explorer import i18n
 from explorer.i18n import EN, MESSAGE_PATTERNS, ZH, localize, message_id
+from probcore.check import SENTENCES, Sentence
 from probcore.errors import MESSAGES, ProbcoreError
 from probcore import check
 from probcore.registry import MAPPINGS
@@ -143,16 +144,16 @@ def chinese():
 
 
 def test_every_probcore_message_reads_in_chinese(chinese):
-    """probcore's errors by their code (never by their English text), the checker's diagnoses by
-    their pattern: each reads in Chinese with every field filled."""
+    """probcore's errors and the checker's diagnoses by their code (never by their English text):
+    each reads in Chinese with every field filled."""
     messages = _messages()
     assert len(messages) >= 30
     seen = set()
     for message in messages:
-        if isinstance(message, ProbcoreError):
+        if isinstance(message, (ProbcoreError, Sentence)):
             key = message.code
-        else:  # the checker's diagnoses, the explorer's own reading of pasted rows
-            assert message.__class__ in (str, ValueError), f"a probcore error without a code: {message!r}"
+        else:  # the explorer's own reading of pasted rows
+            assert message.__class__ is ValueError, f"a probcore message without a code: {message!r}"
             key = message_id(str(message))
         assert key is not None, f"no pattern for: {message}"
         seen.add(key)
@@ -165,7 +166,7 @@ def test_every_probcore_message_reads_in_chinese(chinese):
 def test_templates_name_only_their_messages_fields():
     """A Chinese template uses only the fields its code's English template (probcore.errors.MESSAGES)
     or its diagnosis pattern has; every code has one."""
-    for code, english in MESSAGES.items():
+    for code, english in {**MESSAGES, **SENTENCES}.items():
         template = ZH.get(f"error.{code}")
         assert template, code
         assert fields(template) <= fields(english), code
@@ -173,7 +174,7 @@ def test_templates_name_only_their_messages_fields():
         template = ZH.get(f"error.{key}")
         assert template, key
         assert fields(template) <= set(re.compile(pattern).groupindex), key
-    assert not set(MESSAGE_PATTERNS) & set(MESSAGES)  # no English parsed for a coded error
+    assert not set(MESSAGE_PATTERNS) & (set(MESSAGES) | set(SENTENCES))  # no English parsed for a coded message
 
 
 def test_interface_fields_named_error_are_translated(chinese):

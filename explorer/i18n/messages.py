@@ -1,80 +1,25 @@
-"""probcore's messages in the interface language: the stable id of each English message probcore can
-send to the interface (its pattern), and the Chinese template of each id (``error.<id>``).
+"""probcore's messages in the interface language: the Chinese template (``error.<code>``) of each
+coded error (probcore.errors) and diagnosis (probcore.check.SENTENCES), filled with its fields.
 :func:`localize` is what explorer.i18n.t applies to a field named ``error`` or ``cause``."""
 from __future__ import annotations
 
 import re
 
 from explorer.i18n.catalogue import catalogue, language, register
+from probcore.check import Sentence
 from probcore.errors import ProbcoreError
 
 # ---- messages from probcore in the interface language ----
-# probcore's errors carry a stable code and their fields (probcore.errors.ProbcoreError): a language
-# gives the template ``error.<code>``, filled with the fields. The Check page's diagnoses are still
-# English text: each has an id here and the pattern of its text, whose named fields fill the template
-# ``error.<id>``; fields named in NESTED hold a message themselves and are translated in turn.
-# Unknown text is shown as it is.
+# probcore's errors (probcore.errors.ProbcoreError) and the checker's diagnoses (probcore.check.Sentence)
+# carry a stable code and their fields: a language gives the template ``error.<code>``, filled with
+# the fields (a nested message translated in turn). Only the explorer's own three messages below are
+# recognised by the pattern of their English text. Unknown text is shown as it is.
 MESSAGE_PATTERNS = {
-    # explorer.compute
+    # the explorer's own messages (views/check/compute.py, explorer/compute.py)
     "no_analytic_jacobian": r"no analytic Jacobian: autograd needs n backward passes, shown for n <= (?P<limit>\d+)",
-    # probcore.check: reading numbers
     "unit_width": r"(?P<name>'[^']*'|[\w .]+): (?P<unit>row|line) (?P<i>\d+) has (?P<got>\d+) values, expected (?P<width>\d+) like (?:row|line) 1",
     "max_chars": r"(?P<name>'[^']*'|[\w .]+) must be at most (?P<limit>[\d,]+) characters, got (?P<got>[\d,]+); upload a \.npy file",
-    # probcore.check: diagnoses of a mismatching row
-    "diag_overflow": r"reproduced by exp\(x\) / sum exp\(x\) in (?P<dtype>\w+) without subtracting max x: exp overflows"
-                     r" / underflows beyond \|x\| = (?P<limit>[\d.]+) \(here up to (?P<big>[^)]+)\), giving nan, inf or 0;"
-                     r" compute exp\(x - max x\) instead \(the result is the same\)",
-    "diag_passthrough": r"your output equals the (?P<what>logits x|scaled logits x / T): the mapping was not applied",
-    "diag_log_probs": r"your output is log p: exp\(output\) equals the reference \(log-probabilities, e\.g\. log_softmax,"
-                      r" instead of p\)",
-    "diag_renormalisation": r"your row sums to (?P<sum>\S+), and dividing it by that sum gives the reference: missing"
-                            r" renormalisation \(divide by the sum\)",
-    "diag_wrong_axis": r"your rows equal the mapping applied down the columns \(dim=0\): normalise each row \(the last axis\)"
-                       r" instead",
-    "diag_top_k": r"your row matches top-k with k = (?P<got>\d+) instead of (?P<want>\d+): k is off by one",
-    "diag_top_p": r"your row keeps the top (?P<got>\d+) entries instead of (?P<want>\d+): the top-p cut-off keeps one entry"
-                  r" (?P<side>too many|too few) \(>= versus >, or the cumulative sum shifted by one\)",
-    "diag_threshold": r"your row matches the threshold tau computed from the top (?P<got>\d+) entries instead of (?P<want>\d+):"
-                      r" the support size is off by one \((?P<side>one too many|one too few); .+",
-    "diag_temperature": r"your row matches temperature T' = (?P<new>\S+) instead of T = (?P<old>\S+) \(fitted(?P<note>.*)\):"
-                        r" the logits are scaled by (?P<c>\S+) relative to your setting",
-    "diag_beta": r"your row matches beta' = (?P<new>\S+) instead of beta = (?P<old>\S+) \(fitted(?P<note>.*)\): the logits"
-                 r" are scaled by (?P<c>\S+) relative to your setting",
-    "diag_precision": r"your row agrees only to (?P<dtype>\w+) resolution \(max error (?P<err>\S+), \w+ epsilon (?P<eps>\S+)\):"
-                      r" compute in float64, or loosen atol / rtol",
-    "diag_masked": r"(?P<where>.+) for a row whose logits are all -inf \(fully masked\): the reference is all zeros; x - max x"
-                   r" is nan there, so such rows need a guard",
-    "diag_overflow_nonfinite": r"(?P<where>.+) with logits up to (?P<big>\S+): an overflow \(exp passes (?P<dtype>\w+)'s range"
-                               r" beyond (?P<limit>[\d.]+)\); the mapping is shift-invariant, so subtract the row max first:"
-                               r" the result is the same",
-    "diag_nonfinite": r"your output has (?P<where>.+) where the reference is finite",
-    "diag_ties": r"your row is the reference with entries tied in x exchanged \(indices (?P<indices>[^)]*)\): ties broken"
-                 r" differently; any of the tied entries is a valid choice \(probcore keeps those torch\.topk returns\),"
-                 r" so compare tied entries as a set",
-    "diag_clipping": r"your row is (?P<formula>.+) without the clipping max\(0, \.\): it equals the reference on the support"
-                     r" and is nonzero on (?P<count>\d+) entries off it \(down to (?P<low>\S+)\); clip at 0",
-    "diag_wrong_mapping": r"your row matches (?P<label>.+), not (?P<mapping>\w+): your code computes another mapping \(or"
-                          r" the check was given the wrong one\)",
-    "diag_temperature_forgotten": r"your row matches (?P<name>T|beta) = 1: (?P=name) = (?P<value>\S+) was not applied \(the"
-                                  r" logits need (?:multiplying by beta|dividing by T) before the mapping\)",
-    "diag_temperature_twice": r"your row matches (?P<name>T|beta)' = (?P=name)\^2 = (?P<twice>\S+): the logits were"
-                              r" (?:multiplied by beta|divided by T) = (?P<value>\S+) twice",
-    "diag_float16_overflow": r"(?P<what>.+) overflows float16: it reaches (?P<big>\S+), beyond float16's largest value"
-                             r" (?P<limit>\d+), and becomes inf \(then nan\); compute in float32 and cast the result to"
-                             r" float16 \(as torch\.softmax does\)",
-    "diag_float16_sum": r"(?P<where>.+) with logits up to (?P<big>\S+): sums of (?P<count>\d+) such values pass float16's"
-                        r" largest value (?P<limit>\d+); compute in float32 \(after subtracting the row max\) and cast the"
-                        r" result to float16",
-    "diag_not_diagnosed": r"not diagnosed: only the first (?P<budget>\d+) failing rows are analysed",
-    "where_indices": r"nan / inf at indices (?P<indices>.+)",
-    "where_zero_row": r"an all-zero row",
-    "side_many": r"(?:one )?too many",
-    "side_few": r"(?:one )?too few",
-    "not_unique": r" \(not unique: nearby temperatures give the same output\)",
-    "what_logits": r"logits x",
-    "what_scaled": r"scaled logits x / T",
 }
-NESTED = {"error", "where", "side", "note", "what"}
 _PATTERNS = {key: re.compile(pattern) for key, pattern in MESSAGE_PATTERNS.items()}
 
 
@@ -84,15 +29,15 @@ def message_id(message: str) -> str | None:
 
 
 def localize(message: str | BaseException) -> str:
-    """A message from probcore in the current language: a :class:`ProbcoreError` by its code (the
-    template ``error.<code>`` filled with its fields, a nested error translated in turn); a checker's
-    diagnosis (text) by its pattern; as it is when the language is English, the message unknown or
-    the template missing."""
-    if isinstance(message, ProbcoreError):
+    """A message from probcore in the current language: a :class:`ProbcoreError` or a checker's
+    :class:`Sentence` by its code (the template ``error.<code>`` filled with its fields, a nested
+    message translated in turn); the explorer's own few messages by their pattern; as it is when the
+    language is English, the message unknown or the template missing."""
+    if isinstance(message, (ProbcoreError, Sentence)):
         template = catalogue(language()).get(f"error.{message.code}") if language() != "en" else None
         if template is None:
             return str(message)
-        return template.format(**{k: localize(v) if isinstance(v, BaseException) else v
+        return template.format(**{k: localize(v) if isinstance(v, (BaseException, Sentence)) else v
                                   for k, v in message.fields.items()})
     if isinstance(message, BaseException):
         message = str(message)
@@ -101,7 +46,7 @@ def localize(message: str | BaseException) -> str:
     if template is None:
         return message
     fields = _PATTERNS[key].fullmatch(message).groupdict()
-    return template.format(**{k: localize(v) if k in NESTED and v else (v or "") for k, v in fields.items()})
+    return template.format(**{k: v or "" for k, v in fields.items()})
 
 
 # ---- the templates, by id (English: probcore's own message) ----
