@@ -259,7 +259,7 @@ def sparsemax_loss(x: Tensor, target: Tensor, *, reduction: str = "mean", ignore
     """Sparsemax loss (Martins & Astudillo 2016) 1/2 - z_t + sum_{i in S} (z_i^2 - tau^2)/2, z = x/T,
     S the sparsemax support, tau its threshold; gradient exactly (sparsemax(x, T) - onehot) / T.
 
-    In the binary case with s = z_t - z_other it is the modified Huber loss:
+    In the binary case with s = z_t - z_other it is the modified Huber loss divided by 4:
     0 for s >= 1, -s for s <= -1, (s - 1)^2 / 4 in between."""
     return _classify(_sparsemax_rows, x, target, reduction, ignore_index, temperature=temperature)
 

@@ -359,6 +359,11 @@ def test_normal_noise_shift_is_its_smaller_variance():
     assert "light tails" not in en and "尾部较轻" not in zh
     for text in (en, zh):
         assert "$p_0 = 0.602$" in text and r"$\pi^2/6 \approx 1.64$" in text and "$p_0 = 0.685$" in text
+    # the tails still count for the smallest class (review): 0.0345 at the Gumbel's variance against softmax's 0.0491
+    matched_last = _perturbmax(X_PERTURB, "normal", math.pi / math.sqrt(6))[3]
+    assert f"{matched_last:.4f}" == "0.0345" and f"{_softmax(X_PERTURB)[3]:.4f}" == "0.0491"
+    for text in (en, zh):
+        assert "$0.0345$" in text and "$0.0491$" in text
 
 
 def test_logistic_noise_spreads_by_its_variance_not_its_tails():
@@ -555,19 +560,31 @@ def test_alpha_sweep_is_solved_by_safeguarded_newton(monkeypatch):
         bisected.extend(torch.as_tensor(alpha).reshape(-1).tolist())
         return bisect(z, alpha, *args, **kwargs)
 
+    from probcore import functional
+
+    large = []
+    solve_large = functional._entmax_large
+
+    def counted_large(z, alpha, *args, **kwargs):
+        large.extend(torch.as_tensor(alpha).reshape(-1).tolist())
+        return solve_large(z, alpha, *args, **kwargs)
+
     monkeypatch.setattr(threshold, "_newton", counted_newton)
     monkeypatch.setattr(threshold, "entmax_threshold_bisect", counted_bisect)
+    monkeypatch.setattr(functional, "_entmax_large", counted_large)
     x = (1.2, 0.9, 0.1, -0.8)
     rows = compute.alpha_sweep.__wrapped__("entmax", x, (("alpha", 1.5),), 0, 0)  # unmemoised
     assert newton_passes[0] > 0
-    assert len(bisected) <= 4 and all(alpha > 2 for alpha in bisected), bisected
+    # bisection only finishes rows in [1.25, 2); every alpha above 2 goes to the sorted-support solver
+    assert all(1.25 <= alpha < 2 for alpha in bisected), bisected
+    assert {round(float(a), 9) for a in compute.ALPHAS if a > 2} <= {round(a, 9) for a in large}, large
     for alpha, p in zip(compute.ALPHAS, rows):
         expected = _softmax(x) if alpha == 1 else _entmax(x, alpha)
         np.testing.assert_allclose(p, expected, atol=1e-9, err_msg=str(alpha))
     en, zh = rendered("02_sparse_zeros", 7).values()
     assert "solved by bisection" not in en and "通过对阈值做二分求解" not in zh
-    assert "safeguarded Newton steps" in en and "bisection as the finisher" in en
-    assert "带保护的牛顿法" in zh and "二分收尾" in zh
+    assert "safeguarded Newton steps" in en and "bisection also finishes" in en and "above 2 the sweep finds the support" in en
+    assert "带保护的牛顿法" in zh and "二分收尾" in zh and "排好序的分数上确定支撑集" in zh
 
 
 # ---------------------------------------------------------------- item 17: the Jacobian's rank
@@ -588,3 +605,30 @@ def test_zero_row_sums_bound_the_rank_softmax_reaches_it():
     assert "so the rank is $3 = n - 1$" not in en and "所以秩为 $3 = n - 1$" not in zh
     assert "so the rank is at most $n - 1$" in en and "rank $3 = n - 1$" in en
     assert "所以秩至多为 $n - 1$" in zh and "秩为 $3 = n - 1$" in zh
+
+
+def test_the_simplex_grid_reaches_a_vertex_only_from_radius_one_over_alpha_minus_one():
+    """Review of the Simplex note: the 41 x 41 grid (u, v, 0), |u|, |v| <= R, has a one-hot image under
+    alpha-entmax iff (alpha - 1) R >= 1 (its largest gap between the two largest logits is R):
+    sparsemax from R = 1, 1.5-entmax from R = 2; and every grid reaches an edge for sparsemax."""
+    for alpha, bound in ((2.0, 1.0), (1.5, 2.0)):
+        for radius, reached in ((0.95 * bound, False), (bound, True)):
+            g = np.linspace(-radius, radius, 41)
+            x = torch.tensor([[u, v, 0.0] for u in g for v in g], dtype=torch.float64)
+            p = probcore.entmax(x, alpha=alpha)
+            assert bool(((p > 1 - 1e-12).any(-1)).any()) is reached, (alpha, radius)
+    en = catalogue("en")["simplex.images_note"]
+    zh = catalogue("zh")["simplex.images_note"]
+    assert "≥ 1 for sparsemax, ≥ 1/(α − 1) for α-entmax: 2 for 1.5-entmax" in en and "1.5-entmax 即 2" in zh
+
+
+def test_cross_entropy_is_smallest_at_the_grids_end():
+    """Review of the Losses note: cross-entropy of [t, 0] is smallest at the grid's end t = 6,
+    log(1 + e^-6) = 0.0024757, shown as 0.00248 ("its smallest value there is {ce}, at t = {end}")."""
+    grid = theory.MARGINS
+    ce = np.log1p(np.exp(-grid))
+    assert int(np.argmin(ce)) == len(grid) - 1 and f"{ce.min():.3g}" == "0.00248" and grid[-1] == 6.0
+    for lang in LANGS:
+        for key in ("losses.zero_note", "losses.zero_note_beyond"):
+            assert "{ce}" in catalogue(lang)[key] and "{end}" in catalogue(lang)[key]
+    assert "stays above {ce}" not in catalogue("en")["losses.zero_note"]

@@ -135,7 +135,7 @@ def zeros_section() -> None:
                      end=f"{margins[-1]:g}", least=f"{zero[alpha].min():.3g}", ce=f"{zero[1.0].min():.3g}"))
     else:
         st.caption(t("losses.zero_note", alpha=f"{alpha:g}", bound=f"{1 / (alpha - 1):.4g}", reached=f"{reached:.4g}",
-                     step=f"{margins[1] - margins[0]:.3g}", ce=f"{zero[1.0].min():.3g}"))
+                     step=f"{margins[1] - margins[0]:.3g}", ce=f"{zero[1.0].min():.3g}", end=f"{margins[-1]:g}"))
 
 
 zeros_section()

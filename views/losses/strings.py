@@ -147,12 +147,12 @@ STRINGS = {
         "zh": "[t, 0] 的 α-entmax 损失：从 t = 1/(α − 1) 起恰为 0",
     },
     "losses.zero_note_beyond": {
-        "en": "α = {alpha}: 1/(α − 1) = {bound} lies beyond this grid (t ≤ {end}), so the loss stays above 0 on the whole grid (smallest value here: {least}); it is exactly 0 from t = 1/(α − 1) on. Cross-entropy (α = 1) stays above {ce} on the whole grid.",
-        "zh": "α = {alpha}：1/(α − 1) = {bound} 超出了这个网格（t ≤ {end}），所以损失在整个网格上都大于 0（这里的最小值为 {least}）；从 t = 1/(α − 1) 起它才恰为 0。交叉熵（α = 1）在整个网格上都大于 {ce}。",
+        "en": "α = {alpha}: 1/(α − 1) = {bound} lies beyond this grid (t ≤ {end}), so the loss stays above 0 on the whole grid (smallest value here: {least}); it is exactly 0 from t = 1/(α − 1) on. Cross-entropy (α = 1) never reaches 0 on the grid: its smallest value there is {ce}, at t = {end}.",
+        "zh": "α = {alpha}：1/(α − 1) = {bound} 超出了这个网格（t ≤ {end}），所以损失在整个网格上都大于 0（这里的最小值为 {least}）；从 t = 1/(α − 1) 起它才恰为 0。交叉熵（α = 1）在整个网格上都不为 0：网格上的最小值为 {ce}，在 t = {end} 处。",
     },
     "losses.zero_note": {
-        "en": "α = {alpha}: the loss is exactly 0 from t = {reached} on this grid (step {step}); 1/(α − 1) = {bound}. Cross-entropy (α = 1) stays above {ce} on the whole grid.",
-        "zh": "α = {alpha}：在这个网格上（步长 {step}）损失从 t = {reached} 起恰为 0；1/(α − 1) = {bound}。交叉熵（α = 1）在整个网格上都大于 {ce}。",
+        "en": "α = {alpha}: the loss is exactly 0 from t = {reached} on this grid (step {step}); 1/(α − 1) = {bound}. Cross-entropy (α = 1) never reaches 0 on the grid: its smallest value there is {ce}, at t = {end}.",
+        "zh": "α = {alpha}：在这个网格上（步长 {step}）损失从 t = {reached} 起恰为 0；1/(α − 1) = {bound}。交叉熵（α = 1）在整个网格上都不为 0：网格上的最小值为 {ce}，在 t = {end} 处。",
     },
     "losses.multilabel": {
         "en": "Sparsemax for multi-label targets",

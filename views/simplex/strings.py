@@ -27,8 +27,8 @@ STRINGS = {
         "zh": "网格半径 R（logits (u, v, 0)，|u|, |v| ≤ R）",
     },
     "simplex.images_note": {
-        "en": "41 × 41 logits (u, v, 0) with |u|, |v| ≤ {radius:g}. Softmax stays strictly inside the triangle (a larger radius covers more of it); sparsemax and entmax reach the edges and the vertices.",
-        "zh": "41 × 41 个 logits (u, v, 0)，|u|, |v| ≤ {radius:g}。Softmax 严格留在三角形内部（半径越大，覆盖越多）；sparsemax 与 entmax 能到达边和顶点。",
+        "en": "41 × 41 logits (u, v, 0) with |u|, |v| ≤ {radius:g}. Softmax stays strictly inside the triangle (a larger radius covers more of it); sparsemax and entmax reach the edges, and the vertices once the radius is large enough (≥ 1 for sparsemax, ≥ 1/(α − 1) for α-entmax: 2 for 1.5-entmax).",
+        "zh": "41 × 41 个 logits (u, v, 0)，|u|, |v| ≤ {radius:g}。Softmax 严格留在三角形内部（半径越大，覆盖越多）；sparsemax 与 entmax 能到达边；半径足够大时（sparsemax 需 ≥ 1，α-entmax 需 ≥ 1/(α − 1)，1.5-entmax 即 2）也能到达顶点。",
     },
     "simplex.paths": {
         "en": "Paths",
