@@ -660,6 +660,10 @@ STRINGS = {
         "en": "Open a lesson file (.toml)",
         "zh": "打开课程文件（.toml）",
     },
+    "author.open_help": {
+        "en": "A lesson file of at most {kib} KiB (a larger one is refused unread).",
+        "zh": "课程文件最多 {kib} KiB（更大的文件不读取，直接拒绝）。",
+    },
     "author.bad_file": {
         "en": "This lesson file cannot be used: {error}",
         "zh": "无法使用这个课程文件：{error}",

@@ -5,6 +5,7 @@ import streamlit as st
 
 from explorer.classroom import lesson_bar, lessons, rooms
 from explorer.i18n import LANGS, language, t
+from explorer.serving import limits
 from explorer.session import state
 
 ss = st.session_state
@@ -100,11 +101,17 @@ with tab_room:
 
 # ---------------------------------------------------------------- write
 with tab_write:
-    upload = st.file_uploader(t("author.open"), type=["toml"], key="author_upload", max_upload_size=1)
+    # The browser refuses above 1 MB (Streamlit's smallest per-uploader limit, whole MB only); the
+    # stated limit, lessons.MAX_BYTES, is checked here from the upload's size before any byte is read.
+    upload = st.file_uploader(t("author.open"), type=["toml"], key="author_upload", max_upload_size=1,
+                              help=t("author.open_help", kib=lessons.MAX_BYTES // 1024))
     if upload is not None and ss.get("_author_loaded") != upload.file_id:
         ss["_author_loaded"] = upload.file_id
         try:
-            loaded = lessons.parse(upload.getvalue(), "draft")
+            data = limits.upload_bytes(upload, lessons.MAX_BYTES)
+            if data is None:
+                raise lessons.LessonError(t("lesson.err.size", size=upload.size, limit=lessons.MAX_BYTES))
+            loaded = lessons.parse(data, "draft")
         except lessons.LessonError as err:
             ss["_author_error"] = str(err)
         else:
