@@ -10,8 +10,10 @@
 - Rooms per client address bounded (before: one session made 100 rooms in 68.5 s)."""
 from __future__ import annotations
 
+import sqlite3
 import threading
 import time
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -204,3 +206,78 @@ def test_rooms_per_client_address_are_bounded():
     made = sum(buckets.take("203.0.113.5") for _ in range(100))
     assert made == limits.ROOMS_PER_CLIENT
     assert buckets.take("198.51.100.7")  # another address is not affected
+
+
+# ---------------------------------------------------------------- recovery PIN (finding 3, reload) ----
+
+def test_a_recovery_pin_takes_the_room_back_once_and_rotates_the_secret(tmp_path):
+    """Before: a teacher who reloaded lost the room unless a teacher link was saved elsewhere."""
+    store = rooms.SQLiteRooms(tmp_path / "rooms.sqlite3")
+    code, secret = store.create("x", LESSON, 0)
+    other = store.redeem(code, store.teacher_link(code, secret), client="second device")
+    pin = store.recovery_pin(code, secret)
+    assert pin and pin.isdigit() and len(pin) >= 6
+    with closing(sqlite3.connect(tmp_path / "rooms.sqlite3")) as db:  # stored hashed, never as typed
+        assert pin not in repr(db.execute("SELECT * FROM pins").fetchall())
+    new = store.take_back(code.lower(), f"{pin[:4]} {pin[4:]}", client="reloaded tab")
+    assert new and store.move(code, new, 2, client="t").step == 2
+    for old in (secret, other):  # the other devices lose control, as Revoke does
+        assert store.move(code, old, 1, client="t") is None
+    assert store.take_back(code, pin, client="reloaded tab") is None  # spent
+    assert store.recovery_pin(code, "guess") is None
+
+
+def test_a_student_cannot_guess_the_recovery_pin(tmp_path):
+    """PIN_FAILURES wrong PINs a room per PIN_WINDOW_S whatever the addresses, and per address
+    whatever the rooms: past them the right PIN is refused too, until the window ends."""
+    clock = Clock()
+    store = rooms.SQLiteRooms(tmp_path / "rooms.sqlite3", clock=clock)
+    code, secret = store.create("x", LESSON, 0)
+    pin = store.recovery_pin(code, secret)
+    wrong = f"{(int(pin) + 1) % 10 ** rooms.PIN_DIGITS:0{rooms.PIN_DIGITS}d}"
+    for i in range(rooms.PIN_FAILURES):  # from forged / fresh addresses: the room's own count
+        assert store.take_back(code, wrong, client=f"198.51.100.{i}") is None
+    with pytest.raises(rooms.RateLimited) as limited:
+        store.take_back(code, pin, client="203.0.113.1")
+    assert limited.value.retry_s <= rooms.PIN_WINDOW_S
+    other, other_secret = store.create("y", LESSON, 0)
+    store.recovery_pin(other, other_secret)
+    for _ in range(rooms.PIN_FAILURES):  # one address across rooms: its own count
+        store.take_back(other if _ % 2 else "ZZZZZZ", wrong, client=SHARED_NAT)
+    with pytest.raises(rooms.RateLimited):
+        store.take_back(other, wrong, client=SHARED_NAT)
+    guesses_in_a_room_life = rooms.PIN_FAILURES * rooms.ROOM_TTL_S / rooms.PIN_WINDOW_S  # 90
+    assert guesses_in_a_room_life / 10 ** rooms.PIN_DIGITS < 1e-6  # the chance a student ever takes the room
+    clock.now += rooms.PIN_WINDOW_S
+    assert store.take_back(code, pin, client="203.0.113.1")
+
+
+def test_a_teacher_who_reloads_takes_back_control_on_the_lessons_page(monkeypatch, tmp_path):
+    """Start a room (the PIN shown once), reload (a fresh session: no control), take back with
+    code + PIN: this session drives the room, the first one no longer does, the PIN is in no URL."""
+    monkeypatch.setenv("PROBCORE_ROOMS_URL", f"sqlite:///{tmp_path / 'rooms.sqlite3'}")
+    from explorer.classroom import lesson_bar
+    lesson_bar.store.clear()
+    try:
+        first = AppTest.from_file(APP, default_timeout=90)
+        first.run()
+        first.switch_page("views/lesson/page.py").run()
+        first.button(key="room_start").click().run()
+        assert not first.exception, [e.value for e in first.exception]
+        code, old_secret = first.session_state["_room"], first.session_state["_room_secret"]
+        pin = first.session_state["_recovery_pin"]
+        assert any(pin[:4] in c.value and pin[4:] in c.value for c in first.code)
+        reloaded = AppTest.from_file(APP, default_timeout=90)
+        reloaded.run()
+        reloaded.switch_page("views/lesson/page.py").run()
+        reloaded.text_input(key="room_back_code").input(code)
+        reloaded.text_input(key="room_back_pin").input(pin)
+        reloaded.button(key="FormSubmitter:room_take_back-" + lesson_bar.t("room.take_back_button")).click().run()
+        assert not reloaded.exception, [e.value for e in reloaded.exception]
+        secret = reloaded.session_state["_room_secret"]
+        assert lesson_bar.store().move(code, secret, 1, client="t").step == 1
+        assert lesson_bar.store().move(code, old_secret, 0, client="t") is None
+        assert reloaded.session_state["_recovery_pin"] != pin  # a new PIN, shown once
+        assert pin not in repr(dict(reloaded.query_params)) + repr(dict(first.query_params))
+    finally:
+        lesson_bar.store.clear()

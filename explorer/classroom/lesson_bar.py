@@ -100,6 +100,7 @@ def leave() -> None:
     ss = st.session_state
     for key in ("_lesson", "_lesson_step", "_room", "_room_secret", "_room_version"):
         ss.pop(key, None)
+    RECOVERY_PIN.pop()
 
 
 def move(delta: int | None = None, to: int | None = None) -> None:
@@ -190,6 +191,40 @@ def revoke_other_teachers() -> None:
         TEACHER_LINK.pop()
 
 
+RECOVERY_PIN: SessionKey[str] = SessionKey("_recovery_pin")  # shown on the Lessons page until hidden
+
+
+def new_recovery_pin() -> None:
+    """A new recovery PIN for this teacher's room (a callback; the earlier PIN no longer works)."""
+    ss = st.session_state
+    pin = store().recovery_pin(ss["_room"], ss["_room_secret"])
+    if pin:
+        RECOVERY_PIN.set(pin)
+
+
+def take_back(code: str, pin: str) -> str | None:
+    """Drive room ``code`` again with its recovery PIN (a teacher who reloaded): this session gets
+    the room's only teacher secret (every other device and link revoked) and a new PIN; an error
+    message, or None."""
+    ss = st.session_state
+    try:
+        secret = store().take_back(code, pin, client())
+        room = store().get(code) if secret else None
+        if room is None:
+            return t("room.pin_wrong")
+        lesson = room_lesson(room.lesson_id, room.lesson_text)
+    except rooms.RateLimited as err:
+        return t("room.pin_limited", minutes=max(1, err.retry_s // 60))
+    except ValueError as err:
+        return str(err)
+    ss["_room"], ss["_room_secret"], ss["_room_follow"], ss["_room_version"] = room.code, secret, True, room.version
+    TEACHER_LINK.pop()
+    new_recovery_pin()
+    show_step(lesson, room.step)
+    ss["_lesson_go"] = False  # stay on the Lessons page, which shows the new PIN
+    return None
+
+
 def start_room(lesson: lessons.Lesson) -> str | None:
     """A new room driven by this session, at the current step of ``lesson``; an error message or None."""
     ss = st.session_state
@@ -202,6 +237,7 @@ def start_room(lesson: lessons.Lesson) -> str | None:
     except ValueError as err:
         return str(err)
     ss["_room"], ss["_room_secret"], ss["_room_follow"], ss["_room_version"] = code, secret, True, 0
+    new_recovery_pin()
     show_step(lesson, step)
     ss["_lesson_go"] = False  # stay on the Lessons page, which shows the code to the class
     return None

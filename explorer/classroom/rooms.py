@@ -40,6 +40,10 @@ ADDRESS_FAILURES = 60  # per client address per window: a class behind one schoo
 ALL_FAILURES = 300  # over all clients per window: bounds guessing from many addresses
 MAX_LESSON_BYTES = 64 * 1024
 LINK_TTL_S = 15 * 60  # a teacher link works once, within 15 minutes
+PIN_DIGITS = 8  # the recovery PIN a teacher types to take a room back (10^8 PINs)
+PIN_FAILURES = 5  # wrong PINs per room, and per client address, ...
+PIN_WINDOW_S = 600  # ... per 10 minutes: 5 guesses in 10^8 (a student cannot take the room)
+PIN_ROUNDS = 20_000  # PBKDF2-SHA256 rounds: a copied store does not give the PIN back at once
 
 
 class RateLimited(Exception):
@@ -67,6 +71,11 @@ def normalize_code(text: str) -> str:
 
 def _digest(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8", "replace")).hexdigest()
+
+
+def _pin_hash(pin: str, salt: str) -> str:
+    """PBKDF2-HMAC-SHA256(pin, salt, PIN_ROUNDS), hex."""
+    return hashlib.pbkdf2_hmac("sha256", pin.encode(), salt.encode(), PIN_ROUNDS).hex()
 
 
 class RoomStore(Protocol):
@@ -101,6 +110,14 @@ class RoomStore(Protocol):
     def revoke(self, code: str, secret: str) -> str | None:
         """Rotate: every other teacher secret and link of the room revoked; the caller's new secret."""
 
+    def recovery_pin(self, code: str, secret: str) -> str | None:
+        """A new recovery PIN for the room (the earlier one no longer works), or None."""
+
+    def take_back(self, code: str, pin: str, client: str) -> str | None:
+        """The room's teacher secret, rotated as :meth:`revoke` does, for the right recovery PIN
+        (then spent), else None; RateLimited past PIN_FAILURES wrong PINs per room or per client
+        address in PIN_WINDOW_S (the right PIN too: limits that let it through would not bound guessing)."""
+
 
 class SQLiteRooms(SQLiteFile):
     """Rooms in one SQLite file shared by every process that opens the same path."""
@@ -117,6 +134,9 @@ class SQLiteRooms(SQLiteFile):
             CREATE TABLE IF NOT EXISTS teacher_links (token_sha256 TEXT PRIMARY KEY, code TEXT NOT NULL,
                 expires REAL NOT NULL);
             CREATE TABLE IF NOT EXISTS teachers (secret_sha256 TEXT PRIMARY KEY, code TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS pins (code TEXT PRIMARY KEY, salt TEXT NOT NULL, pin_hash TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS pin_failures (bucket TEXT NOT NULL, window INTEGER NOT NULL,
+                count INTEGER NOT NULL, PRIMARY KEY (bucket, window));
             INSERT OR IGNORE INTO meta VALUES ('salt', lower(hex(randomblob(16))));
         """)
         with closing(self._connect()) as db:
@@ -152,6 +172,8 @@ class SQLiteRooms(SQLiteFile):
         db.execute("DELETE FROM rooms WHERE updated < ?", (now - ROOM_TTL_S,))
         db.execute("DELETE FROM teacher_links WHERE expires < ? OR code NOT IN (SELECT code FROM rooms)", (now,))
         db.execute("DELETE FROM teachers WHERE code NOT IN (SELECT code FROM rooms)")
+        db.execute("DELETE FROM pins WHERE code NOT IN (SELECT code FROM rooms)")
+        db.execute("DELETE FROM pin_failures WHERE window < ?", (int(now // PIN_WINDOW_S) - 1,))
         db.execute("DELETE FROM failures WHERE window < ?", (int(now // WINDOW_S) - 1,))
 
     # ------------------------------------------------ rooms
@@ -234,15 +256,46 @@ class SQLiteRooms(SQLiteFile):
         return secret
 
     def revoke(self, code: str, secret: str) -> str | None:
-        new = secrets.token_urlsafe(32)
         with self._write() as db:
             if not self._authorised(db, code, secret, "revoke"):
                 return None
-            code = normalize_code(code)
-            db.execute("DELETE FROM teacher_links WHERE code = ?", (code,))
-            db.execute("DELETE FROM teachers WHERE code = ?", (code,))
-            db.execute("UPDATE rooms SET secret_sha256 = ? WHERE code = ?", (_digest(new), code))
+            return self._rotate(db, normalize_code(code))
+
+    @staticmethod
+    def _rotate(db: sqlite3.Connection, code: str) -> str:
+        """Every teacher secret and link of the room revoked: the one new secret."""
+        new = secrets.token_urlsafe(32)
+        db.execute("DELETE FROM teacher_links WHERE code = ?", (code,))
+        db.execute("DELETE FROM teachers WHERE code = ?", (code,))
+        db.execute("UPDATE rooms SET secret_sha256 = ? WHERE code = ?", (_digest(new), code))
         return new
+
+    def recovery_pin(self, code: str, secret: str) -> str | None:
+        pin = "".join(secrets.choice("0123456789") for _ in range(PIN_DIGITS))
+        salt = secrets.token_hex(16)
+        with self._write() as db:
+            if not self._authorised(db, code, secret, "recovery pin"):
+                return None
+            db.execute("INSERT OR REPLACE INTO pins VALUES (?, ?, ?)", (normalize_code(code), salt, _pin_hash(pin, salt)))
+        return pin
+
+    def take_back(self, code: str, pin: str, client: str) -> str | None:
+        code, window = normalize_code(code), int(self.clock() // PIN_WINDOW_S)
+        buckets = (f"room:{code}", self._bucket(client, "a"))
+        with self._write() as db:
+            counts = dict(db.execute("SELECT bucket, count FROM pin_failures WHERE window = ? AND bucket IN (?, ?)",
+                                     (window, *buckets)).fetchall())
+            if any(counts.get(bucket, 0) >= PIN_FAILURES for bucket in buckets):
+                raise RateLimited(int(PIN_WINDOW_S - self.clock() % PIN_WINDOW_S) + 1)
+            row = db.execute("SELECT salt, pin_hash FROM pins WHERE code = ?", (code,)).fetchone()
+            typed = "".join(ch for ch in str(pin) if ch.isdigit())[:PIN_DIGITS + 8]
+            if row is None or self._room(db, code) is None or not hmac.compare_digest(_pin_hash(typed, row[0]), row[1]):
+                for bucket in buckets:
+                    db.execute("INSERT INTO pin_failures VALUES (?, ?, 1) "
+                               "ON CONFLICT (bucket, window) DO UPDATE SET count = count + 1", (bucket, window))
+                return None
+            db.execute("DELETE FROM pins WHERE code = ?", (code,))  # spent: the new teacher gets a new one
+            return self._rotate(db, code)
 
 
 def open_store(url: str | None = None) -> RoomStore:

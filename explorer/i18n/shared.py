@@ -556,6 +556,46 @@ STRINGS = {
         "en": "Students open {url}, choose “Live room” and type this code, or open:",
         "zh": "学生打开 {url}，选择“直播课堂”并输入这个代码，或者直接打开：",
     },
+    "room.pin_title": {
+        "en": "Recovery PIN (for you only)",
+        "zh": "恢复 PIN（仅限你自己）",
+    },
+    "room.pin_once": {
+        "en": "Write this PIN down now and do not project it: if you reload or lose this tab, \"Take back control\" on this page with the room code and this PIN gives you the room again (every other teacher device loses it). It works once; five wrong PINs lock it for 10 minutes.",
+        "zh": "请现在记下这个 PIN，不要投影：如果你刷新或关闭了此标签页，在本页“收回控制权”中输入房间代码和此 PIN 即可重新控制房间（其他教师设备都将失去控制）。它只能使用一次；输错五次将锁定 10 分钟。",
+    },
+    "room.pin_hide": {
+        "en": "I wrote it down: hide the PIN",
+        "zh": "我已记下：隐藏 PIN",
+    },
+    "room.pin_new": {
+        "en": "New recovery PIN",
+        "zh": "新的恢复 PIN",
+    },
+    "room.pin_new_help": {
+        "en": "Show a new recovery PIN; the earlier one stops working.",
+        "zh": "显示新的恢复 PIN；之前的 PIN 将失效。",
+    },
+    "room.pin": {
+        "en": "Recovery PIN",
+        "zh": "恢复 PIN",
+    },
+    "room.take_back": {
+        "en": "Take back control of your room (teacher)",
+        "zh": "收回对你的房间的控制权（教师）",
+    },
+    "room.take_back_button": {
+        "en": "Take back control",
+        "zh": "收回控制权",
+    },
+    "room.pin_wrong": {
+        "en": "This code and PIN do not match a room.",
+        "zh": "此代码和 PIN 不对应任何房间。",
+    },
+    "room.pin_limited": {
+        "en": "Too many wrong PINs for this room or from here; try again in {minutes} min.",
+        "zh": "此房间或此处输错 PIN 的次数过多，请 {minutes} 分钟后再试。",
+    },
     "room.teacher_link": {
         "en": "Teacher link (keep it secret)",
         "zh": "教师链接（请保密）",
@@ -619,6 +659,10 @@ STRINGS = {
     "author.open": {
         "en": "Open a lesson file (.toml)",
         "zh": "打开课程文件（.toml）",
+    },
+    "author.open_help": {
+        "en": "A lesson file of at most {kib} KiB (a larger one is refused unread).",
+        "zh": "课程文件最多 {kib} KiB（更大的文件不读取，直接拒绝）。",
     },
     "author.bad_file": {
         "en": "This lesson file cannot be used: {error}",

@@ -69,3 +69,11 @@ class Buckets:
 reruns_per_client = once_per_process(lambda: Buckets(CLIENT_RERUN_RATE, CLIENT_RERUN_BURST))
 rooms_per_client = once_per_process(
     lambda: Buckets(ROOMS_PER_CLIENT / ROOMS_WINDOW_S, float(ROOMS_PER_CLIENT)))
+
+
+def upload_bytes(upload, limit: int) -> bytes | None:
+    """An uploaded file's bytes, or None when it holds more than ``limit`` bytes: its size, sent
+    with the upload, is checked first, so an oversized file is never copied or parsed. Streamlit's
+    per-uploader limit (``max_upload_size``) is whole MB in the browser only; the server refuses
+    above ``server.maxUploadSize`` (64 MiB, probcore.check.MAX_FILE_BYTES) for every uploader."""
+    return None if upload.size > limit else upload.getvalue()

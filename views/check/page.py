@@ -13,6 +13,7 @@ from explorer.drawing import ui
 from explorer.drawing.colors import mapping_color
 from explorer.i18n import localize, mapping_label, param_help, param_label, t
 from explorer.session import state
+from explorer.serving import limits
 from probcore.check import CAUSES, MAX_FILE_BYTES, MAX_ROWS, summary
 from probcore.registry import MAPPINGS
 from views.check import compute as check_compute
@@ -140,9 +141,12 @@ else:
                                          max_upload_size=MAX_FILE_BYTES // 2**20, help=t("check.file_help",
                                          rows=MAX_ROWS, mib=MAX_FILE_BYTES // 2**20))
         array = None
-        if upload is not None:
+        data = None if upload is None else limits.upload_bytes(upload, MAX_FILE_BYTES)
+        if upload is not None and data is None:
+            container.error(state.plain(t("check.file_too_big", size=upload.size, mib=MAX_FILE_BYTES // 2**20)), icon="⚠️")
+        elif upload is not None:
             try:
-                array = check_compute.check_load_file(upload.getvalue(), upload.name, f"{name} file {state.quote(upload.name)}")
+                array = check_compute.check_load_file(data, upload.name, f"{name} file {state.quote(upload.name)}")
             except ValueError as err:
                 container.error(state.plain(t("check.bad_input", error=err)), icon="⚠️")
         files.append(array)

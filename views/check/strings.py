@@ -122,6 +122,10 @@ STRINGS = {
         "en": "your probabilities p (.csv or .npy)",
         "zh": "你的概率 p(.csv 或 .npy)",
     },
+    "check.file_too_big": {
+        "en": "This file has {size:,} bytes; a file may have at most {mib} MiB.",
+        "zh": "此文件有 {size:,} 字节；文件最多 {mib} MiB。",
+    },
     "check.file_help": {
         "en": "CSV: one row per line, comma separated, optional header line. .npy: a 1-D or 2-D numeric array (no pickles). At most {rows:,} rows and {mib} MiB.",
         "zh": "CSV：每行一个样本，逗号分隔，可以有一行表头。.npy：一维或二维数值数组（不接受 pickle）。最多 {rows:,} 行、{mib} MiB。",

@@ -5,6 +5,7 @@ import streamlit as st
 
 from explorer.classroom import lesson_bar, lessons, rooms
 from explorer.i18n import LANGS, language, t
+from explorer.serving import limits
 from explorer.session import state
 
 ss = st.session_state
@@ -50,6 +51,16 @@ with tab_room:
         st.markdown(f"# `{teaching[0]}`")
         st.markdown(t("room.students", url=f"{base}/lesson"))
         st.code(f"{base}/lesson?room={teaching[0]}", language=None)
+        if lesson_bar.RECOVERY_PIN.get():
+            with st.expander(t("room.pin_title"), icon=":material/pin:", expanded=True):
+                st.warning(t("room.pin_once"))
+                pin = lesson_bar.RECOVERY_PIN.get()
+                st.code(f"{pin[:4]} {pin[4:]}", language=None)
+                st.button(t("room.pin_hide"), key="room_pin_hide", on_click=lesson_bar.RECOVERY_PIN.pop,
+                          icon=":material/visibility_off:")
+        else:
+            st.button(t("room.pin_new"), key="room_pin_new", on_click=lesson_bar.new_recovery_pin,
+                      icon=":material/pin:", help=t("room.pin_new_help"))
         with st.expander(t("room.teacher_link"), icon=":material/key:"):
             st.warning(t("room.teacher_link_once"))
             if st.button(t("room.teacher_link_make"), key="room_link_make", icon=":material/link:"):
@@ -76,15 +87,31 @@ with tab_room:
                 st.error(state.plain(error))
             else:
                 st.rerun()
+    with st.expander(t("room.take_back"), icon=":material/key:"):
+        with st.form("room_take_back", border=False):  # a form: the PIN goes over the websocket, never in a URL
+            back_code = st.text_input(t("room.code"), max_chars=12, placeholder="ABC234", key="room_back_code")
+            back_pin = st.text_input(t("room.pin"), max_chars=12, type="password", key="room_back_pin")
+            if st.form_submit_button(t("room.take_back_button"), icon=":material/key:"):
+                error = lesson_bar.take_back(back_code, back_pin)
+                if error:
+                    st.error(state.plain(error))
+                else:
+                    st.rerun()
     st.caption(t("room.privacy", hours=rooms.ROOM_TTL_S // 3600))
 
 # ---------------------------------------------------------------- write
 with tab_write:
-    upload = st.file_uploader(t("author.open"), type=["toml"], key="author_upload", max_upload_size=1)
+    # The browser refuses above 1 MB (Streamlit's smallest per-uploader limit, whole MB only); the
+    # stated limit, lessons.MAX_BYTES, is checked here from the upload's size before any byte is read.
+    upload = st.file_uploader(t("author.open"), type=["toml"], key="author_upload", max_upload_size=1,
+                              help=t("author.open_help", kib=lessons.MAX_BYTES // 1024))
     if upload is not None and ss.get("_author_loaded") != upload.file_id:
         ss["_author_loaded"] = upload.file_id
         try:
-            loaded = lessons.parse(upload.getvalue(), "draft")
+            data = limits.upload_bytes(upload, lessons.MAX_BYTES)
+            if data is None:
+                raise lessons.LessonError(t("lesson.err.size", size=upload.size, limit=lessons.MAX_BYTES))
+            loaded = lessons.parse(data, "draft")
         except lessons.LessonError as err:
             ss["_author_error"] = str(err)
         else:
