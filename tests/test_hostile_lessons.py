@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 import pytest
+import torch
 
 from explorer.classroom import lessons
 
@@ -37,9 +38,16 @@ def test_free_text_through_a_placeholder_cannot_make_a_link_or_an_image():
 
 
 def cpu(fn, *args) -> float:
-    start = time.process_time()
-    fn(*args)
-    return time.process_time() - start
+    """CPU seconds of fn(*args) on one torch thread, as a served worker runs (app.one_torch_thread):
+    with two, OpenMP's spin-waits under load add CPU time that is not the work's."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        start = time.process_time()
+        fn(*args)
+        return time.process_time() - start
+    finally:
+        torch.set_num_threads(threads)
 
 
 def test_the_rank_placeholder_is_bounded_like_the_page():
