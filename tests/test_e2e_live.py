@@ -102,6 +102,7 @@ def test_dragging_compare_draws_probcore_and_reaches_the_server(server, browser,
         temperature = page.locator("[data-live-view='compare'] input[aria-label='temperature']")
         for _ in range(4):  # T 1 -> 1.2 by keyboard: each step drawn at once, each sent (a full page run)
             temperature.press("ArrowRight")
+            settle(page)  # as a hand would: a key press after the page has taken the last one
         page.wait_for_function("() => new URL(location.href).searchParams.get('temperature') === '1.2'")
         assert_matches_probcore(values(page), temperature=1.2)
         settle(page)
