@@ -2,8 +2,15 @@
 sticky sessions (serve/haproxy.cfg), started and stopped together.
 
     python -m serve.cluster --workers 2 [--port 8501] [--bind 0.0.0.0]      # proxy + 2 local workers
-    python -m serve.cluster --workers 2 --no-proxy --worker-port 8601 --bind 0.0.0.0   # workers only
-    python -m serve.cluster --workers 2 --backend 10.0.0.7:8601 --backend 10.0.0.7:8602  # + another host's
+    python -m serve.cluster --workers 2 --store redis --redis-bind 0.0.0.0 \
+        --backend 10.0.0.7:8601 --backend 10.0.0.7:8602      # + another host's workers, one shared Redis
+    PROBCORE_STORE_URL=redis://:SECRET@10.0.0.5:6379/0 \
+        python -m serve.cluster --workers 2 --no-proxy --worker-port 8601 --bind 0.0.0.0   # workers only
+
+Several machines share one store (rooms, heavy runs, rate limits): ``--store redis`` starts Debian's
+redis-server here (serve/redis_server.py: appendonly, a password when it listens beyond loopback)
+and prints the ``PROBCORE_STORE_URL`` the other machines export; ``--backend`` and ``--no-proxy``
+are refused with a SQLite store (each machine would keep its own rooms).
 
 (scripts/serve.sh installs HAProxy and runs this.) Every worker gets the same cookie secret, so
 any of them accepts a browser sent over by the proxy. Until Ctrl-C (or SIGTERM) the command
@@ -103,11 +110,13 @@ def haproxy_config(port: int, servers: list[str], bind: str = "127.0.0.1", proxy
 
 class Cluster:
     """``workers`` local Streamlit workers (plus ``backends`` elsewhere) behind HAProxy on
-    ``port`` (a free one when None; ``proxy=False``: workers only). A context manager."""
+    ``port`` (a free one when None; ``proxy=False``: workers only), run from the checkout ``root``
+    (its app.py, its var/). A context manager."""
 
     def __init__(self, workers: int = 1, port: int | None = None, *, bind: str = "127.0.0.1",
                  worker_bind: str = "127.0.0.1", worker_port: int | None = None, backends: tuple[str, ...] = (), proxy: bool = True,
-                 run_dir: Path | None = None, env: dict | None = None, script: Path = ROOT / "app.py"):
+                 run_dir: Path | None = None, env: dict | None = None, script: Path | None = None,
+                 root: Path = ROOT):
         if workers < 0 or (workers == 0 and not backends):
             raise ValueError(f"workers must be >= 1 (or >= 0 with backends), got {workers}")
         self.port = port or free_port()
@@ -120,7 +129,8 @@ class Cluster:
             **(env or {})}
         self.workers: list[subprocess.Popen | None] = [None] * workers
         self.haproxy: subprocess.Popen | None = None
-        self.script = Path(script)
+        self.root = Path(root)
+        self.script = Path(script) if script is not None else self.root / "app.py"
 
     @property
     def url(self) -> str:
@@ -135,7 +145,7 @@ class Cluster:
             [sys.executable, "-m", "streamlit", "run", str(self.script), "--server.headless=true",
              f"--server.port={self.worker_ports[i]}", f"--server.address={self.worker_bind}",
              "--browser.gatherUsageStats=false", "--server.fileWatcherType=none", "--server.runOnSave=false"],
-            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=self.env, start_new_session=True)
+            cwd=self.root, stdout=log, stderr=subprocess.STDOUT, env=self.env, start_new_session=True)
         log.close()
 
     def wait_healthy(self, url: str, proc: subprocess.Popen | None, timeout_s: float, what: str) -> None:
@@ -205,6 +215,22 @@ class Cluster:
         self.stop()
 
 
+def several_machines_need_redis(args, environ) -> str:
+    """Why this start is refused ("" when it is not): ``--backend`` / ``--no-proxy`` (several
+    machines) with a store of SQLite files, which each machine would keep to itself."""
+    if not (args.backend or args.no_proxy):
+        return ""
+    shared = args.store == "redis" or environ.get("PROBCORE_STORE_URL", "").startswith("redis")
+    own = [name for name in ("PROBCORE_ROOMS_URL", "PROBCORE_RUNS_URL") if environ.get(name, "").startswith("sqlite")]
+    if shared and not own:
+        return ""
+    flag = "--no-proxy" if args.no_proxy else "--backend"
+    return (f"{flag} serves one class from several machines, which need one shared store, not a SQLite file each"
+            + (f" ({', '.join(own)} names one: unset it)" if own else "") + ". On the machine with the proxy add "
+            "--store redis --redis-bind 0.0.0.0 (it prints the URL), and on every other machine export "
+            "PROBCORE_STORE_URL=redis://:PASSWORD@PROXYHOST:6379/0 before --no-proxy (docs/serving.md, several machines).")
+
+
 def _interrupt(*_) -> None:
     raise KeyboardInterrupt  # SIGTERM stops the class as Ctrl-C does
 
@@ -219,7 +245,25 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--backend", action="append", default=[], metavar="HOST:PORT",
                         help="a worker on another machine (repeat), started there with --no-proxy")
     parser.add_argument("--no-proxy", action="store_true", help="start the workers only (an extra machine)")
+    parser.add_argument("--store", choices=("sqlite", "redis"), default="sqlite",
+                        help="sqlite: files in var/ (one machine, the default); redis: start redis-server here "
+                             "and share it (several machines; PROBCORE_STORE_URL names one started elsewhere)")
+    parser.add_argument("--redis-port", type=int, default=6379)
+    parser.add_argument("--redis-bind", default="127.0.0.1",
+                        help="where --store redis listens (0.0.0.0 for other machines: a password is made)")
     args = parser.parse_args(argv)
+    refused = several_machines_need_redis(args, os.environ)
+    if refused:
+        parser.error(refused)
+    redis = None
+    if args.store == "redis":
+        from serve.redis_server import RedisServer
+        password = "" if args.redis_bind in ("127.0.0.1", "localhost") else secrets.token_urlsafe(24)
+        redis = RedisServer(ROOT / "var" / "redis", args.redis_port, args.redis_bind, password).start()
+        os.environ["PROBCORE_STORE_URL"] = redis.url
+        host = socket.getfqdn() if password else "127.0.0.1"
+        print(f"shared store: redis on {args.redis_bind}:{args.redis_port} (append-only file in var/redis); "
+              f"other machines: export PROBCORE_STORE_URL={redis.url.replace('127.0.0.1', host)}", flush=True)
     # Local workers listen on loopback behind the proxy; on an extra machine they face the proxy host.
     cluster = Cluster(args.workers, args.port, bind=args.bind, worker_bind=args.bind if args.no_proxy else "127.0.0.1",
                       worker_port=args.worker_port,
@@ -241,6 +285,8 @@ def main(argv: list[str] | None = None) -> None:
         pass
     finally:
         cluster.stop()
+        if redis is not None:
+            redis.stop()
         print("stopped", flush=True)
 
 
