@@ -174,6 +174,7 @@ class Student:
         self.file_urls = None  # the last file_urls_response
         self.drawn: dict[str, int] = {}  # element kinds of the last full run and how many
         self.alerts: list[str] = []  # texts of the last run's st.error / st.warning / st.info
+        self.auto_reruns: dict[str, float] = {}  # fragment id -> seconds: st.fragment(run_every=...) (a room's poll)
 
     # ---- transport
     def _http(self, method: str, path: str, body: bytes = b"", headers: dict | None = None) -> tuple[int, bytes]:
@@ -294,6 +295,17 @@ class Student:
             elif kind == "file_urls_response":
                 self.file_urls = msg.file_urls_response
                 return True, ""
+            elif kind == "auto_rerun":
+                self.auto_reruns[msg.auto_rerun.fragment_id] = msg.auto_rerun.interval
+
+    async def poll(self) -> tuple[bool, str]:
+        """What the browser's timer does for each st.fragment(run_every=...): a rerun of that
+        fragment (a room's poll); (True, "") when the page has none."""
+        for fragment in list(self.auto_reruns):
+            ok, why = await self.rerun(fragment_id=fragment)
+            if not ok:
+                return ok, why
+        return True, ""
 
     def find(self, target: str) -> tuple[str, Widget] | None:
         """A widget of the current page by key (element id "...-<key>"), else by label."""

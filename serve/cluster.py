@@ -123,6 +123,7 @@ class Cluster:
         self.bind, self.worker_bind, self.proxy, self.backends = bind, worker_bind, proxy, tuple(backends)
         self.worker_ports = [worker_port + i if worker_port else free_port() for i in range(workers)]
         self.run_dir = Path(run_dir or tempfile.mkdtemp(prefix="probcore-serve-"))
+        self.run_dir.mkdir(parents=True, exist_ok=True)
         self.env = {**ONE_THREAD, **os.environ, "STREAMLIT_SERVER_COOKIE_SECRET": os.environ.get(
             "STREAMLIT_SERVER_COOKIE_SECRET", secrets.token_hex(16)),
             **({PROXY_SECRET_ENV: os.environ.get(PROXY_SECRET_ENV) or secrets.token_hex(16)} if proxy else {}),
@@ -229,6 +230,93 @@ def several_machines_need_redis(args, environ) -> str:
             + (f" ({', '.join(own)} names one: unset it)" if own else "") + ". On the machine with the proxy add "
             "--store redis --redis-bind 0.0.0.0 (it prints the URL), and on every other machine export "
             "PROBCORE_STORE_URL=redis://:PASSWORD@PROXYHOST:6379/0 before --no-proxy (docs/serving.md, several machines).")
+
+
+COPIED = ("app.py", "probcore", "explorer", "views", "lessons", "serve", ".streamlit")
+
+
+def checkout(dest: Path) -> Path:
+    """A copy of what a worker runs (the app, the library with its built kernel, the lessons, the
+    Streamlit settings) at ``dest``: another machine's working directory, with its own var/."""
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in COPIED:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, dest / name, ignore=shutil.ignore_patterns("__pycache__", "var"), dirs_exist_ok=True)
+        elif source.exists():
+            shutil.copy2(source, dest / name)
+    return dest
+
+
+class Groups:
+    """``groups`` groups of ``workers`` workers, each group as another machine would run it (its own
+    checkout and var/, workers only, serve.sh --no-proxy), one Redis (serve/redis_server.py,
+    appendonly) and one HAProxy in front of every worker (w1.. in group order), all on loopback in
+    ``folder``. What bench/bench_load.py --groups and tests/test_serve_groups.py run; the
+    worker-facing methods of :class:`Cluster` over all the groups' workers. A context manager."""
+
+    def __init__(self, groups: int, workers: int, folder: Path, env: dict | None = None):
+        from serve.redis_server import RedisServer
+        self.folder = Path(folder)
+        self.redis = RedisServer(self.folder / "redis", free_port())
+        secrets_env = {"STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(16), PROXY_SECRET_ENV: secrets.token_hex(16),
+                       "PROBCORE_STORE_URL": self.redis.url, "PROBCORE_ROOMS_URL": "", "PROBCORE_RUNS_URL": "",
+                       **(env or {})}
+        self.groups = [Cluster(workers, proxy=False, root=checkout(self.folder / f"group{g + 1}"),
+                               run_dir=self.folder / f"group{g + 1}" / "logs", env=secrets_env) for g in range(groups)]
+        self.slots = [(c, i) for c in self.groups for i in range(workers)]  # w1.. -> (group, its worker)
+        self.proxy: Cluster | None = None
+        self.env = secrets_env
+
+    def start(self) -> Groups:
+        self.redis.start()
+        for group in self.groups:
+            group.start()
+        backends = tuple(f"127.0.0.1:{c.worker_ports[i]}" for c, i in self.slots)
+        self.proxy = Cluster(0, backends=backends, run_dir=self.folder / "proxy", env=self.env).start()
+        return self
+
+    @property
+    def url(self) -> str:
+        return self.proxy.url
+
+    @property
+    def workers(self) -> list:
+        return [c.workers[i] for c, i in self.slots]
+
+    def worker_url(self, k: int) -> str:
+        c, i = self.slots[k]
+        return c.worker_url(i)
+
+    def kill_worker(self, k: int) -> None:
+        c, i = self.slots[k]
+        c.kill_worker(i)
+
+    def start_worker(self, k: int) -> None:
+        c, i = self.slots[k]
+        c.start_worker(i)
+
+    def rss_mb(self) -> list[float]:
+        return [mb for c in self.groups for mb in c.rss_mb()]
+
+    def cpu_seconds(self) -> list[tuple[float, float]]:
+        return [cpu for c in self.groups for cpu in c.cpu_seconds()]
+
+    def stop(self) -> None:
+        for c in [self.proxy, *self.groups]:
+            if c is not None:
+                c.stop()
+        self.redis.stop()
+
+    def __enter__(self) -> Groups:
+        try:
+            return self.start()
+        except BaseException:
+            self.stop()
+            raise
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
 
 
 def _interrupt(*_) -> None:
