@@ -180,3 +180,14 @@ def test_redis_stopped_mid_class_then_back_and_a_worker_killed_meanwhile(groups)
         for s in [teacher, *followers]:
             await s.close()
     run(go())
+
+
+def test_bench_load_without_haproxy_says_how_to_install_it(monkeypatch, capsys):
+    """Before: a FileNotFoundError traceback for /usr/sbin/haproxy."""
+    import serve.cluster
+    monkeypatch.setattr(serve.cluster, "HAPROXY", "/nonexistent/haproxy")
+    with pytest.raises(SystemExit) as exit_:
+        load.main(["--students", "1", "--seconds", "1"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "not installed: HAProxy (apt-get install -y haproxy)" in err and "scripts/serve.sh" in err
