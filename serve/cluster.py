@@ -347,7 +347,10 @@ def main(argv: list[str] | None = None) -> None:
     if args.store == "redis":
         from serve.redis_server import RedisServer
         password = "" if args.redis_bind in ("127.0.0.1", "localhost") else secrets.token_urlsafe(24)
-        redis = RedisServer(ROOT / "var" / "redis", args.redis_port, args.redis_bind, password).start()
+        try:
+            redis = RedisServer(ROOT / "var" / "redis", args.redis_port, args.redis_bind, password).start()
+        except (FileNotFoundError, RuntimeError) as err:  # not installed, or the port is taken
+            parser.error(f"--store redis: {err}")
         os.environ["PROBCORE_STORE_URL"] = redis.url
         host = socket.getfqdn() if password else "127.0.0.1"
         print(f"shared store: redis on {args.redis_bind}:{args.redis_port} (append-only file in var/redis); "

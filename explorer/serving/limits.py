@@ -103,6 +103,7 @@ class RedisBuckets:
         self._take = self.redis.register_script(TAKE)
         self.ttl = int(burst / rate) + 2
         self._salt = ""
+        self._logged = -1e9
 
     @unavailable_as_store_error
     def _spend(self, key: str) -> bool:
@@ -119,7 +120,9 @@ class RedisBuckets:
         try:
             return self._spend(key)
         except StoreUnavailable as err:
-            print(f"probcore: {self.name} limit not applied: {err}", file=sys.stderr, flush=True)
+            if time.monotonic() - self._logged > 10.0:  # once per 10 s of outage, not once per rerun
+                self._logged = time.monotonic()
+                print(f"probcore: {self.name} limit not applied: {err}", file=sys.stderr, flush=True)
             return True
 
 
