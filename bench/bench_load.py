@@ -2,6 +2,12 @@
 
     python bench/bench_load.py --students 60 --seconds 120 --workers 2 [--json OUT]
         [--step-every 3] [--kill-at 60] [--burst 30 [--burst-distinct]] [--app floor] [--url http://host:port]
+        [--groups 2]
+
+``--groups G`` runs G groups of ``--workers`` workers each, as G machines would (serve/cluster.py
+Groups: each group its own copy of the app and var/, one Redis shared by all, one HAProxy in front);
+``--kill-at`` then kills group A's first worker. HAProxy (and, for groups, redis-server) come
+from Debian: when one is missing the benchmark says how to install it.
 
 Starts ``--workers`` Streamlit workers behind HAProxy (serve/cluster.py; or loads ``--url``, a
 class already served), warms each worker up (one session visits every page, as the teacher
@@ -66,8 +72,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_explorer import FLOOR_APP  # noqa: E402
 from explorer.serving.runs import ENV_URL as RUNS_URL, SharedRuns  # noqa: E402
+from explorer.serving.runs_redis import RedisRuns  # noqa: E402
 from views import registry  # noqa: E402
-from serve.cluster import ROOT, Cluster  # noqa: E402
+from serve import cluster as serving  # noqa: E402
+from serve.cluster import ROOT, Cluster, Groups  # noqa: E402
+from serve.redis_server import REDIS  # noqa: E402
 
 STEP_TIMEOUT_S = 30.0  # a page step slower than this is an error
 RUN_TIMEOUT_S = 300.0  # a training press (queue wait included)
@@ -174,6 +183,7 @@ class Student:
         self.file_urls = None  # the last file_urls_response
         self.drawn: dict[str, int] = {}  # element kinds of the last full run and how many
         self.alerts: list[str] = []  # texts of the last run's st.error / st.warning / st.info
+        self.auto_reruns: dict[str, float] = {}  # fragment id -> seconds: st.fragment(run_every=...) (a room's poll)
 
     # ---- transport
     def _http(self, method: str, path: str, body: bytes = b"", headers: dict | None = None) -> tuple[int, bytes]:
@@ -294,6 +304,17 @@ class Student:
             elif kind == "file_urls_response":
                 self.file_urls = msg.file_urls_response
                 return True, ""
+            elif kind == "auto_rerun":
+                self.auto_reruns[msg.auto_rerun.fragment_id] = msg.auto_rerun.interval
+
+    async def poll(self) -> tuple[bool, str]:
+        """What the browser's timer does for each st.fragment(run_every=...): a rerun of that
+        fragment (a room's poll); (True, "") when the page has none."""
+        for fragment in list(self.auto_reruns):
+            ok, why = await self.rerun(fragment_id=fragment)
+            if not ok:
+                return ok, why
+        return True, ""
 
     def find(self, target: str) -> tuple[str, Widget] | None:
         """A widget of the current page by key (element id "...-<key>"), else by label."""
@@ -603,7 +624,9 @@ def summarize(args, reports: list[Report], burst: list[Report], burst_at: float,
 
 
 def table(result: dict) -> str:
-    rows = [("app, students / workers", f"{result.get('app', 'explorer')}, {result['students']} / {result['workers']}"),
+    groups = result.get("groups", 1)
+    rows = [("app, students / workers", f"{result.get('app', 'explorer')}, {result['students']} / {result['workers']}"
+             + (f" in each of {groups} groups (one Redis, one HAProxy)" if groups > 1 else "")),
             ("page steps", result["steps"]), ("p50 s", f"{result['p50_s']:.3f}"), ("p95 s", f"{result['p95_s']:.3f}"),
             ("max s", f"{result['max_s']:.3f}"), ("errors", result["errors"]),
             ("sessions lost", result["sessions_lost"]),
@@ -648,11 +671,20 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--app", choices=("explorer", "floor"), default="explorer",
                         help="floor: bench_explorer.py's one-slider one-chart app, the yardstick of this machine")
     parser.add_argument("--url", default=None, help="load a class already served here instead (loopback)")
+    parser.add_argument("--groups", type=int, default=1,
+                        help="groups of --workers workers, as that many machines: one Redis, one HAProxy")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
-    if not (1 <= args.students <= 500 and 1 <= args.seconds <= 3600 and 1 <= args.workers <= 16):
-        parser.error("students in [1, 500], seconds in [1, 3600], workers in [1, 16]")
+    if not (1 <= args.students <= 500 and 1 <= args.seconds <= 3600 and 1 <= args.workers <= 16
+            and 1 <= args.groups <= 4):
+        parser.error("students in [1, 500], seconds in [1, 3600], workers in [1, 16], groups in [1, 4]")
+    missing = [f"{name} (apt-get install -y {package})" for name, path, package, needed in (
+        ("HAProxy", serving.HAPROXY, "haproxy", not args.url), ("redis-server", REDIS, "redis-server", args.groups > 1))
+        if needed and not Path(path).exists()]
+    if missing:
+        parser.error(f"not installed: {', '.join(missing)}; bash scripts/serve.sh installs HAProxy, "
+                     "and redis-server with --store redis")
     if args.url:
         host = urllib.parse.urlsplit(args.url).hostname
         if host not in ("127.0.0.1", "localhost", "::1"):
@@ -664,11 +696,18 @@ def main(argv: list[str] | None = None) -> dict:
             if args.app == "floor":
                 script = Path(tmp) / "floor.py"
                 script.write_text(FLOOR_APP)
-            store = Path(tmp) / "runs.sqlite3"  # this class's shared heavy-run store: its count starts at 0
-            with Cluster(args.workers, script=script, env={RUNS_URL: f"sqlite:///{store}"}) as cluster:
-                result = asyncio.run(the_class(args, cluster.url, cluster))
-            result["heavy_runs_computed"] = SharedRuns(store).computed()
-    result["app"] = args.app
+            if args.groups > 1:  # a fresh Redis: its count of heavy runs starts at 0
+                if args.app == "floor":
+                    parser.error("--groups runs the explorer")
+                with Groups(args.groups, args.workers, Path(tmp)) as cluster:
+                    result = asyncio.run(the_class(args, cluster.url, cluster))
+                    result["heavy_runs_computed"] = RedisRuns(cluster.redis.url).computed()
+            else:
+                store = Path(tmp) / "runs.sqlite3"  # this class's shared heavy-run store: its count starts at 0
+                with Cluster(args.workers, script=script, env={RUNS_URL: f"sqlite:///{store}"}) as cluster:
+                    result = asyncio.run(the_class(args, cluster.url, cluster))
+                result["heavy_runs_computed"] = SharedRuns(store).computed()
+    result["app"], result["groups"] = args.app, args.groups
     result["load_average_start"] = LOAD_AT_START
     print(table(result))
     if args.json:

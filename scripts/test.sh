@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Installs what the tests need (Python packages; from Debian: Chromium for the browser test,
-# HAProxy for the serving test, nodejs for the browser maths' parity test) and runs every test. `--fast`
-# runs the fast tier only (-m "not slow": no browser, no served workers, no whole page under AppTest, no test
-# over ~3 s), for the development loop; other arguments go to pytest.
+# HAProxy for the serving test, redis-server for the shared store's tests, nodejs for the browser
+# maths' parity test) and runs every test. `--fast` runs the fast tier only (-m "not slow": no
+# browser, no served workers, no whole page under AppTest, no test over ~3 s), for the development
+# loop; other arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 command -v haproxy >/dev/null || [ -x /usr/sbin/haproxy ] || missing+=(haproxy)
+command -v redis-server >/dev/null || [ -x /usr/bin/redis-server ] || missing+=(redis-server)  # tests start their own, on loopback
 command -v node >/dev/null || missing+=(nodejs)  # the browser maths' parity test (tests/test_live_parity.py)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq "${missing[@]}" >/dev/null

@@ -2,8 +2,15 @@
 sticky sessions (serve/haproxy.cfg), started and stopped together.
 
     python -m serve.cluster --workers 2 [--port 8501] [--bind 0.0.0.0]      # proxy + 2 local workers
-    python -m serve.cluster --workers 2 --no-proxy --worker-port 8601 --bind 0.0.0.0   # workers only
-    python -m serve.cluster --workers 2 --backend 10.0.0.7:8601 --backend 10.0.0.7:8602  # + another host's
+    python -m serve.cluster --workers 2 --store redis --redis-bind 0.0.0.0 \
+        --backend 10.0.0.7:8601 --backend 10.0.0.7:8602      # + another host's workers, one shared Redis
+    PROBCORE_STORE_URL=redis://:SECRET@10.0.0.5:6379/0 \
+        python -m serve.cluster --workers 2 --no-proxy --worker-port 8601 --bind 0.0.0.0   # workers only
+
+Several machines share one store (rooms, heavy runs, rate limits): ``--store redis`` starts Debian's
+redis-server here (serve/redis_server.py: appendonly, a password when it listens beyond loopback)
+and prints the ``PROBCORE_STORE_URL`` the other machines export; ``--backend`` and ``--no-proxy``
+are refused with a SQLite store (each machine would keep its own rooms).
 
 (scripts/serve.sh installs HAProxy and runs this.) Every worker gets the same cookie secret, so
 any of them accepts a browser sent over by the proxy. Until Ctrl-C (or SIGTERM) the command
@@ -103,24 +110,28 @@ def haproxy_config(port: int, servers: list[str], bind: str = "127.0.0.1", proxy
 
 class Cluster:
     """``workers`` local Streamlit workers (plus ``backends`` elsewhere) behind HAProxy on
-    ``port`` (a free one when None; ``proxy=False``: workers only). A context manager."""
+    ``port`` (a free one when None; ``proxy=False``: workers only), run from the checkout ``root``
+    (its app.py, its var/). A context manager."""
 
     def __init__(self, workers: int = 1, port: int | None = None, *, bind: str = "127.0.0.1",
                  worker_bind: str = "127.0.0.1", worker_port: int | None = None, backends: tuple[str, ...] = (), proxy: bool = True,
-                 run_dir: Path | None = None, env: dict | None = None, script: Path = ROOT / "app.py"):
+                 run_dir: Path | None = None, env: dict | None = None, script: Path | None = None,
+                 root: Path = ROOT):
         if workers < 0 or (workers == 0 and not backends):
             raise ValueError(f"workers must be >= 1 (or >= 0 with backends), got {workers}")
         self.port = port or free_port()
         self.bind, self.worker_bind, self.proxy, self.backends = bind, worker_bind, proxy, tuple(backends)
         self.worker_ports = [worker_port + i if worker_port else free_port() for i in range(workers)]
         self.run_dir = Path(run_dir or tempfile.mkdtemp(prefix="probcore-serve-"))
+        self.run_dir.mkdir(parents=True, exist_ok=True)
         self.env = {**ONE_THREAD, **os.environ, "STREAMLIT_SERVER_COOKIE_SECRET": os.environ.get(
             "STREAMLIT_SERVER_COOKIE_SECRET", secrets.token_hex(16)),
             **({PROXY_SECRET_ENV: os.environ.get(PROXY_SECRET_ENV) or secrets.token_hex(16)} if proxy else {}),
             **(env or {})}
         self.workers: list[subprocess.Popen | None] = [None] * workers
         self.haproxy: subprocess.Popen | None = None
-        self.script = Path(script)
+        self.root = Path(root)
+        self.script = Path(script) if script is not None else self.root / "app.py"
 
     @property
     def url(self) -> str:
@@ -135,7 +146,7 @@ class Cluster:
             [sys.executable, "-m", "streamlit", "run", str(self.script), "--server.headless=true",
              f"--server.port={self.worker_ports[i]}", f"--server.address={self.worker_bind}",
              "--browser.gatherUsageStats=false", "--server.fileWatcherType=none", "--server.runOnSave=false"],
-            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=self.env, start_new_session=True)
+            cwd=self.root, stdout=log, stderr=subprocess.STDOUT, env=self.env, start_new_session=True)
         log.close()
 
     def wait_healthy(self, url: str, proc: subprocess.Popen | None, timeout_s: float, what: str) -> None:
@@ -205,6 +216,109 @@ class Cluster:
         self.stop()
 
 
+def several_machines_need_redis(args, environ) -> str:
+    """Why this start is refused ("" when it is not): ``--backend`` / ``--no-proxy`` (several
+    machines) with a store of SQLite files, which each machine would keep to itself."""
+    if not (args.backend or args.no_proxy):
+        return ""
+    shared = args.store == "redis" or environ.get("PROBCORE_STORE_URL", "").startswith("redis")
+    own = [name for name in ("PROBCORE_ROOMS_URL", "PROBCORE_RUNS_URL") if environ.get(name, "").startswith("sqlite")]
+    if shared and not own:
+        return ""
+    flag = "--no-proxy" if args.no_proxy else "--backend"
+    return (f"{flag} serves one class from several machines, which need one shared store, not a SQLite file each"
+            + (f" ({', '.join(own)} names one: unset it)" if own else "") + ". On the machine with the proxy add "
+            "--store redis --redis-bind 0.0.0.0 (it prints the URL), and on every other machine export "
+            "PROBCORE_STORE_URL=redis://:PASSWORD@PROXYHOST:6379/0 before --no-proxy (docs/serving.md, several machines).")
+
+
+COPIED = ("app.py", "probcore", "explorer", "views", "lessons", "serve", ".streamlit")
+
+
+def checkout(dest: Path) -> Path:
+    """A copy of what a worker runs (the app, the library with its built kernel, the lessons, the
+    Streamlit settings) at ``dest``: another machine's working directory, with its own var/."""
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in COPIED:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, dest / name, ignore=shutil.ignore_patterns("__pycache__", "var"), dirs_exist_ok=True)
+        elif source.exists():
+            shutil.copy2(source, dest / name)
+    return dest
+
+
+class Groups:
+    """``groups`` groups of ``workers`` workers, each group as another machine would run it (its own
+    checkout and var/, workers only, serve.sh --no-proxy), one Redis (serve/redis_server.py,
+    appendonly) and one HAProxy in front of every worker (w1.. in group order), all on loopback in
+    ``folder``. What bench/bench_load.py --groups and tests/test_serve_groups.py run; the
+    worker-facing methods of :class:`Cluster` over all the groups' workers. A context manager."""
+
+    def __init__(self, groups: int, workers: int, folder: Path, env: dict | None = None):
+        from serve.redis_server import RedisServer
+        self.folder = Path(folder)
+        self.redis = RedisServer(self.folder / "redis", free_port())
+        secrets_env = {"STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(16), PROXY_SECRET_ENV: secrets.token_hex(16),
+                       "PROBCORE_STORE_URL": self.redis.url, "PROBCORE_ROOMS_URL": "", "PROBCORE_RUNS_URL": "",
+                       **(env or {})}
+        self.groups = [Cluster(workers, proxy=False, root=checkout(self.folder / f"group{g + 1}"),
+                               run_dir=self.folder / f"group{g + 1}" / "logs", env=secrets_env) for g in range(groups)]
+        self.slots = [(c, i) for c in self.groups for i in range(workers)]  # w1.. -> (group, its worker)
+        self.proxy: Cluster | None = None
+        self.env = secrets_env
+
+    def start(self) -> Groups:
+        self.redis.start()
+        for group in self.groups:
+            group.start()
+        backends = tuple(f"127.0.0.1:{c.worker_ports[i]}" for c, i in self.slots)
+        self.proxy = Cluster(0, backends=backends, run_dir=self.folder / "proxy", env=self.env).start()
+        return self
+
+    @property
+    def url(self) -> str:
+        return self.proxy.url
+
+    @property
+    def workers(self) -> list:
+        return [c.workers[i] for c, i in self.slots]
+
+    def worker_url(self, k: int) -> str:
+        c, i = self.slots[k]
+        return c.worker_url(i)
+
+    def kill_worker(self, k: int) -> None:
+        c, i = self.slots[k]
+        c.kill_worker(i)
+
+    def start_worker(self, k: int) -> None:
+        c, i = self.slots[k]
+        c.start_worker(i)
+
+    def rss_mb(self) -> list[float]:
+        return [mb for c in self.groups for mb in c.rss_mb()]
+
+    def cpu_seconds(self) -> list[tuple[float, float]]:
+        return [cpu for c in self.groups for cpu in c.cpu_seconds()]
+
+    def stop(self) -> None:
+        for c in [self.proxy, *self.groups]:
+            if c is not None:
+                c.stop()
+        self.redis.stop()
+
+    def __enter__(self) -> Groups:
+        try:
+            return self.start()
+        except BaseException:
+            self.stop()
+            raise
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
 def _interrupt(*_) -> None:
     raise KeyboardInterrupt  # SIGTERM stops the class as Ctrl-C does
 
@@ -219,7 +333,28 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--backend", action="append", default=[], metavar="HOST:PORT",
                         help="a worker on another machine (repeat), started there with --no-proxy")
     parser.add_argument("--no-proxy", action="store_true", help="start the workers only (an extra machine)")
+    parser.add_argument("--store", choices=("sqlite", "redis"), default="sqlite",
+                        help="sqlite: files in var/ (one machine, the default); redis: start redis-server here "
+                             "and share it (several machines; PROBCORE_STORE_URL names one started elsewhere)")
+    parser.add_argument("--redis-port", type=int, default=6379)
+    parser.add_argument("--redis-bind", default="127.0.0.1",
+                        help="where --store redis listens (0.0.0.0 for other machines: a password is made)")
     args = parser.parse_args(argv)
+    refused = several_machines_need_redis(args, os.environ)
+    if refused:
+        parser.error(refused)
+    redis = None
+    if args.store == "redis":
+        from serve.redis_server import RedisServer
+        password = "" if args.redis_bind in ("127.0.0.1", "localhost") else secrets.token_urlsafe(24)
+        try:
+            redis = RedisServer(ROOT / "var" / "redis", args.redis_port, args.redis_bind, password).start()
+        except (FileNotFoundError, RuntimeError) as err:  # not installed, or the port is taken
+            parser.error(f"--store redis: {err}")
+        os.environ["PROBCORE_STORE_URL"] = redis.url
+        host = socket.getfqdn() if password else "127.0.0.1"
+        print(f"shared store: redis on {args.redis_bind}:{args.redis_port} (append-only file in var/redis); "
+              f"other machines: export PROBCORE_STORE_URL={redis.url.replace('127.0.0.1', host)}", flush=True)
     # Local workers listen on loopback behind the proxy; on an extra machine they face the proxy host.
     cluster = Cluster(args.workers, args.port, bind=args.bind, worker_bind=args.bind if args.no_proxy else "127.0.0.1",
                       worker_port=args.worker_port,
@@ -241,6 +376,8 @@ def main(argv: list[str] | None = None) -> None:
         pass
     finally:
         cluster.stop()
+        if redis is not None:
+            redis.stop()
         print("stopped", flush=True)
 
 

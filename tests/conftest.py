@@ -71,3 +71,35 @@ def fresh_runs_store(tmp_path_factory):
     started by the tests inherit it): no run of an earlier session is served instead of computed."""
     import os
     os.environ.setdefault("PROBCORE_RUNS_URL", f"sqlite:///{tmp_path_factory.mktemp('runs') / 'runs.sqlite3'}")
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory):
+    """A real redis-server of this test session (Debian's; scripts/test.sh installs it) on a free
+    loopback port, its append-only file in a temporary folder; stopped at the end. Skipped only
+    where redis-server is not installed."""
+    import shutil
+
+    from bench.browser import free_port
+    from serve.redis_server import RedisServer
+    if not shutil.which("redis-server") and not __import__("os").path.exists("/usr/bin/redis-server"):
+        pytest.skip("redis-server is not installed (apt-get install -y redis-server)")
+    with RedisServer(tmp_path_factory.mktemp("redis"), free_port()) as server:
+        yield server
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def backend(request):
+    """Each store test runs against both backends: "sqlite" (one machine) and "redis" (several)."""
+    return request.param
+
+
+@pytest.fixture()
+def redis_url(request):
+    """The URL of the session's Redis, emptied for this test (its own keys only)."""
+    server = request.getfixturevalue("redis_server")
+    if server.proc.poll() is not None:  # a test stopped it: start it again
+        server.start()
+    import redis
+    redis.Redis.from_url(server.url).flushdb()
+    return server.url

@@ -161,3 +161,37 @@ def assert_readable(fig: dict) -> None:
     colour_bar = "coloraxis" in layout or any("colorbar" in tr for tr in fig["data"])
     assert named or colour_bar
     assert layout.get("showlegend", True) is not False
+
+
+# The shared stores (tests/test_rooms.py, test_runs.py, test_hostile_shares.py): both backends
+
+def room_store(backend: str, tmp_path: Path, redis_url: str = "", clock=None):
+    """A room store of ``backend`` ("sqlite": a file in tmp_path; "redis": the test's Redis);
+    two calls with the same arguments share their rooms, as two worker processes do."""
+    import time
+
+    from explorer.classroom import rooms
+    if backend == "sqlite":
+        return rooms.SQLiteRooms(tmp_path / "rooms.sqlite3", clock=clock or time.time)
+    from explorer.classroom.rooms_redis import RedisRooms
+    return RedisRooms(redis_url, clock=clock or time.time)
+
+
+def stored_bytes(store) -> bytes:
+    """Everything a store holds, raw: the SQLite file and its WAL, or every Redis key and value."""
+    path = getattr(store, "path", None)
+    if path is not None:
+        return b"".join(p.read_bytes() for p in path.parent.glob(path.name + "*"))
+    r, out = store.redis, []
+    for key in r.scan_iter():
+        kind = r.type(key)
+        out.append(key)
+        if kind == b"string":
+            out.append(r.get(key))
+        elif kind == b"hash":
+            out += [part for pair in r.hgetall(key).items() for part in pair]
+        elif kind == b"set":
+            out += sorted(r.smembers(key))
+        elif kind == b"zset":
+            out += r.zrange(key, 0, -1)
+    return b"\n".join(out)

@@ -7,13 +7,14 @@
 - Heavy runs: at most PER_SESSION waiting runs per session and PER_CLIENT per client address; a
   run whose sessions all left is dropped (before: 66 presses from fresh sessions that left at once
   all queued, and the next honest student waited behind 60 runs).
-- Rooms per client address bounded (before: one session made 100 rooms in 68.5 s)."""
+- Rooms per client address bounded (before: one session made 100 rooms in 68.5 s).
+
+The room stores and the per-address buckets are tested on both backends: SQLite / in-process
+(one machine) and Redis (several)."""
 from __future__ import annotations
 
-import sqlite3
 import threading
 import time
-from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from streamlit.testing.v1 import AppTest
 
 from explorer.serving import jobs, limits
 from explorer.classroom import rooms
+from helpers import room_store, stored_bytes
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 LESSON = 'title_en = "T"\n'
@@ -28,8 +30,26 @@ SHARED_NAT = "192.0.2.10"  # one school address for the whole class
 
 
 @pytest.fixture()
-def store(tmp_path):
-    return rooms.SQLiteRooms(tmp_path / "rooms.sqlite3")
+def redis_url_if(backend, request):
+    """The test's Redis URL for the redis backend, "" for sqlite."""
+    return request.getfixturevalue("redis_url") if backend == "redis" else ""
+
+
+@pytest.fixture()
+def make_store(backend, tmp_path, redis_url_if):
+    """clock -> a room store of the backend (stores made twice share their rooms)."""
+    return lambda clock=None: room_store(backend, tmp_path, redis_url_if, clock)
+
+
+@pytest.fixture()
+def store(make_store):
+    return make_store()
+
+
+@pytest.fixture()
+def rooms_url(backend, tmp_path, redis_url_if):
+    """PROBCORE_ROOMS_URL of an app under test: a SQLite file, or the test's Redis."""
+    return redis_url_if or f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
 
 
 def test_a_class_behind_one_address_is_not_locked_out_by_ten_typos(store):
@@ -48,10 +68,10 @@ def test_one_session_guessing_is_limited_and_the_others_behind_its_address_are_n
     assert store.join(code, client=SHARED_NAT, session="honest").code == code
 
 
-def test_fresh_sessions_from_one_address_are_limited_per_address(tmp_path):
+def test_fresh_sessions_from_one_address_are_limited_per_address(make_store):
     """A guesser opening fresh sessions gets ADDRESS_FAILURES guesses a minute, not 10 per session
     (the store's clock held inside one window: a slow run must not cross into the next minute)."""
-    store = rooms.SQLiteRooms(tmp_path / "rooms.sqlite3", clock=lambda: 1_000_000.0)
+    store = make_store(lambda: 1_000_000.0)
     guesses = 0
     with pytest.raises(rooms.RateLimited):
         for i in range(rooms.ADDRESS_FAILURES + 1):
@@ -78,9 +98,9 @@ def test_the_teacher_beside_thirty_typing_students_is_never_limited(store):
     assert store.move(code, secret, 4, client=SHARED_NAT).step == 4
 
 
-def test_a_limited_teacher_keeps_the_secret_in_the_session(monkeypatch, tmp_path):
+def test_a_limited_teacher_keeps_the_secret_in_the_session(monkeypatch, rooms_url):
     """The teacher's Next while every address is limited: the room moves, the secret stays."""
-    monkeypatch.setenv("PROBCORE_ROOMS_URL", f"sqlite:///{tmp_path / 'rooms.sqlite3'}")
+    monkeypatch.setenv("PROBCORE_ROOMS_URL", rooms_url)
     from explorer.classroom import lesson_bar
     lesson_bar.store.clear()
     from explorer.classroom.lessons import shipped
@@ -113,10 +133,9 @@ class Clock:
         return self.now
 
 
-def test_a_teacher_link_works_once_and_holds_no_lasting_secret(tmp_path):
+def test_a_teacher_link_works_once_and_holds_no_lasting_secret(store):
     """Before: the link held the room's secret itself, which drove the room for its whole life from
     any browser history or proxy log."""
-    store = rooms.SQLiteRooms(tmp_path / "rooms.sqlite3")
     code, secret = store.create("x", LESSON, 0)
     token = store.teacher_link(code, secret)
     assert token and token != secret and not store.is_teacher(code, token, client="log reader")
@@ -126,9 +145,9 @@ def test_a_teacher_link_works_once_and_holds_no_lasting_secret(tmp_path):
     assert store.teacher_link(code, "not the secret") is None
 
 
-def test_a_teacher_link_expires_and_a_new_one_revokes_the_last(tmp_path):
+def test_a_teacher_link_expires_and_a_new_one_revokes_the_last(make_store):
     clock = Clock()
-    store = rooms.SQLiteRooms(tmp_path / "rooms.sqlite3", clock=clock)
+    store = make_store(clock)
     code, secret = store.create("x", LESSON, 0)
     first = store.teacher_link(code, secret)
     second = store.teacher_link(code, secret)
@@ -137,8 +156,7 @@ def test_a_teacher_link_expires_and_a_new_one_revokes_the_last(tmp_path):
     assert store.redeem(code, second, client="a") is None  # expired
 
 
-def test_revoking_rotates_every_other_teacher_credential(tmp_path):
-    store = rooms.SQLiteRooms(tmp_path / "rooms.sqlite3")
+def test_revoking_rotates_every_other_teacher_credential(store):
     code, secret = store.create("x", LESSON, 0)
     other = store.redeem(code, store.teacher_link(code, secret), client="lost laptop")
     unused = store.teacher_link(code, secret)
@@ -203,24 +221,45 @@ def test_runs_whose_sessions_left_are_dropped():
 
 # ---------------------------------------------------------------- rooms per client ----
 
-def test_rooms_per_client_address_are_bounded():
-    buckets = limits.Buckets(limits.ROOMS_PER_CLIENT / limits.ROOMS_WINDOW_S, float(limits.ROOMS_PER_CLIENT))
+def test_rooms_per_client_address_are_bounded(backend, redis_url_if, monkeypatch):
+    monkeypatch.setenv("PROBCORE_STORE_URL", redis_url_if)
+    buckets = limits.buckets("rooms", limits.ROOMS_PER_CLIENT / limits.ROOMS_WINDOW_S, float(limits.ROOMS_PER_CLIENT))
+    assert isinstance(buckets, limits.RedisBuckets if backend == "redis" else limits.Buckets)
     made = sum(buckets.take("203.0.113.5") for _ in range(100))
     assert made == limits.ROOMS_PER_CLIENT
     assert buckets.take("198.51.100.7")  # another address is not affected
+    if backend == "redis":  # shared by every worker of every machine, and stored hashed
+        again = limits.buckets("rooms", limits.ROOMS_PER_CLIENT / limits.ROOMS_WINDOW_S, float(limits.ROOMS_PER_CLIENT))
+        assert not again.take("203.0.113.5")
+        assert b"203.0.113.5" not in b"".join(again.redis.scan_iter())
+
+
+def test_the_per_address_rerun_budget_refills_at_its_rate(backend, redis_url_if, monkeypatch):
+    """burst at once, then rate a second (the store's clock moved by hand)."""
+    monkeypatch.setenv("PROBCORE_STORE_URL", redis_url_if)
+    clock = Clock()
+    buckets = limits.buckets("reruns", 2.0, 5.0)
+    buckets.clock = clock
+    assert sum(buckets.take("192.0.2.1") for _ in range(20)) == 5
+    clock.now += 1.5  # 3 tokens back
+    assert sum(buckets.take("192.0.2.1") for _ in range(20)) == 3
+
+
+def test_a_redis_limit_that_is_down_lets_the_class_through():
+    from bench.browser import free_port
+    buckets = limits.RedisBuckets(f"redis://127.0.0.1:{free_port()}/0", "reruns", 1.0, 1.0)
+    assert all(buckets.take("192.0.2.1") for _ in range(3))
 
 
 # ---------------------------------------------------------------- recovery PIN (finding 3, reload) ----
 
-def test_a_recovery_pin_takes_the_room_back_once_and_rotates_the_secret(tmp_path):
+def test_a_recovery_pin_takes_the_room_back_once_and_rotates_the_secret(store):
     """Before: a teacher who reloaded lost the room unless a teacher link was saved elsewhere."""
-    store = rooms.SQLiteRooms(tmp_path / "rooms.sqlite3")
     code, secret = store.create("x", LESSON, 0)
     other = store.redeem(code, store.teacher_link(code, secret), client="second device")
     pin = store.recovery_pin(code, secret)
     assert pin and pin.isdigit() and len(pin) >= 6
-    with closing(sqlite3.connect(tmp_path / "rooms.sqlite3")) as db:  # stored hashed, never as typed
-        assert pin not in repr(db.execute("SELECT * FROM pins").fetchall())
+    assert pin.encode() not in stored_bytes(store)  # stored hashed, never as typed
     new = store.take_back(code.lower(), f"{pin[:4]} {pin[4:]}", client="reloaded tab")
     assert new and store.move(code, new, 2, client="t").step == 2
     for old in (secret, other):  # the other devices lose control, as Revoke does
@@ -229,11 +268,11 @@ def test_a_recovery_pin_takes_the_room_back_once_and_rotates_the_secret(tmp_path
     assert store.recovery_pin(code, "guess") is None
 
 
-def test_a_student_cannot_guess_the_recovery_pin(tmp_path):
+def test_a_student_cannot_guess_the_recovery_pin(make_store):
     """PIN_FAILURES wrong PINs a room per PIN_WINDOW_S whatever the addresses, and per address
     whatever the rooms: past them the right PIN is refused too, until the window ends."""
     clock = Clock()
-    store = rooms.SQLiteRooms(tmp_path / "rooms.sqlite3", clock=clock)
+    store = make_store(clock)
     code, secret = store.create("x", LESSON, 0)
     pin = store.recovery_pin(code, secret)
     wrong = f"{(int(pin) + 1) % 10 ** rooms.PIN_DIGITS:0{rooms.PIN_DIGITS}d}"
@@ -254,10 +293,10 @@ def test_a_student_cannot_guess_the_recovery_pin(tmp_path):
     assert store.take_back(code, pin, client="203.0.113.1")
 
 
-def test_a_teacher_who_reloads_takes_back_control_on_the_lessons_page(monkeypatch, tmp_path):
+def test_a_teacher_who_reloads_takes_back_control_on_the_lessons_page(monkeypatch, rooms_url):
     """Start a room (the PIN shown once), reload (a fresh session: no control), take back with
     code + PIN: this session drives the room, the first one no longer does, the PIN is in no URL."""
-    monkeypatch.setenv("PROBCORE_ROOMS_URL", f"sqlite:///{tmp_path / 'rooms.sqlite3'}")
+    monkeypatch.setenv("PROBCORE_ROOMS_URL", rooms_url)
     from explorer.classroom import lesson_bar
     lesson_bar.store.clear()
     try:

@@ -1,6 +1,7 @@
 """Identical heavy runs across worker processes (explorer/serving/runs.py, explorer/serving/jobs.py's JobQueue with
 a shared store): two processes pressing the same run compute it once and both get its result and
-see its progress; a run whose claimer died is taken over; the store stays bounded."""
+see its progress; a run whose claimer died is taken over; the store stays bounded. Each test
+against both backends: SQLite (one machine) and Redis (several)."""
 from __future__ import annotations
 
 import contextlib
@@ -16,6 +17,7 @@ import pytest
 
 from explorer.serving import runs
 from explorer.serving.jobs import JobQueue
+from explorer.serving.runs_redis import RedisRuns
 
 KEY = ("overconfidence", (("steps", 10), ("seed", 0)))
 
@@ -44,9 +46,21 @@ def lines(log: Path) -> list[str]:
     return log.read_text().split() if log.exists() else []
 
 
+@pytest.fixture()
+def url(backend, tmp_path, request):
+    """The run store's URL: a SQLite file of this test, or the test's Redis."""
+    return f"sqlite:///{tmp_path / 'runs.sqlite3'}" if backend == "sqlite" else request.getfixturevalue("redis_url")
+
+
+def open_store(url: str, **kwargs):
+    """runs.open_runs with the store's own settings (a clock, the bounds)."""
+    store = runs.open_runs(url)
+    return type(store)(store.url if isinstance(store, RedisRuns) else store.path, **kwargs) if kwargs else store
+
+
 def press(store: str, log: str, ready, out) -> None:
     """A worker process: its own queue on the shared store; presses KEY with the others."""
-    q = JobQueue(threads=1, shared=runs.SharedRuns(Path(store)))
+    q = JobQueue(threads=1, shared=runs.open_runs(store))
     ready.wait(120)
     job = q.submit(KEY, functools.partial(computation, log, 3.0))
     seen = 0.0
@@ -56,9 +70,9 @@ def press(store: str, log: str, ready, out) -> None:
 
 
 @pytest.mark.slow
-def test_two_processes_pressing_the_same_run_compute_it_once(tmp_path):
-    store, log = tmp_path / "runs.sqlite3", tmp_path / "computed.log"
-    runs.SharedRuns(store)
+def test_two_processes_pressing_the_same_run_compute_it_once(url, tmp_path):
+    store, log = url, tmp_path / "computed.log"
+    runs.open_runs(store)
     ctx = multiprocessing.get_context("spawn")
     ready, out = ctx.Barrier(3), ctx.Queue()
     workers = [ctx.Process(target=press, args=(str(store), str(log), ready, out)) for _ in range(2)]
@@ -72,7 +86,7 @@ def test_two_processes_pressing_the_same_run_compute_it_once(tmp_path):
         for w in workers:
             w.join(10)
             w.kill()
-    assert len(lines(log)) == 1 and runs.SharedRuns(store).computed() == 1  # one computation
+    assert len(lines(log)) == 1 and runs.open_runs(store).computed() == 1  # one computation
     (first, seen_a, err_a), (second, seen_b, err_b) = results
     assert err_a is None and err_b is None and first == second  # both get the same result
     assert first["pid"] == int(lines(log)[0]) and first["history"] == [3.0, 2.0, 1.0]
@@ -81,15 +95,15 @@ def test_two_processes_pressing_the_same_run_compute_it_once(tmp_path):
 
 def claim_and_die(store: str, log: str) -> None:
     """A worker that claims KEY and computes it until it is killed."""
-    q = JobQueue(threads=1, shared=runs.SharedRuns(Path(store)))
+    q = JobQueue(threads=1, shared=runs.open_runs(store))
     q.submit(KEY, functools.partial(computation, log, 600.0))
     time.sleep(600)
 
 
 @pytest.mark.slow
-def test_a_run_whose_claimer_died_is_taken_over(tmp_path):
-    store, log = tmp_path / "runs.sqlite3", tmp_path / "computed.log"
-    shared = runs.SharedRuns(store, lease_s=2.0)
+def test_a_run_whose_claimer_died_is_taken_over(url, tmp_path):
+    store, log = url, tmp_path / "computed.log"
+    shared = open_store(store, lease_s=2.0)
     worker = multiprocessing.get_context("spawn").Process(target=claim_and_die, args=(str(store), str(log)))
     with plain_main():
         worker.start()
@@ -120,9 +134,9 @@ class Clock:
         return self.now
 
 
-def test_the_store_is_bounded_in_count_age_and_size_and_forgets_failures(tmp_path):
+def test_the_store_is_bounded_in_count_age_and_size_and_forgets_failures(url):
     clock = Clock()
-    store = runs.SharedRuns(tmp_path / "runs.sqlite3", clock=clock, keep=3, keep_s=60.0, max_result_bytes=1000)
+    store = open_store(url, clock=clock, keep=3, keep_s=60.0, max_result_bytes=1000)
     for i in range(10):
         clock.now += 1
         assert store.claim(("r", i), "a").state == "claimed"
@@ -144,8 +158,11 @@ def test_the_store_is_bounded_in_count_age_and_size_and_forgets_failures(tmp_pat
     assert store.computed() == 14
 
 
-def test_the_store_url_names_its_variable(tmp_path, monkeypatch):
+def test_the_store_url_names_its_variable(tmp_path, monkeypatch, redis_url):
     monkeypatch.setenv(runs.ENV_URL, f"sqlite:///{tmp_path}/env.sqlite3")
-    assert runs.open_runs().path == tmp_path / "env.sqlite3"
+    monkeypatch.setenv("PROBCORE_STORE_URL", redis_url)
+    assert runs.open_runs().path == tmp_path / "env.sqlite3"  # the concern's own URL wins
+    monkeypatch.setenv(runs.ENV_URL, "")
+    assert isinstance(runs.open_runs(), RedisRuns) and runs.open_runs().url == redis_url
     with pytest.raises(ValueError, match="PROBCORE_RUNS_URL: scheme 'postgresql' is not supported"):
         runs.open_runs("postgresql://db.example/runs")

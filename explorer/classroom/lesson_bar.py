@@ -3,6 +3,12 @@ page) draws the lesson bar above the page (narration, step counter, Previous / N
 lesson's view), keeps ``lesson``, ``step`` and ``room`` in the URL, opens what a link names, and
 in a room moves a following student to the teacher's step (a fragment polling the room store).
 
+A room store that is down (explorer/serving/store.py: StoreUnavailable, a Redis being restarted)
+never raises into a page: every call here turns it into the inline "rooms unavailable, retrying"
+(``room.unavailable``), and the polling fragment retries what could not be done: a student's join
+(a reconnect to another worker during the outage keeps ``room`` in its URL), a teacher's move
+(``_room_pending``: the students see it once the store is back), the following itself.
+
 Showing a step (:func:`show_step`, from a click or the room poll) = switching to its page, then, in
 that page's run, setting every control to the step's state (:func:`bar`, before the page draws a
 control). Not before the switch: the run that switches pages may carry the browser's widget values
@@ -17,6 +23,7 @@ import streamlit as st
 from explorer.classroom import lessons, rooms
 from explorer.serving import client as asker
 from explorer.serving import limits
+from explorer.serving.store import StoreUnavailable
 from explorer.i18n import language, t
 from explorer.session import state
 from explorer.session.keys import SessionKey
@@ -98,7 +105,7 @@ def _set_step_state(step: lessons.Step) -> None:
 
 def leave() -> None:
     ss = st.session_state
-    for key in ("_lesson", "_lesson_step", "_room", "_room_secret", "_room_version"):
+    for key in ("_lesson", "_lesson_step", "_room", "_room_secret", "_room_version", "_room_pending", "_room_retry"):
         ss.pop(key, None)
     RECOVERY_PIN.pop()
 
@@ -115,7 +122,10 @@ def move(delta: int | None = None, to: int | None = None) -> None:
             room = store().move(ss["_room"], ss["_room_secret"], k, client())
         except rooms.RateLimited as err:  # only a wrong secret is limited: keep it, say why
             room, ss["_room_error"] = None, t("room.limited", seconds=err.retry_s)
+        except StoreUnavailable:  # moved here now; the room follows when the store is back (_follow)
+            room, ss["_room_pending"] = None, k
         else:
+            ss.pop("_room_pending", None)
             if room is None:
                 ss["_room_error"] = t("room.not_teacher", code=ss["_room"])
                 ss.pop("_room_secret", None)
@@ -135,7 +145,10 @@ def follow_again() -> None:
     """Follow the room again, from the teacher's current step at once (not at the next poll)."""
     ss = st.session_state
     ss["_room_follow"] = True
-    room = store().get(ss["_room"]) if ss.get("_room") else None
+    try:
+        room = store().get(ss["_room"]) if ss.get("_room") else None
+    except StoreUnavailable:
+        room = None
     ss["_room_version"] = None if room is None else room.version  # None: the next poll shows the step
     if room is not None:
         show_step(room_lesson(room.lesson_id, room.lesson_text), room.step)
@@ -150,8 +163,10 @@ def stop_following() -> None:
 def join(code: str, token: str = "") -> str | None:
     """Enter the room of ``code`` (as its teacher when ``token``, a teacher link's one-time token,
     is still unspent: the session then holds a teacher secret of its own) and show its step; an
-    error message, or None."""
+    error message, or None. While the store is down: ``room.unavailable``, and the join is retried
+    by the polling fragment (``_room_retry``)."""
     ss = st.session_state
+    ss.pop("_room_retry", None)
     try:  # a teacher link's one-time token first: spent here, whatever follows
         secret = (store().redeem(code, token, client()) or "") if token else ""
         teacher = bool(secret)
@@ -161,6 +176,9 @@ def join(code: str, token: str = "") -> str | None:
         lesson = room_lesson(room.lesson_id, room.lesson_text)
     except rooms.RateLimited as err:
         return t("room.limited", seconds=err.retry_s)
+    except StoreUnavailable:
+        ss["_room_retry"] = (rooms.normalize_code(code), token)
+        return t("room.unavailable")
     except ValueError as err:  # an unsupported store URL, or a lesson that no longer validates
         return str(err)
     ss["_room"], ss["_room_follow"], ss["_room_version"] = room.code, True, room.version
@@ -175,7 +193,11 @@ def join(code: str, token: str = "") -> str | None:
 def teacher_link() -> str | None:
     """A one-time teacher link for this teacher's room (earlier unused links revoked), or None."""
     ss = st.session_state
-    token = store().teacher_link(ss["_room"], ss["_room_secret"])
+    try:
+        token = store().teacher_link(ss["_room"], ss["_room_secret"])
+    except StoreUnavailable:
+        st.warning(t("room.unavailable"), icon=":material/cloud_off:")
+        return None
     return token and f"{base_url()}/lesson?room={ss['_room']}&{TEACHER_PARAM}={token}"
 
 
@@ -185,7 +207,11 @@ TEACHER_LINK: SessionKey[str] = SessionKey("_teacher_link")  # the one-time link
 def revoke_other_teachers() -> None:
     """Rotate (a callback): every other device and link of this room loses control; this session keeps it."""
     ss = st.session_state
-    new = store().revoke(ss["_room"], ss["_room_secret"])
+    try:
+        new = store().revoke(ss["_room"], ss["_room_secret"])
+    except StoreUnavailable:
+        ss["_room_error"] = t("room.unavailable")
+        return
     if new:
         ss["_room_secret"] = new
         TEACHER_LINK.pop()
@@ -197,7 +223,11 @@ RECOVERY_PIN: SessionKey[str] = SessionKey("_recovery_pin")  # shown on the Less
 def new_recovery_pin() -> None:
     """A new recovery PIN for this teacher's room (a callback; the earlier PIN no longer works)."""
     ss = st.session_state
-    pin = store().recovery_pin(ss["_room"], ss["_room_secret"])
+    try:
+        pin = store().recovery_pin(ss["_room"], ss["_room_secret"])
+    except StoreUnavailable:
+        ss["_room_error"] = t("room.unavailable")
+        return
     if pin:
         RECOVERY_PIN.set(pin)
 
@@ -215,6 +245,8 @@ def take_back(code: str, pin: str) -> str | None:
         lesson = room_lesson(room.lesson_id, room.lesson_text)
     except rooms.RateLimited as err:
         return t("room.pin_limited", minutes=max(1, err.retry_s // 60))
+    except StoreUnavailable:
+        return t("room.unavailable")
     except ValueError as err:
         return str(err)
     ss["_room"], ss["_room_secret"], ss["_room_follow"], ss["_room_version"] = room.code, secret, True, room.version
@@ -234,6 +266,8 @@ def start_room(lesson: lessons.Lesson) -> str | None:
         return t("room.too_many_rooms", rooms=limits.ROOMS_PER_CLIENT, minutes=int(limits.ROOMS_WINDOW_S // 60))
     try:
         code, secret = store().create(lesson.id, lesson.source or lessons.dump(lesson.title, list(lesson.steps)), step)
+    except StoreUnavailable:
+        return t("room.unavailable")
     except ValueError as err:
         return str(err)
     ss["_room"], ss["_room_secret"], ss["_room_follow"], ss["_room_version"] = code, secret, True, 0
@@ -245,12 +279,40 @@ def start_room(lesson: lessons.Lesson) -> str | None:
 
 @st.fragment(run_every=POLL_S)
 def _follow() -> None:
-    """A student's link to the room: when the teacher has moved and the student follows, show the step."""
+    """A student's link to the room: when the teacher has moved and the student follows, show the step.
+    While the store is down: the inline warning, and at each poll a retry of what waits for it (a
+    join, a teacher's move)."""
     ss = st.session_state
+    if ss.get("_room_retry"):
+        error = join(*ss["_room_retry"])
+        if ss.get("_room_retry"):
+            st.warning(t("room.unavailable"), icon=":material/cloud_off:")
+            return
+        ss["_room_error"] = error
+        st.rerun(scope="app")
     code = ss.get("_room")
     if not code:
         return
-    room = store().get(code)
+    try:
+        if ss.get("_room_secret"):  # a teacher's move made while the store was down
+            if ss.get("_room_pending") is None:
+                return
+            room = store().move(code, ss["_room_secret"], ss["_room_pending"], client())
+            ss.pop("_room_pending", None)
+            if room is None:
+                ss["_room_error"] = t("room.not_teacher", code=code)
+                ss.pop("_room_secret", None)
+            else:
+                ss["_room_version"] = room.version
+            st.rerun(scope="app")
+        room = store().get(code)
+    except StoreUnavailable:
+        st.warning(t("room.unavailable"), icon=":material/cloud_off:")
+        return
+    except rooms.RateLimited as err:
+        ss.pop("_room_pending", None)
+        ss["_room_error"] = t("room.limited", seconds=err.retry_s)
+        st.rerun(scope="app")
     if room is None:
         st.caption(t("room.gone", code=code))
         return
@@ -282,7 +344,9 @@ def _from_url() -> None:
     ss["_lesson_url_read"] = True
     query = st.query_params
     if ss.get("room"):
-        ss["_room_error"] = join(ss["room"], query.get(TEACHER_PARAM, ""))
+        error = join(ss["room"], query.get(TEACHER_PARAM, ""))
+        if not ss.get("_room_retry"):  # else the polling fragment says why and tries again
+            ss["_room_error"] = error
         if ss.get("_room"):
             st.rerun()
         return
@@ -353,7 +417,7 @@ def bar(page) -> None:
     lesson, k = ss.get("_lesson"), ss.get("_lesson_step", 0)
     ss["lesson"] = lesson.id if lesson is not None and lesson.id in _shipped_ids() else ""
     ss["step"] = k + 1 if lesson is not None else 0
-    ss["room"] = ss.get("_room") or ""
+    ss["room"] = ss.get("_room") or (ss.get("_room_retry") or ("",))[0]  # kept while a join waits for the store
     if lesson is not None and ss.get("_lesson_go"):
         target = registry.PAGES[lesson.steps[k].page]
         if page.url_path != target.url_path:
@@ -373,6 +437,8 @@ def bar(page) -> None:
     if ss.get("_room") and not ss.get("_room_secret"):
         _follow()
         _follow_button()
+    elif ss.get("_room_retry") or (ss.get("_room_secret") and ss.get("_room_pending") is not None):
+        _follow()  # waiting for the store: retried at each poll
     if lesson is None:
         return
     _lesson_bar(lesson, k)

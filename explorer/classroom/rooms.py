@@ -2,10 +2,11 @@
 worker process of the machine shares (several Streamlit servers behind a proxy follow one room; a
 restarted worker loses nothing).
 
-The store is chosen by the URL in ``PROBCORE_ROOMS_URL`` (default ``sqlite:///var/rooms.sqlite3``
-under the repository): :class:`RoomStore` is the interface a server database would implement;
-only :class:`SQLiteRooms` exists (explorer/serving/sqlite_file.py: WAL mode, a busy timeout, one short
-transaction per call).
+The store is chosen by a URL (explorer/serving/store.py): ``PROBCORE_ROOMS_URL``, else
+``PROBCORE_STORE_URL``, else ``sqlite:///var/rooms.sqlite3`` under the repository. :class:`RoomStore`
+is the interface; :class:`SQLiteRooms` serves one machine (explorer/serving/sqlite_file.py: WAL
+mode, a busy timeout, one short transaction per call), ``RedisRooms`` (explorer/classroom/rooms_redis.py)
+several. A Redis store that cannot be reached raises ``StoreUnavailable``.
 
 Security: a room code is 6 characters from a 31-letter alphabet (31^6 ~ 8.9e8 codes), the teacher
 secret 32 random bytes of which only the SHA-256 is stored and compared in constant time; failed
@@ -18,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import os
 import secrets
 import sqlite3
 import time
@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Protocol
 
 from explorer.serving.sqlite_file import ROOT, SQLiteFile, path_from_url
+from explorer.serving.store import chosen_url, is_redis
 
 ENV_URL = "PROBCORE_ROOMS_URL"
 DEFAULT_URL = f"sqlite:///{ROOT / 'var' / 'rooms.sqlite3'}"
@@ -299,6 +300,11 @@ class SQLiteRooms(SQLiteFile):
 
 
 def open_store(url: str | None = None) -> RoomStore:
-    """The store named by ``url`` (default: $PROBCORE_ROOMS_URL, else DEFAULT_URL). ``sqlite:///path``
-    (relative to the repository) or ``sqlite:////absolute/path``; ValueError for any other scheme."""
-    return SQLiteRooms(path_from_url(url or os.environ.get(ENV_URL) or DEFAULT_URL, ENV_URL))
+    """The store named by ``url`` (default: $PROBCORE_ROOMS_URL, else $PROBCORE_STORE_URL, else
+    DEFAULT_URL): ``redis://host:port/db``, ``sqlite:///path`` (relative to the repository) or
+    ``sqlite:////absolute/path``; ValueError for any other scheme."""
+    url = chosen_url(url, ENV_URL, DEFAULT_URL)
+    if is_redis(url):
+        from explorer.classroom.rooms_redis import RedisRooms
+        return RedisRooms(url)
+    return SQLiteRooms(path_from_url(url, ENV_URL))

@@ -628,6 +628,10 @@ STRINGS = {
         "en": "This link does not drive room {code}; you follow it as a student.",
         "zh": "这个链接不能控制课堂 {code}；你将以学生身份跟随。",
     },
+    "room.unavailable": {
+        "en": "Rooms unavailable, retrying… (the shared store does not answer; this page keeps working, and the room resumes by itself when it is back)",
+        "zh": "课堂暂时不可用，正在重试…（共享存储没有响应；本页照常可用，存储恢复后课堂会自动继续）",
+    },
     "room.gone": {
         "en": "Room {code} has ended.",
         "zh": "课堂 {code} 已结束。",

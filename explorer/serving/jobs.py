@@ -41,6 +41,7 @@ import streamlit as st
 from explorer.serving import client, limits
 from explorer.i18n import t
 from explorer.serving import runs
+from explorer.serving.store import StoreUnavailable
 
 ROOT = Path(__file__).resolve().parents[2]
 MAX_PENDING = 64  # queued runs per server process; beyond that a press is refused
@@ -161,7 +162,7 @@ class JobQueue:
 
     def __init__(self, threads: int = 1, max_pending: int = MAX_PENDING, keep: int = KEEP,
                  keep_seconds: float = KEEP_SECONDS, runner: Callable[[], Callable] = lambda: _in_thread,
-                 shared: runs.SharedRuns | None = None, alive: Callable[[str], bool] = lambda session: True,
+                 shared: runs.RunStore | None = None, alive: Callable[[str], bool] = lambda session: True,
                  per_session: int = PER_SESSION, per_client: int = PER_CLIENT):
         self.max_pending, self.keep, self.keep_seconds, self.runner = max_pending, keep, keep_seconds, runner
         self.alive, self.per_session, self.per_client = alive, per_session, per_client
@@ -199,7 +200,7 @@ class JobQueue:
                 job = Job(key, fn)
                 try:
                     run = self.shared.claim(key, self.owner, reuse_finished) if self.shared else runs.Run("claimed")
-                except sqlite3.Error:  # the store is unavailable: computed here, not shared
+                except (sqlite3.Error, StoreUnavailable):  # the store is unavailable: computed here, not shared
                     run = runs.Run("claimed")
                 if run.state == "claimed":
                     self._waiting.append(job)
@@ -258,7 +259,7 @@ class JobQueue:
                             self._lock.notify()
                         else:
                             self._take(job, run)
-            except (sqlite3.Error, pickle.UnpicklingError):  # try again at the next beat (the lease is much longer)
+            except (sqlite3.Error, StoreUnavailable, pickle.UnpicklingError):  # try again at the next beat (the lease is much longer)
                 pass
 
     def position(self, job: Job) -> int:
@@ -316,18 +317,19 @@ class JobQueue:
                 self.shared.publish(job.key, self.owner, job.result, job.seconds)
             else:
                 self.shared.fail(job.key, self.owner, job.error)
-        except (sqlite3.Error, pickle.PicklingError, TypeError, AttributeError):
+        except (sqlite3.Error, StoreUnavailable, pickle.PicklingError, TypeError, AttributeError):
             pass  # not shared: the claim expires and a follower computes the run itself
 
 
 @limits.once_per_process  # not st.cache_resource: nothing a client sends makes a second job process
 def queue() -> JobQueue:
     """The queue of this server process, its job processes started now (ready before a first press),
-    sharing runs with the machine's other workers through the store of $PROBCORE_RUNS_URL (when it
-    cannot be opened: a message in the server's log, and runs shared within this process only)."""
+    sharing runs with the other workers through the store of $PROBCORE_RUNS_URL or $PROBCORE_STORE_URL
+    (when it cannot be opened: a message in the server's log, and runs shared within this process
+    only; while it is down: each press computed where it is made)."""
     try:
         shared = runs.open_runs()
-    except (ValueError, OSError, sqlite3.Error) as err:
+    except (ValueError, OSError, sqlite3.Error, StoreUnavailable) as err:
         print(f"probcore: heavy runs not shared between workers: {err}", file=sys.stderr, flush=True)
         shared = None
     return JobQueue(threads=max(1, int(os.environ.get("PROBCORE_JOB_THREADS", "1"))), runner=ChildProcess,

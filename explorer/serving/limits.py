@@ -6,16 +6,23 @@ process-wide resources that no message can multiply.
   anyway: explorer/client.py) and no race of first runs makes a second one.
 - :class:`Buckets`: token buckets per key (a client address), ``rate`` tokens a second up to
   ``burst``, at most ``max_keys`` keys (the least recently used dropped): the rerun budget per
-  client (explorer/guard.py keeps the one per session), the rooms a client may create.
+  client (explorer/guard.py keeps the one per session), the rooms a client may create. In one
+  process (one machine's worker each); with ``PROBCORE_STORE_URL=redis://...`` the same buckets
+  live in Redis (:class:`RedisBuckets`), shared by every worker of every machine, so a client sent
+  to another machine brings its spent budget along.
 """
 from __future__ import annotations
 
 import collections
 import functools
+import hashlib
 import os
+import sys
 import threading
 import time
-from typing import Callable, TypeVar
+from typing import Callable, Protocol, TypeVar
+
+from explorer.serving.store import PREFIX, StoreUnavailable, redis_client, shared_url, unavailable_as_store_error
 
 T = TypeVar("T")
 
@@ -66,9 +73,73 @@ class Buckets:
             return ok
 
 
-reruns_per_client = once_per_process(lambda: Buckets(CLIENT_RERUN_RATE, CLIENT_RERUN_BURST))
+class Bucket(Protocol):
+    def take(self, key: str) -> bool: ...
+
+
+# KEYS: the bucket; ARGV: rate, burst, now, ttl. The formula of Buckets.take, atomic in the store.
+TAKE = """
+local rate, burst, now = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local held = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens, at = tonumber(held[1]) or burst, tonumber(held[2]) or now
+tokens = math.min(burst, tokens + rate * math.max(0, now - at))
+local ok = 0
+if tokens >= 1 then tokens = tokens - 1 ok = 1 end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+return ok
+"""
+
+
+class RedisBuckets:
+    """:class:`Buckets` in Redis, named ``name``: one Lua script per take (read, refill, spend, write;
+    the key expires once the bucket would be full again). Keys are salted hashes of the client, never
+    its address. A store that is down lets the request through (the limits bound a flood; they must
+    not stop a class) and says so in the server's log."""
+
+    def __init__(self, url: str, name: str, rate: float, burst: float, clock=time.time):
+        self.name, self.rate, self.burst, self.clock = name, rate, burst, clock
+        self.redis = redis_client(url)
+        self._take = self.redis.register_script(TAKE)
+        self.ttl = int(burst / rate) + 2
+        self._salt = ""
+        self._logged = -1e9
+
+    @unavailable_as_store_error
+    def _spend(self, key: str) -> bool:
+        if not self._salt:
+            self.redis.set(PREFIX + "salt", os.urandom(16).hex(), nx=True)
+            self._salt = self.redis.get(PREFIX + "salt").decode()
+        hashed = hashlib.sha256(f"{self._salt}:{key}".encode()).hexdigest()[:24]
+        return bool(self._take(keys=[f"{PREFIX}bucket:{self.name}:{hashed}"],
+                               args=[self.rate, self.burst, repr(self.clock()), self.ttl]))
+
+    def take(self, key: str) -> bool:
+        """Spend one token of ``key``'s bucket; False when it holds less than one; True while the
+        store is down."""
+        try:
+            return self._spend(key)
+        except StoreUnavailable as err:
+            if time.monotonic() - self._logged > 10.0:  # once per 10 s of outage, not once per rerun
+                self._logged = time.monotonic()
+                print(f"probcore: {self.name} limit not applied: {err}", file=sys.stderr, flush=True)
+            return True
+
+
+def buckets(name: str, rate: float, burst: float) -> Bucket:
+    """The buckets ``name`` of this process: in Redis with $PROBCORE_STORE_URL, else in memory (also,
+    with a message in the server's log, when that URL is not a Redis one)."""
+    try:
+        url = shared_url()
+    except ValueError as err:
+        print(f"probcore: {name} limit kept per process: {err}", file=sys.stderr, flush=True)
+        url = ""
+    return RedisBuckets(url, name, rate, burst) if url else Buckets(rate, burst)
+
+
+reruns_per_client = once_per_process(lambda: buckets("reruns", CLIENT_RERUN_RATE, CLIENT_RERUN_BURST))
 rooms_per_client = once_per_process(
-    lambda: Buckets(ROOMS_PER_CLIENT / ROOMS_WINDOW_S, float(ROOMS_PER_CLIENT)))
+    lambda: buckets("rooms", ROOMS_PER_CLIENT / ROOMS_WINDOW_S, float(ROOMS_PER_CLIENT)))
 
 
 def upload_bytes(upload, limit: int) -> bytes | None:

@@ -9,24 +9,27 @@ renewed for ``lease_s`` (its worker was killed) is taken over by the next proces
 The store is bounded: at most ``keep`` finished runs, each at most ``keep_s`` old and at most
 ``max_result_bytes`` pickled (a bigger result is not shared: each process computes its own).
 
-The file is named by ``PROBCORE_RUNS_URL`` (default ``sqlite:///var/runs.sqlite3`` beside the
-rooms; explorer/serving/sqlite_file.py). Results are pickles written by the explorer's own workers: the
-file must be writable by the server's user only, as the code is.
+The store is named by ``PROBCORE_RUNS_URL``, else ``PROBCORE_STORE_URL`` (explorer/serving/store.py),
+else ``sqlite:///var/runs.sqlite3`` beside the rooms: :class:`RunStore` is the interface,
+:class:`SharedRuns` the SQLite file of one machine (explorer/serving/sqlite_file.py), ``RedisRuns``
+(explorer/serving/runs_redis.py) the store of several. Results are pickles written by the
+explorer's own workers: the file (or the Redis) must be writable by the server's user only, as the
+code is.
 """
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 import pickle
 import sqlite3
 import time
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Hashable
+from typing import Any, Hashable, Protocol
 
 from explorer.serving.sqlite_file import ROOT, SQLiteFile, path_from_url
+from explorer.serving.store import chosen_url, is_redis
 
 ENV_URL = "PROBCORE_RUNS_URL"
 DEFAULT_URL = f"sqlite:///{ROOT / 'var' / 'runs.sqlite3'}"
@@ -62,6 +65,18 @@ def _pickled_error(err: BaseException) -> bytes:
         return blob
     except Exception:  # an exception that does not round-trip: its message
         return pickle.dumps(RuntimeError(f"{type(err).__name__}: {err}"))
+
+
+class RunStore(Protocol):
+    """What a JobQueue needs from the store its processes share (one implementation per URL scheme)."""
+
+    def claim(self, key: Hashable, owner: str, reuse_finished: bool = True) -> Run: ...
+    def look(self, key: Hashable) -> Run | None: ...
+    def beat(self, owner: str, runs: list[tuple[Hashable, int, float, dict]]) -> None: ...
+    def publish(self, key: Hashable, owner: str, result: Any, seconds: float) -> None: ...
+    def fail(self, key: Hashable, owner: str, error: BaseException) -> None: ...
+    def computed(self) -> int: ...
+    def size(self) -> int: ...
 
 
 class SharedRuns(SQLiteFile):
@@ -163,6 +178,11 @@ class SharedRuns(SQLiteFile):
             return db.execute("SELECT count(*) FROM runs").fetchone()[0]
 
 
-def open_runs(url: str | None = None) -> SharedRuns:
-    """The store named by ``url`` (default: $PROBCORE_RUNS_URL, else DEFAULT_URL): sqlite:///PATH."""
-    return SharedRuns(path_from_url(url or os.environ.get(ENV_URL) or DEFAULT_URL, ENV_URL))
+def open_runs(url: str | None = None) -> RunStore:
+    """The store named by ``url`` (default: $PROBCORE_RUNS_URL, else $PROBCORE_STORE_URL, else
+    DEFAULT_URL): redis://host:port/db or sqlite:///PATH."""
+    url = chosen_url(url, ENV_URL, DEFAULT_URL)
+    if is_redis(url):
+        from explorer.serving.runs_redis import RedisRuns
+        return RedisRuns(url)
+    return SharedRuns(path_from_url(url, ENV_URL))

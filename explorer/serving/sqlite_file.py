@@ -18,7 +18,7 @@ def path_from_url(url: str, env: str) -> Path:
     parts = urlsplit(url)
     if parts.scheme != "sqlite":
         raise ValueError(f"{env}: scheme {parts.scheme or '(none)'!r} is not supported; "
-                         "only sqlite:///relative/path or sqlite:////absolute/path")
+                         "only sqlite:///relative/path, sqlite:////absolute/path or redis://host:port/db")
     if parts.netloc or not parts.path or parts.path == "/":
         raise ValueError(f"{env}: expected sqlite:///PATH (three slashes), got {url!r}")
     path = Path(unquote(parts.path[1:]))
