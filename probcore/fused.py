@@ -33,7 +33,7 @@ _NAME = "_fused_kernel"
 _TYPES = {torch.float32: "f", torch.float64: "d"}
 
 _lock = threading.Lock()
-_library = None  # the loaded kernel, False once loading it failed
+_library: ctypes.CDLL | bool | None = None  # the loaded kernel, False once loading it failed
 
 
 def kernel_path() -> Path | None:
@@ -82,7 +82,7 @@ def applies(z: torch.Tensor) -> bool:
     return z.device.type == "cpu" and z.dtype in _TYPES
 
 
-def forward(z: torch.Tensor, alpha: float):
+def forward(z: torch.Tensor, alpha: float) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """(p, s, status) of entmax_alpha along the last dim of the CPU tensor z (float32/64);
     status (rows,) int32 is 1 on rows the kernel left to the eager path."""
     rows = z.detach().reshape(-1, z.shape[-1]).contiguous()
