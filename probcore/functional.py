@@ -607,9 +607,9 @@ class _Entmax(torch.autograd.Function):
     passed to setup_context (not a tensor: autograd leaves it alone). A float alpha saves what
     _entmax_float gives for s: on the sparse path s itself at the candidates (the backward then
     works on them alone, _sparse_vjp), on whole rows z and per-row tensors from which the
-    backward rebuilds s chunk by chunk (_entmax_weights, _chunked_vjp); the fused kernel (fused=True)
-    gives s whole and does the backward itself. Either way forward + backward keep two or three
-    full-size tensors, as softmax keeps two. When the backward itself is recorded (create_graph,
+    backward rebuilds s chunk by chunk (_entmax_weights, _chunked_vjp); the fused kernel saves
+    nothing besides p (its backward takes s = p^(2 - alpha) from p on the support). Forward +
+    backward keep two or three full-size tensors (the kernel: two, as softmax). When the backward itself is recorded (create_graph,
     double backward), is traced (torch.func over the backward, e.g. jacrev) or alpha is a tensor,
     s is computed from the saved output by differentiable ops (_entmax_s, _gram_vjp), so the
     second derivative flows through p. Inside torch.func transforms and torch.compile the forward
@@ -625,13 +625,12 @@ class _Entmax(torch.autograd.Function):
         if alpha > _EXACT_ABOVE:
             return _entmax_large(z, alpha, n_iter), ("dense", ())
         if fused:
-            p, s, status = _fused.forward(z, alpha)
-            if bool(status.any()):  # rows the kernel left: the eager path, as without fused
+            p, status = _fused.forward(z, alpha)
+            if status is not None and bool(status.any()):  # rows the kernel left: the eager path, as without fused
                 rows = status.nonzero().squeeze(-1)
                 flat = z.reshape(-1, z.shape[-1])[rows]
                 p.view(-1, z.shape[-1])[rows] = _entmax_float(flat, alpha, n_iter)[0]
-                s.view(-1, z.shape[-1])[rows] = _entmax_s(p.view(-1, z.shape[-1])[rows], alpha)
-            return p, ("fused", (s,))
+            return p, ("fused", ())
         p, sparse, saved = _entmax_float(z, alpha, n_iter)
         return p, ("sparse" if sparse else "whole", saved)
 
@@ -655,7 +654,7 @@ class _Entmax(torch.autograd.Function):
                 dalpha = _entmax_dalpha(g, p, _entmax_s_relative(p, alpha), alpha)
         elif ctx.needs_input_grad[0]:
             if ctx.kind == "fused":
-                dz = _fused.backward(g, saved[0])
+                dz = _fused.backward(g, p, alpha)
             elif ctx.kind == "sparse":
                 index, s, tau = saved
                 dz = _sparse_vjp(g, index, s, tau, p.shape)
