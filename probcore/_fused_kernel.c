@@ -1,10 +1,11 @@
 /* probcore's fused sparse mappings on the CPU: one row at a time, in L1 (see probcore/fused.py).
 
    entmax_alpha(x) = relu(c - tau)^q, c = (alpha - 1) (x - max x) (c = x - max x for sparsemax),
-   q = 1 / (alpha - 1), sum = 1. Per row: one pass for the max, one that keeps the candidates
-   c > -1 (tau >= -1: the max entry alone has mass 1 there), the threshold iterated on the
-   candidates alone (dropping those below a lower bound of tau as it rises), then p and
-   s = p^(2 - alpha) on the support written into zeroed rows:
+   q = 1 / (alpha - 1), sum = 1. Forward, per row: one pass for the max of every block of BLOCK
+   entries and the row's, then, in the blocks whose max can be one, a branch-free packing of the
+   candidates c > -1 (tau >= -1: the max entry alone has mass 1 there); the threshold is iterated
+   on the candidates alone (dropping those below a lower bound of tau as it rises), then p is
+   written into the zeroed row:
      sparsemax  Michelot tau <- (sum_S c - 1) / |S|, S = {c > tau}, from below; exact once S stops
                 shrinking (tau is then the closed form of its own support).
      entmax-1.5 the closed form tau_S = tau + mean_S d - sqrt(1/|S| - var_S d), d = c - tau, when
@@ -13,9 +14,13 @@
      other      Jensen's lower bounds tau <- mean_S c - |S|^-(alpha-1) (no powers) while they rise,
                 then safeguarded Newton on F^(alpha-1) - 1, F = sum d^q, in the bracket [lo, hi]
                 (bisection when a step leaves it or stalls), to |F^(alpha-1) - 1| <= 16 eps or a
-                bracket at the dtype's resolution, then p renormalised to sum 1.
-   A row holding NaN or +inf comes out NaN, a fully -inf row 0. A row whose iteration does not
-   end within MAX_ITER gets status 1: the caller recomputes it with the eager path.
+                bracket at the dtype's resolution, then p renormalised to sum 1 (from the powers
+                d^(q - 1) of the pass that certified tau: no further exp / log).
+   Backward, per row, from p alone (nothing else is kept between the passes): the support p > 0 is
+   packed (blocks of BLOCK zeros skipped after one vectorised test), s = p^(2 - alpha) taken on it,
+   and dz = s (g - <g, s> / sum s) written into the zeroed row.
+   A row holding NaN or +inf comes out NaN (p and dz), a fully -inf row 0. A row whose iteration
+   does not end within MAX_ITER gets status 1: the caller recomputes it with the eager path.
    The row functions (_fused_kernel_rows.h) are included twice below: for float (suffix f) and double
    (suffix d).
 
@@ -24,19 +29,16 @@
    with GCC >= 11 the per-row functions are also compiled for x86-64-v3 (AVX2 + FMA) and the loader
    picks the clone the running CPU supports (target_clones: an ifunc resolved by cpuid), so the
    same binary is safe on any x86-64 CPU. OpenMP: the library links libgomp.so.1; torch (imported
-   first) has already loaded its own libgomp under that name, so the kernel shares torch's runtime. */
+   first) has already loaded its own libgomp under that name, so the kernel shares torch's runtime.
+   Rows are handed out in chunks (schedule dynamic), so a thread the OS holds back does not hold up
+   the call. Each thread keeps its row scratch between calls (thread-local, up to SCRATCH_KEEP
+   bytes): fresh memory would cost page faults on every call. */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef _OPENMP
-#include <omp.h>
-#else /* built without OpenMP (setup.py does so where the compiler has none): one thread */
-static int omp_get_num_threads(void) { return 1; }
-static int omp_get_thread_num(void) { return 0; }
-#endif
 
 #if defined(__GLIBC__) && defined(__x86_64__)
 /* declared simd: in `omp simd` loops gcc calls glibc's vector versions (libmvec, linked by setup.py) */
@@ -56,28 +58,68 @@ double log(double);
 #define CLONES
 #endif
 #define INLINE static inline __attribute__((always_inline))
+#define MAX(a, b) ((a) > (b) ? (a) : (b)) /* (a select that gcc keeps in vector loops; fmax is a call) */
 
 #define MAX_ITER 100
+#define BLOCK 16 /* entries per screening block */
+#define SCRATCH_KEEP ((size_t)16 << 20)
+
+/* A thread's row scratch, kept between calls up to SCRATCH_KEEP bytes. */
+struct scratch {
+    void* data;
+    size_t size;
+};
+static __thread struct scratch thread_scratch;
+
+static struct scratch* scratch_for(size_t bytes) {
+    struct scratch* s = &thread_scratch;
+    if (s->size < bytes) {
+        free(s->data);
+        s->data = malloc(bytes);
+        s->size = s->data ? bytes : 0;
+    }
+    return s;
+}
+
+static void scratch_done(struct scratch* s) {
+    if (s->size > SCRATCH_KEEP) {
+        free(s->data);
+        s->data = NULL;
+        s->size = 0;
+    }
+}
+
+/* rows per chunk of the dynamic schedule: about 8 chunks per thread */
+static int64_t chunk_rows(int64_t rows, int threads) {
+    int64_t chunk = rows / (8 * (int64_t)(threads > 0 ? threads : 1));
+    return chunk > 0 ? chunk : 1;
+}
 #define SCREEN_ITER 8 /* cheap lower bounds of tau before Newton (general alpha) */
 
 #define T float
 #define A double
 #define EXP expf
 #define LOG logf
+#define EXP_RANGE 80 /* |x| below which expf(x) is normal */
 #define EPS FLT_EPSILON
+#define TINY FLT_MIN
 #define FN(name) name##_f
 #include "_fused_kernel_rows.h"
 #undef T
 #undef A
 #undef EXP
 #undef LOG
+#undef EXP_RANGE
 #undef EPS
+#undef TINY
 #undef FN
 
 #define T double
 #define A double
 #define EXP exp
 #define LOG log
+#define EXP_RANGE 700
 #define EPS DBL_EPSILON
+#define TINY DBL_MIN
 #define FN(name) name##_d
 #include "_fused_kernel_rows.h"

@@ -1,60 +1,124 @@
 /* The row functions of _fused_kernel.c, for one floating type T (accumulator A); included there
    once per type with FN(name) adding the type's suffix. */
 
-INLINE int64_t FN(candidates)(const T* x, int64_t n, T scale, T* m_out, int* bad_out, T* c, int64_t* idx) {
+/* The candidates of one row, c = (x - max x) scale: returns their number k. The row is cut into
+   nb = n / BLOCK blocks, block j holding the entries j, j + nb, ..., j + (BLOCK - 1) nb (the last
+   n % BLOCK entries are a tail of their own), so that one vectorised pass over the row takes every
+   block's max (bmax) without horizontal reductions, and flags NaN / +inf (bad). Where at most half
+   of the blocks hold a candidate (c > -1: tau >= -1, the max entry alone has mass 1 there), only
+   those are read again and their candidates packed to the left of c / idx by a branch-free loop
+   (the store is unconditional, the count moves when the entry is kept): a row whose candidates
+   are few is read once. Otherwise c is the whole row (*dense = 1, idx unset: the column of c[i] is
+   i), entries <= -1 included: the passes mask them. */
+INLINE int64_t FN(candidates)(const T* x, int64_t n, T scale, T* m_out, int* bad_out, T* c, int64_t* idx,
+                              T* bmax, int* dense) {
+    int64_t nb = n / BLOCK, body = nb * BLOCK;
     T m = -INFINITY;
     int bad = 0;
-#pragma omp simd reduction(max : m) reduction(| : bad)
-    for (int64_t i = 0; i < n; i++) {
+    for (int64_t j = 0; j < nb; j++) bmax[j] = -INFINITY;
+    for (int64_t i = 0; i < BLOCK && nb > 0; i++) {
+        const T* xi = x + i * nb;
+#pragma omp simd reduction(| : bad)
+        for (int64_t j = 0; j < nb; j++) {
+            T v = xi[j];
+            bmax[j] = v > bmax[j] ? v : bmax[j];
+            bad |= (v != v) | (v == INFINITY);
+        }
+    }
+#pragma omp simd reduction(max : m)
+    for (int64_t j = 0; j < nb; j++) m = bmax[j] > m ? bmax[j] : m;
+    for (int64_t i = body; i < n; i++) {
         T v = x[i];
         m = v > m ? v : m;
         bad |= (v != v) | (v == INFINITY);
     }
     *m_out = m;
     *bad_out = bad;
-    int64_t k = 0;
+    *dense = 0;
     if (bad || m == -INFINITY) return 0;
-    for (int64_t i = 0; i < n; i++) {
-        T v = (x[i] - m) * scale;
-        if (v > -1) {
+    int64_t live = 0;
+#pragma omp simd reduction(+ : live)
+    for (int64_t j = 0; j < nb; j++) live += (bmax[j] - m) * scale > -1;
+    if (2 * live > nb && nb > 0) {
+        *dense = 1;
+#pragma omp simd
+        for (int64_t i = 0; i < n; i++) c[i] = (x[i] - m) * scale;
+        return n;
+    }
+    int64_t k = 0;
+    for (int64_t j = 0; j < nb; j++) {
+        if (!((bmax[j] - m) * scale > -1)) continue;
+        for (int64_t i = j; i < body; i += nb) {
+            T v = (x[i] - m) * scale;
             c[k] = v;
-            idx[k++] = i;
+            idx[k] = i;
+            k += v > -1;
         }
+    }
+    for (int64_t i = body; i < n; i++) {
+        T v = (x[i] - m) * scale;
+        c[k] = v;
+        idx[k] = i;
+        k += v > -1;
     }
     return k;
 }
 
-/* Drops the candidates at or below tau (they stay out of the support as tau rises). */
-INLINE int64_t FN(keep_above)(T* c, int64_t* idx, int64_t k, T tau) {
+/* Drops the candidates at or below tau (they stay out of the support as tau rises), branch-free;
+   a dense c gets its columns here. The passes mask the entries at or below tau, so this is only
+   done when it at least halves the candidates (see shrink). */
+INLINE int64_t FN(keep_above)(T* c, int64_t* idx, int64_t k, T tau, int* dense) {
     int64_t j = 0;
-    for (int64_t i = 0; i < k; i++)
-        if (c[i] > tau) {
-            c[j] = c[i];
-            idx[j++] = idx[i];
+    if (*dense) {
+        for (int64_t i = 0; i < k; i++) {
+            T v = c[i];
+            c[j] = v;
+            idx[j] = i;
+            j += v > tau;
         }
+        *dense = 0;
+        return j;
+    }
+    for (int64_t i = 0; i < k; i++) {
+        T v = c[i];
+        int64_t column = idx[i];
+        c[j] = v;
+        idx[j] = column;
+        j += v > tau;
+    }
     return j;
 }
 
-INLINE int FN(sparsemax_tau)(T* c, int64_t* idx, int64_t* k, T* tau_out) {
+/* keep_above(tau) when the count entries above tau are at most half of the k candidates. */
+INLINE void FN(shrink)(T* c, int64_t* idx, int64_t* k, int64_t count, T tau, int* dense) {
+    if (2 * count <= *k) *k = FN(keep_above)(c, idx, *k, tau, dense);
+}
+
+INLINE int FN(sparsemax_tau)(T* c, int64_t* idx, int64_t* k, int* dense, T* tau_out) {
     T tau = -1; /* every candidate lies above tau */
-    for (int it = 0; it < MAX_ITER; it++) {
+    int64_t before = -1;
+    for (int it = 0; it <= MAX_ITER; it++) {
         A sum = 0;
-#pragma omp simd reduction(+ : sum)
-        for (int64_t i = 0; i < *k; i++) sum += c[i];
-        T next = (T)((sum - 1) / *k);
-        int64_t before = *k;
-        *k = FN(keep_above)(c, idx, *k, next);
-        tau = next;
-        if (*k == before || *k == 0) { /* S = {c > tau}: tau is its closed form */
-            *tau_out = tau;
-            return *k == 0;
+        int64_t count = 0;
+#pragma omp simd reduction(+ : sum, count)
+        for (int64_t i = 0; i < *k; i++) {
+            int in = c[i] > tau;
+            sum += in ? (A)c[i] : 0;
+            count += in;
         }
+        if (count == before || count == 0) { /* S = {c > tau}: tau is its closed form */
+            *tau_out = tau;
+            return count == 0;
+        }
+        before = count;
+        tau = (T)((sum - 1) / count);
+        FN(shrink)(c, idx, k, count, tau, dense);
     }
     *tau_out = tau;
     return 1;
 }
 
-INLINE int FN(entmax15_tau)(T* c, int64_t* idx, int64_t* k, T* tau_out, T tol) {
+INLINE int FN(entmax15_tau)(T* c, int64_t* idx, int64_t* k, int* dense, T* tau_out, T tol) {
     T tau = -1;
     for (int it = 0; it < MAX_ITER; it++) {
         A s1 = 0, s2 = 0;
@@ -81,46 +145,78 @@ INLINE int FN(entmax15_tau)(T* c, int64_t* idx, int64_t* k, T* tau_out, T tol) {
             return 1;
         }
         tau = next;
-        *k = FN(keep_above)(c, idx, *k, tau);
+        FN(shrink)(c, idx, k, count, tau, dense);
     }
     *tau_out = tau;
     return 1;
 }
 
-/* F = sum d^q and sum d^(q - 1) over d = c - tau > 0 */
-INLINE void FN(entmax_sums)(const T* c, int64_t k, T tau, T q, A* f, A* slope) {
+/* F = sum d^q, sum d^(q - 1) and |S| over d = c - tau > 0; w = d^(q - 1) (0 off the support).
+   The power is taken on every lane as exp((q - 1) log max(d, low)), low = floor_of(q - 1) (see there),
+   then the lanes off the support are zeroed. */
+INLINE int64_t FN(entmax_sums)(const T* c, int64_t k, T tau, T q, T low, A* f, A* slope, T* w) {
     A f_sum = 0, s_sum = 0;
-#pragma omp simd reduction(+ : f_sum, s_sum)
+    int64_t count = 0;
+#pragma omp simd reduction(+ : f_sum, s_sum, count)
     for (int64_t i = 0; i < k; i++) {
         T d = c[i] - tau;
         int in = d > 0;
-        T t = EXP((q - 1) * LOG(in ? d : (T)1));
-        s_sum += in ? (A)t : 0;
-        f_sum += in ? (A)(t * d) : 0;
+        T t = EXP((q - 1) * LOG(MAX(d, low)));
+        t = in ? t : 0;
+        w[i] = t;
+        s_sum += t;
+        f_sum += in ? t * d : 0; /* (d = -inf on a masked entry of a dense row) */
+        count += in;
     }
     *f = f_sum;
     *slope = s_sum;
+    return count;
 }
 
-INLINE int FN(entmax_tau)(T* c, int64_t* idx, int64_t* k, int64_t n, double alpha, T* tau_out, T tol) {
-    T q = (T)(1 / (alpha - 1));
+/* The smallest d whose power d^r (r = q - 1 in the forward, 2 - alpha in the backward) is taken
+   as such, as exp(r log max(d, floor)): exp's argument stays within +-EXP_RANGE and log's is a
+   normal number. glibc's vector exp and log take a slow scalar path (errno included) for every lane
+   outside those ranges or at d <= 0, and gcc computes log(d) on every lane and selects afterwards
+   (whatever the source says, when the other operand is a constant), so log's argument is
+   max(d, floor), floor a value computed at run time. Only r > 0 can raise it above the smallest
+   normal number (float, alpha < 1.5: at most 2.6e-12 at alpha = 1.25); a d below it then enters
+   the sums (and p = d^(q - 1) d) as a term of at most exp(-EXP_RANGE), far below the dtype's
+   resolution of a sum >= 1. */
+INLINE T FN(floor_of)(double power) {
+    double r = fabs(power);
+    double low = r > 0 ? exp(-EXP_RANGE / r) : 0;
+    return (T)(low > TINY ? low : TINY); /* (a value gcc cannot fold: log(low) stays a call on the lane) */
+}
+
+/* tau for a general alpha; *fresh_out: whether w holds d^(q - 1) at the returned tau for the
+   candidates as they are (the last pass evaluated there), so p needs no further powers. */
+INLINE int FN(entmax_tau)(T* c, int64_t* idx, int64_t* k, int* dense, int64_t n, double alpha, T* tau_out, T tol,
+                          T* w, int* fresh_out) {
+    T q = (T)(1 / (alpha - 1)), low = FN(floor_of)((double)q - 1);
     T lo = -1, hi = -(T)pow(1.0 / n, alpha - 1), tau = -1;
     double power = alpha - 1 < 1 ? alpha - 1 : 1;
+    *fresh_out = 0;
     for (int it = 0; it < SCREEN_ITER; it++) { /* lower bounds without powers of d (Jensen) */
         A sum = 0;
-#pragma omp simd reduction(+ : sum)
-        for (int64_t i = 0; i < *k; i++) sum += c[i];
-        T bound = (T)(sum / *k - pow((double)*k, -power));
+        int64_t count = 0;
+#pragma omp simd reduction(+ : sum, count)
+        for (int64_t i = 0; i < *k; i++) {
+            int in = c[i] > tau;
+            sum += in ? (A)c[i] : 0;
+            count += in;
+        }
+        FN(shrink)(c, idx, k, count, tau, dense);
+        T bound = (T)(sum / count - pow((double)count, -power));
         if (!(bound > tau)) break;
         lo = tau = bound;
-        *k = FN(keep_above)(c, idx, *k, tau);
     }
     for (int it = 0; it < MAX_ITER; it++) {
         A f, slope;
-        FN(entmax_sums)(c, *k, tau, q, &f, &slope);
+        int64_t count = FN(entmax_sums)(c, *k, tau, q, low, &f, &slope, w);
         A g = pow(f, alpha - 1) - 1;
         if (fabs(g) <= tol) {
             *tau_out = tau;
+            *fresh_out = 1;
             return 0;
         }
         if (g >= 0) lo = tau;
@@ -131,108 +227,192 @@ INLINE int FN(entmax_tau)(T* c, int64_t* idx, int64_t* k, int64_t n, double alph
             *tau_out = next;
             return 0;
         }
+        if (g >= 0) FN(shrink)(c, idx, k, count, tau, dense); /* (count: the entries above tau = lo) */
         tau = next;
-        *k = FN(keep_above)(c, idx, *k, lo);
     }
     *tau_out = tau;
     return 1;
 }
 
-/* p, s = p^(2 - alpha) of rows [r0, r1) of x (rows of n), alpha 2, 1.5 or another value > 1;
-   c, w, idx: scratch of n entries. Compiled once per instruction set (CLONES), picked at load time. */
-CLONES static void FN(forward_rows)(const T* x, T* p, T* s, int* status, int64_t r0, int64_t r1, int64_t n,
-                                    double alpha, T* c, T* w, int64_t* idx) {
+/* p of one row x (n entries), alpha 2, 1.5 or another value > 1, written whole (zeros off the
+   support); c, w, bmax, idx: scratch of n entries. *status = 1 where the iteration did not end
+   (the caller recomputes those rows). Compiled once per instruction set (CLONES), picked at load
+   time. */
+CLONES static void FN(forward_row)(const T* xr, T* pr, int* status, int64_t n, double alpha, T* c, T* w, T* bmax,
+                                   int64_t* idx) {
     T scale = alpha == 2 ? 1 : (T)(alpha - 1);
     T tol = 16 * EPS;
-    for (int64_t r = r0; r < r1; r++) {
-        const T* xr = x + r * n;
-        T *pr = p + r * n, *sr = s + r * n;
-        T m, tau;
-        int bad;
-        int64_t k = FN(candidates)(xr, n, scale, &m, &bad, c, idx);
+    T m, tau;
+    int bad, dense;
+    int64_t k = FN(candidates)(xr, n, scale, &m, &bad, c, idx, bmax, &dense);
+    *status = 0;
+    if (bad) {
+        for (int64_t i = 0; i < n; i++) pr[i] = NAN;
+        return;
+    }
+    if (k == 0) { /* fully -inf: p = 0 */
         memset(pr, 0, n * sizeof(T));
-        memset(sr, 0, n * sizeof(T));
-        status[r] = 0;
-        if (bad) {
-            for (int64_t i = 0; i < n; i++) pr[i] = sr[i] = NAN;
-            continue;
+        return;
+    }
+    if (alpha == 2) {
+        *status = FN(sparsemax_tau)(c, idx, &k, &dense, &tau);
+        for (int64_t i = 0; i < k; i++) {
+            T d = c[i] - tau;
+            c[i] = d > 0 ? d : 0;
         }
-        if (k == 0) continue; /* fully -inf: p = 0 */
-        if (alpha == 2) {
-            status[r] = FN(sparsemax_tau)(c, idx, &k, &tau);
+    } else if (alpha == 1.5) {
+        *status = FN(entmax15_tau)(c, idx, &k, &dense, &tau, tol);
+        for (int64_t i = 0; i < k; i++) {
+            T d = c[i] - tau;
+            d = d > 0 ? d : 0;
+            c[i] = d * d;
+        }
+    } else {
+        int fresh;
+        *status = FN(entmax_tau)(c, idx, &k, &dense, n, alpha, &tau, tol, w, &fresh);
+        A total = 0;
+        if (fresh) { /* w = d^(q - 1) at tau from the pass that certified it */
+#pragma omp simd reduction(+ : total)
             for (int64_t i = 0; i < k; i++) {
                 T d = c[i] - tau;
-                pr[idx[i]] = d > 0 ? d : 0;
-                sr[idx[i]] = d > 0;
-            }
-        } else if (alpha == 1.5) {
-            status[r] = FN(entmax15_tau)(c, idx, &k, &tau, tol);
-            for (int64_t i = 0; i < k; i++) {
-                T d = c[i] - tau;
-                d = d > 0 ? d : 0;
-                pr[idx[i]] = d * d;
-                sr[idx[i]] = d;
+                c[i] = w[i] * (d > 0 ? d : 0); /* p before renormalisation */
+                total += c[i];
             }
         } else {
-            status[r] = FN(entmax_tau)(c, idx, &k, n, alpha, &tau, tol);
-            T q = (T)(1 / (alpha - 1));
-            A total = 0;
+            T q = (T)(1 / (alpha - 1)), low = FN(floor_of)((double)q - 1);
 #pragma omp simd reduction(+ : total)
             for (int64_t i = 0; i < k; i++) {
                 T d = c[i] - tau;
                 int in = d > 0;
-                T t = EXP((q - 1) * LOG(in ? d : (T)1));
-                t = in ? t : 0;
-                w[i] = t;
-                c[i] = t * d; /* p before renormalisation */
+                T t = EXP((q - 1) * LOG(MAX(d, low)));
+                c[i] = in ? t * d : 0;
                 total += c[i];
             }
-            T inv = (T)(1 / total), s_scale = (T)pow(total, alpha - 2); /* s of the renormalised p */
-            for (int64_t i = 0; i < k; i++) {
-                pr[idx[i]] = c[i] * inv;
-                sr[idx[i]] = w[i] * s_scale;
-            }
         }
+        T inv = (T)(1 / total);
+#pragma omp simd
+        for (int64_t i = 0; i < k; i++) c[i] *= inv;
+    }
+    if (dense) { /* c is the whole row */
+        memcpy(pr, c, n * sizeof(T));
+    } else {
+        memset(pr, 0, n * sizeof(T));
+        for (int64_t i = 0; i < k; i++) pr[idx[i]] = c[i];
     }
 }
 
-/* p, s (rows, n) from x (rows, n): the rows split evenly between `threads` OpenMP threads. */
-void FN(entmax_forward)(const T* x, T* p, T* s, int* status, int64_t rows, int64_t n, double alpha,
-                        int threads) {
-#pragma omp parallel num_threads(threads)
-    {
-        int64_t team = omp_get_num_threads(), me = omp_get_thread_num();
-        T* c = (T*)malloc(n * sizeof(T));
-        T* w = (T*)malloc(n * sizeof(T));
-        int64_t* idx = (int64_t*)malloc(n * sizeof(int64_t));
-        FN(forward_rows)(x, p, s, status, rows * me / team, rows * (me + 1) / team, n, alpha, c, w, idx);
-        free(c);
-        free(w);
-        free(idx);
+/* w[i] = s = p^(2 - alpha) from v[i] = p (1 for sparsemax, sqrt p for entmax-1.5), 0 where p = 0,
+   for i < k; the power is taken on every lane, as exp((2 - alpha) log max(p, low)) (see floor_of);
+   returns (sum g s, sum s) with g read at idx[i], or at i where idx is NULL. */
+INLINE void FN(weights)(const T* v, T* w, const T* g, const int64_t* idx, int64_t k, double alpha, A* gs_out,
+                        A* ss_out) {
+    A gs = 0, ss = 0;
+    T power = (T)(2 - alpha), low = FN(floor_of)(2 - alpha);
+#define WEIGHTS(expr)                                         \
+    _Pragma("omp simd reduction(+ : gs, ss)")                 \
+    for (int64_t i = 0; i < k; i++) {                         \
+        T p = v[i], s = (expr);                               \
+        s = p > 0 ? s : 0;                                    \
+        w[i] = s;                                             \
+        gs += (A)(idx ? g[idx[i]] : g[i]) * s;                \
+        ss += s;                                              \
     }
+    if (alpha == 2) {
+        WEIGHTS(1)
+    } else if (alpha == 1.5) {
+        WEIGHTS((T)sqrt(MAX(p, 0)))
+    } else {
+        WEIGHTS(EXP(power * LOG(MAX(p, low))))
+    }
+#undef WEIGHTS
+    *gs_out = gs;
+    *ss_out = ss;
 }
 
-/* dz = s (g - <g, s> / sum s) on rows [r0, r1) (0 where sum s = 0). */
-CLONES static void FN(backward_rows)(const T* g, const T* s, T* dz, int64_t r0, int64_t r1, int64_t n) {
-    for (int64_t r = r0; r < r1; r++) {
-        const T *gr = g + r * n, *sr = s + r * n;
-        T* out = dz + r * n;
-        A gs = 0, ss = 0;
-#pragma omp simd reduction(+ : gs, ss)
-        for (int64_t i = 0; i < n; i++) {
-            gs += (A)gr[i] * sr[i];
-            ss += sr[i];
-        }
+/* dz = s (g - <g, s> / sum s) of one row from p, s = p^(2 - alpha) on the support, 0 off it; 0
+   where sum s = 0, NaN on a NaN row (the forward makes such rows NaN throughout). Blocks as in
+   candidates: one vectorised pass marks the blocks that hold support (p > 0); where they are at
+   most half, the support is packed from them (idx, w), s and the reads of g are taken on it alone
+   and dz is written into the zeroed row; otherwise two vectorised passes over the whole row.
+   live: scratch of n / BLOCK entries. */
+CLONES static void FN(backward_row)(const T* gr, const T* pr, T* out, int64_t n, double alpha, T* w,
+                                    int64_t* idx, T* live) {
+    if (pr[0] != pr[0]) {
+        for (int64_t i = 0; i < n; i++) out[i] = NAN;
+        return;
+    }
+    int64_t nb = n / BLOCK, body = nb * BLOCK, blocks = 0;
+    for (int64_t j = 0; j < nb; j++) live[j] = 0;
+    for (int64_t i = 0; i < BLOCK && nb > 0; i++) {
+        const T* pi = pr + i * nb;
+#pragma omp simd
+        for (int64_t j = 0; j < nb; j++) live[j] = pi[j] > live[j] ? pi[j] : live[j];
+    }
+#pragma omp simd reduction(+ : blocks)
+    for (int64_t j = 0; j < nb; j++) blocks += live[j] > 0;
+    A gs, ss;
+    if (2 * blocks > nb && nb > 0) { /* dense */
+        FN(weights)(pr, w, gr, NULL, n, alpha, &gs, &ss);
         T v = (T)(ss > 0 ? gs / ss : 0);
 #pragma omp simd
-        for (int64_t i = 0; i < n; i++) out[i] = sr[i] * (gr[i] - v);
+        for (int64_t i = 0; i < n; i++) out[i] = w[i] * (gr[i] - v);
+        return;
     }
+    int64_t k = 0;
+    for (int64_t j = 0; j < nb; j++) {
+        if (!(live[j] > 0)) continue;
+        for (int64_t i = j; i < body; i += nb) {
+            T v = pr[i];
+            w[k] = v;
+            idx[k] = i;
+            k += v > 0;
+        }
+    }
+    for (int64_t i = body; i < n; i++) {
+        T v = pr[i];
+        w[k] = v;
+        idx[k] = i;
+        k += v > 0;
+    }
+    memset(out, 0, n * sizeof(T));
+    if (k == 0) return;
+    FN(weights)(w, w, gr, idx, k, alpha, &gs, &ss);
+    T v = (T)(ss > 0 ? gs / ss : 0);
+    for (int64_t i = 0; i < k; i++) out[idx[i]] = w[i] * (gr[idx[i]] - v);
 }
 
-void FN(entmax_backward)(const T* g, const T* s, T* dz, int64_t rows, int64_t n, int threads) {
+/* p (rows, n) from x (rows, n); rows handed out to `threads` OpenMP threads in chunks (dynamic:
+   a thread the OS holds back does not hold up the others); returns the number of rows left to
+   the caller (status 1). */
+int64_t FN(entmax_forward)(const T* x, T* p, int* status, int64_t rows, int64_t n, double alpha, int threads) {
+    int64_t left = 0, chunk = chunk_rows(rows, threads);
+#pragma omp parallel num_threads(threads) reduction(+ : left)
+    {
+        struct scratch* work = scratch_for(n * (3 * sizeof(T) + sizeof(int64_t)));
+        T* c = (T*)work->data;
+        T* w = c + n;
+        T* bmax = w + n;
+        int64_t* idx = (int64_t*)(bmax + n);
+#pragma omp for schedule(dynamic, chunk) nowait
+        for (int64_t r = 0; r < rows; r++) {
+            FN(forward_row)(x + r * n, p + r * n, status + r, n, alpha, c, w, bmax, idx);
+            left += status[r];
+        }
+        scratch_done(work);
+    }
+    return left;
+}
+
+void FN(entmax_backward)(const T* g, const T* p, T* dz, int64_t rows, int64_t n, double alpha, int threads) {
+    int64_t chunk = chunk_rows(rows, threads);
 #pragma omp parallel num_threads(threads)
     {
-        int64_t team = omp_get_num_threads(), me = omp_get_thread_num();
-        FN(backward_rows)(g, s, dz, rows * me / team, rows * (me + 1) / team, n);
+        struct scratch* work = scratch_for(n * (2 * sizeof(T) + sizeof(int64_t)));
+        T* w = (T*)work->data;
+        T* live = w + n;
+        int64_t* idx = (int64_t*)(live + n);
+#pragma omp for schedule(dynamic, chunk) nowait
+        for (int64_t r = 0; r < rows; r++) FN(backward_row)(g + r * n, p + r * n, dz + r * n, n, alpha, w, idx, live);
+        scratch_done(work);
     }
 }

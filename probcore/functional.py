@@ -20,6 +20,7 @@ from __future__ import annotations
 import itertools
 import math
 import numbers
+from typing import Any, Callable
 
 import torch
 from torch import Tensor
@@ -53,7 +54,7 @@ _NEG_INF = float("-inf")
 
 # ------------------------------------------------------------------ shared plumbing
 
-def _lastdim(x, dim):
+def _lastdim(x: Tensor, dim: int) -> tuple[Tensor, Callable[[Tensor], Tensor]]:
     """Checks x and dim; returns (x with ``dim`` last in float32/64, restore) where
     ``restore(p)`` gives p x's dtype and layout back."""
     if not isinstance(x, torch.Tensor) or not torch.is_floating_point(x):
@@ -71,7 +72,7 @@ def _lastdim(x, dim):
     return x.movedim(dim, -1).to(dtype), lambda p: p.to(x.dtype).movedim(-1, dim)
 
 
-def _scaled(z, temperature=1.0, beta=None):
+def _scaled(z: Tensor, temperature: float = 1.0, beta: float | None = None) -> Tensor:
     """z / T (or beta * z); masked (-inf) entries stay -inf whatever the sign."""
     if beta is None:
         t = check_temperature(temperature)
@@ -82,7 +83,7 @@ def _scaled(z, temperature=1.0, beta=None):
     return out.masked_fill(torch.isneginf(z), _NEG_INF) if flips else out
 
 
-def _shifted_scaled(z, temperature=1.0, beta=None):
+def _shifted_scaled(z: Tensor, temperature: float = 1.0, beta: float | None = None) -> Tensor:
     """_scaled(z - m), m the row's entry that is largest after the scaling (its max, or its min
     where T or beta < 0), taken as a constant: for maps that are shift invariant. The shift
     comes before the division, so large logits keep their digits at any T (z / T would round
@@ -95,22 +96,22 @@ def _shifted_scaled(z, temperature=1.0, beta=None):
     return _scaled(z - m.masked_fill(~torch.isfinite(m), 0), temperature, beta)
 
 
-def _dead_rows(z):
+def _dead_rows(z: Tensor) -> Tensor:
     """Rows (keepdim) whose entries are all -inf."""
     return torch.isneginf(z).all(-1, keepdim=True)
 
 
-def _nan_rows(z, v):
+def _nan_rows(z: Tensor, v: Tensor) -> Tensor:
     """v with every row where z has a NaN set to NaN."""
     return v.masked_fill(torch.isnan(z).any(-1, keepdim=True), float("nan"))
 
 
-def _nonzero(d):
+def _nonzero(d: Tensor) -> Tensor:
     """Denominator guard: zeros (sums over empty rows) replaced by 1."""
     return d.masked_fill(d == 0, 1)
 
 
-def _softmax(z):
+def _softmax(z: Tensor) -> Tensor:
     """softmax along the last dim; an all -inf row gives zeros (torch gives NaN there). Plain
     torch.softmax unless such a row exists (one max reduction and a host sync to find out; traced:
     the masking always, without the sync)."""
@@ -120,13 +121,13 @@ def _softmax(z):
     return torch.softmax(z.masked_fill(dead, 0.0), -1).masked_fill(dead, 0.0)
 
 
-def _gram_vjp(g, s):
+def _gram_vjp(g: Tensor, s: Tensor) -> Tensor:
     """g^T J for J = diag(s) - s s^T / sum(s), the Jacobian of softmax (s = p), sparsemax
     (s = 1 on the support) and entmax (s = p^(2 - alpha) on the support)."""
     return s * (g - (g * s).sum(-1, keepdim=True) / _nonzero(s.sum(-1, keepdim=True)))
 
 
-def _gram_vjp_log(g, log_s):
+def _gram_vjp_log(g: Tensor, log_s: Tensor) -> Tensor:
     """_gram_vjp from log s (-inf off the support), for s = p^(2 - alpha) with alpha > 2, which
     overflows where p is tiny although g^T J stays finite: with r = s / max s,
     dz_i = s_i (g_i - <g, r> / sum r) for i other than the row's largest s (index m), and
@@ -166,12 +167,12 @@ def smooth_max(x: Tensor, dim: int = -1, *, temperature: float = 1.0) -> Tensor:
     return (t * lse).squeeze(-1).to(x.dtype)
 
 
-def _taylor_scale(z):
+def _taylor_scale(z: Tensor) -> Tensor:
     """Per-row c = max(1, max |z|) over unmasked entries (constant: p does not depend on it)."""
     return z.masked_fill(torch.isneginf(z), 0).abs().amax(-1, keepdim=True).clamp(min=1).detach()
 
 
-def _taylor_f(z, order, c):
+def _taylor_f(z: Tensor, order: int, c: Tensor) -> Tensor:
     """f_order(z) / c^order = sum_m u^m c^(m - order) / m! with u = z / c, by Horner (every term
     stays bounded for any |z|); 0 at masked entries."""
     masked = torch.isneginf(z)
@@ -227,7 +228,7 @@ def am_softmax(x: Tensor, target: Tensor | int, *, dim: int = -1, margin: float 
     return back(_softmax(_scaled(scale * (z - margin * onehot), temperature)))
 
 
-def _check_target(target, z):
+def _check_target(target: Tensor | int, z: Tensor) -> Tensor:
     n, shape = z.shape[-1], z.shape[:-1]
     target = torch.as_tensor(target, device=z.device)
     if target.dtype == torch.bool or target.dtype.is_floating_point or target.dtype.is_complex:
@@ -243,10 +244,12 @@ def _check_target(target, z):
 
 # ------------------------------------------------------------------ sparsemax / entmax
 
+_Weights = Callable[[slice, Tensor], Tensor]  # weights(rows, out) -> s on those rows, written into out
+
 _CHUNK = 1 << 20  # entries per chunk of the dense backward's scratch (4 MB of float32, in the workspace)
 
 
-def _entmax_float(z, alpha, n_iter=None):
+def _entmax_float(z: Tensor, alpha: float, n_iter: int | None = None) -> tuple[Tensor, bool, tuple[Any, ...]]:
     """(p, sparse, saved) of entmax_alpha(z) along the last dim for a float alpha (forward only):
     saved is what the backward needs besides p (see _Entmax). 1 -> softmax, 2 -> sparsemax, 1.5 ->
     exact entmax-1.5, otherwise threshold.entmax_threshold's Newton, then renormalised to sum 1
@@ -263,15 +266,19 @@ def _entmax_float(z, alpha, n_iter=None):
     is NaN on the whole row; a fully masked row gets tau = +inf, so p = 0 there."""
     if alpha == 1:
         return _softmax(z), False, ()
-    general = alpha not in (1.5, 2)  # (scaled by 1 and 1/2: exact)
-    zmax = _finite_max(z) if general else None
-    cand = threshold.threshold_candidates(z - zmax if general else z, alpha, n_iter)
-    if cand.values is not None:
-        return (*_entmax_sparse(z, alpha, cand),)
-    tau, shift = cand.tau, zmax if general else cand.shift
-    if cand.p is None:  # small inputs, sorted outright (alpha 2 and 1.5 only): p from tau
+    if alpha in (1.5, 2):  # (scaled by 1 and 1/2: exact)
+        cand = threshold.threshold_candidates(z, alpha, n_iter)
+        shift = cand.shift
+    else:
+        shift = _finite_max(z)
+        cand = threshold.threshold_candidates(z - shift, alpha, n_iter)
+    if cand.values is not None and cand.columns is not None:
+        return _entmax_sparse(z, alpha, cand.tau, cand.values, cand.columns)
+    tau = cand.tau
+    if cand.shifted is not None:  # small inputs, sorted outright (alpha 2 and 1.5 only): p from tau
         d = cand.shifted.view(z.shape).sub_(tau).clamp_(min=0)
         return (d if alpha == 2 else d.mul_(d)), False, (z, shift, tau, None)
+    assert cand.p is not None and cand.mass is not None, "whole rows: the threshold's last pass wrote p"
     p = cand.p.view(z.shape)
     if alpha in (1.5, 2):
         return p, False, (z, shift, tau, None)
@@ -279,17 +286,19 @@ def _entmax_float(z, alpha, n_iter=None):
     return p.div_(total), False, (z, shift, tau, total)
 
 
-def _finite_max(z):
+def _finite_max(z: Tensor) -> Tensor:
     """Row max (keepdim, a constant), 0 where it is not finite (masked rows stay -inf, NaN rows NaN)."""
     zmax = z.detach().amax(-1, keepdim=True)
     return zmax.masked_fill(~torch.isfinite(zmax), 0)
 
 
-def _entmax_sparse(z, alpha, cand):
-    """Sparse path of _entmax_float: p and s on the candidates (small), scattered into zeros."""
+def _entmax_sparse(z: Tensor, alpha: float, tau: Tensor, values: Tensor,
+                   columns: Tensor) -> tuple[Tensor, bool, tuple[Tensor, ...]]:
+    """Sparse path of _entmax_float: p and s on the candidates (small; values and columns as
+    threshold.Candidates has them), scattered into zeros."""
     n = z.shape[-1]
-    tau = cand.tau.reshape(-1, 1)
-    d = (cand.values - tau).clamp_(min=0)  # -inf padding -> 0
+    tau = tau.reshape(-1, 1)
+    d = (values - tau).clamp_(min=0)  # -inf padding -> 0
     if alpha == 2:
         p, s = d, torch.sign(d)
     elif alpha == 1.5:
@@ -300,19 +309,19 @@ def _entmax_sparse(z, alpha, cand):
         total = _nonzero(p.sum(-1, keepdim=True))
         p.div_(total)
         s.mul_(total.pow(alpha - 2))  # s = p^(2 - alpha) of the renormalised p
-    out = torch.zeros((tau.shape[0], n), dtype=z.dtype, device=z.device).scatter_add_(-1, cand.index, p)
+    out = torch.zeros((tau.shape[0], n), dtype=z.dtype, device=z.device).scatter_add_(-1, columns, p)
     _fill_nan_rows(out, tau)
-    return out.view(z.shape), True, (cand.index, s, tau)
+    return out.view(z.shape), True, (columns, s, tau)
 
 
-def _fill_nan_rows(rows, tau):
+def _fill_nan_rows(rows: Tensor, tau: Tensor) -> None:
     """rows (2-D) set to NaN where tau is NaN (the candidates of such rows are arbitrary)."""
     nan = torch.isnan(tau).squeeze(-1)
     if bool(nan.any()):
         rows.index_fill_(0, nan.nonzero().squeeze(-1), float("nan"))
 
 
-def _power(d, q):
+def _power(d: Tensor, q: float) -> Tensor:
     """d^q for d >= 0 (0 where d = 0 for any real q; products where q allows: torch.pow is slow)."""
     if q in (2, 3, 4):
         out = d * d
@@ -322,7 +331,8 @@ def _power(d, q):
     return torch.where(d > 0, d.masked_fill(d == 0, 1).pow(q), 0.0)
 
 
-def _entmax_weights(alpha, p, z, shift, tau, total):
+def _entmax_weights(alpha: float, p: Tensor, z: Tensor, shift: Tensor, tau: Tensor,
+                    total: Tensor | None) -> _Weights:
     """weights(rows, out) -> s = p^(2 - alpha) on those rows (a slice of the flattened rows), written into out, rebuilt
     from the forward's p, z, shift, tau and total by cheap elementwise ops (no root or power of
     the zeros off the support: those are slow), with d as the forward had it,
@@ -337,18 +347,19 @@ def _entmax_weights(alpha, p, z, shift, tau, total):
     if alpha == 1.5:
         return lambda rows, out: torch.mul(z[rows], 0.5, out=out).sub_(shift[rows]).sub_(tau[rows]).clamp_(min=0)
 
-    def d(rows, out, low):
+    def d(rows: slice, out: Tensor, low: float) -> Tensor:
         return torch.sub(z[rows], shift[rows], out=out).mul_(alpha - 1).sub_(tau[rows]).clamp_(min=low)
+    assert total is not None, "a general alpha saves sum p"
     scale = total.reshape(-1, 1).pow(alpha - 1)
     tiny = torch.finfo(p.dtype).tiny
 
-    def weights(rows, out):
+    def weights(rows: slice, out: Tensor) -> Tensor:
         dr = d(rows, out, tiny)
         return torch.div(p[rows], dr, out=dr).mul_(scale[rows])
     return weights
 
 
-def _chunked_vjp(g, weights, shape, tau):
+def _chunked_vjp(g: Tensor, weights: _Weights, shape: torch.Size, tau: Tensor) -> Tensor:
     """g^T (diag(s) - s s^T / sum s) = s * g - s <g, s> / sum s, row chunk by row chunk: s comes
     from weights(rows, out) for a slice of about _CHUNK entries, written into the threshold's
     workspace, so the only new full-size tensor is the result. Not differentiable (the backward
@@ -369,7 +380,7 @@ def _chunked_vjp(g, weights, shape, tau):
     return out.reshape(shape)
 
 
-def _sparse_vjp(g, index, s, tau, shape):
+def _sparse_vjp(g: Tensor, index: Tensor, s: Tensor, tau: Tensor, shape: torch.Size) -> Tensor:
     """The same product when s is 0 off the candidates (index, s: (rows, width), s = 0 on the
     padding): computed on the candidates and scattered into zeros."""
     g = g.reshape(-1, shape[-1])
@@ -384,14 +395,14 @@ def _sparse_vjp(g, index, s, tau, shape):
 _SMOOTH_BELOW = 1.25  # alpha below this (and != 1): _entmax_smooth; float32 within 1e-6 of float64 there
 
 
-def _log_exp_alpha(u, b):
+def _log_exp_alpha(u: Tensor, b: Tensor | float) -> Tensor:
     """log exp_alpha(u) = log1p(b u) / b, b = alpha - 1 != 0: exp_alpha(u) = [1 + b u]_+^(1 / b) tends
     to e^u as b -> 0 with the digits of softmax (log1p); -inf where 1 + b u <= 0 (off the support)."""
     w = b * u
     return torch.where(w > -1, torch.log1p(w.clamp(min=-1)) / b, _NEG_INF)
 
 
-def _entmax_smooth(z, alpha, n_iter=None):
+def _entmax_smooth(z: Tensor, alpha: Tensor | float, n_iter: int | None = None) -> Tensor:
     """alpha-entmax along the last dim as p_i = exp_alpha(z_i - lam) with sum p = 1, for alpha in
     (0, 1) or near 1 (a float, or a (..., 1) tensor; alpha != 1). The same map as
     relu((alpha - 1) z - tau)^(1 / (alpha - 1)) with tau = (alpha - 1) lam - 1, but lam is found in
@@ -436,7 +447,7 @@ _EXACT_ABOVE = 2.0  # alpha above this: _entmax_large (p = d^(1/(alpha-1)) would
 _LARGE_NEWTON = 40  # Newton steps of _entmax_large at most (12 at most measured for alpha 2.1 to 1000; traced: all 40)
 
 
-def _entmax_large(z, alpha, n_iter=None):
+def _entmax_large(z: Tensor, alpha: Tensor | float, n_iter: int | None = None) -> Tensor:
     """alpha-entmax along the last dim for alpha > 2 (a float or a (..., 1) tensor), exact: every
     p_i to a few units of the dtype's eps, however close to 0.
 
@@ -488,7 +499,7 @@ def _entmax_large(z, alpha, n_iter=None):
     return p.masked_fill(torch.isneginf(zmax), 0).masked_fill(~finite & ~torch.isneginf(zmax), float("nan"))
 
 
-def _entmax_forward(z, alpha, n_iter):
+def _entmax_forward(z: Tensor, alpha: Tensor, n_iter: int | None) -> Tensor:
     """p for a (..., 1) tensor alpha with one alpha per row: the rows at 1, 1.5 and 2 take the
     exact paths, those below _SMOOTH_BELOW _entmax_smooth, the others the threshold's Newton
     (routed by torch.where)."""
@@ -514,7 +525,7 @@ def _entmax_forward(z, alpha, n_iter):
     return p
 
 
-def _entmax_s(p, alpha):
+def _entmax_s(p: Tensor, alpha: Tensor | float) -> Tensor:
     """s = p^(2 - alpha) on the support, 0 off it: the Jacobian is diag(s) - s s^T / sum s.
     Differentiable in p (the double-backward path and jacobian.py use it)."""
     if not isinstance(alpha, torch.Tensor):
@@ -528,25 +539,25 @@ def _entmax_s(p, alpha):
     return torch.where(support, positive.sqrt() if exact15 else positive ** (2 - alpha), 0.0)
 
 
-def _entmax_log_s(p, alpha):
+def _entmax_log_s(p: Tensor, alpha: Tensor | float) -> Tensor:
     """log s = (2 - alpha) log p on the support, -inf off it."""
     support = p > 0
     return torch.where(support, (2 - alpha) * p.masked_fill(~support, 1).log(), float("-inf"))
 
 
-def _in_log_space(alpha):
+def _in_log_space(alpha: Tensor | float) -> bool:
     """Whether s = p^(2 - alpha) may overflow (alpha > 2, or a tensor alpha): the vjp then takes log s."""
     return isinstance(alpha, torch.Tensor) or alpha > _EXACT_ABOVE
 
 
-def _entmax_vjp(g, p, alpha):
+def _entmax_vjp(g: Tensor, p: Tensor, alpha: Tensor | float) -> Tensor:
     """g^T J of alpha-entmax at p (J symmetric: also J times a tangent), differentiable in p."""
     if _in_log_space(alpha):
         return _gram_vjp_log(g, _entmax_log_s(p, alpha))
     return _gram_vjp(g, _entmax_s(p, alpha))
 
 
-def _entmax_s_relative(p, alpha):
+def _entmax_s_relative(p: Tensor, alpha: Tensor | float) -> Tensor:
     """s up to a positive factor per row (s / max s where s may overflow): what _entmax_dalpha needs."""
     if not _in_log_space(alpha):
         return _entmax_s(p, alpha)
@@ -558,7 +569,7 @@ def _entmax_s_relative(p, alpha):
 _PHI_SERIES = 26  # terms of phi's series, used for |w| < 1/4: 4^-26 < float64's eps
 
 
-def _phi(w, log_p, b):
+def _phi(w: Tensor, log_p: Tensor, b: Tensor | float) -> Tensor:
     """phi(w) = (w / (1 + w) - log1p(w)) / w^2 with 1 + w = p^b: -1/2 + 2w/3 - 3w^2/4 + ... by its
     series for |w| < 1/4 (the closed form cancels there), else closed (log1p(w) = b log p)."""
     series = torch.zeros_like(w)
@@ -570,7 +581,7 @@ def _phi(w, log_p, b):
     return torch.where(small, series, closed)
 
 
-def _entmax_dalpha(g, p, s, alpha):
+def _entmax_dalpha(g: Tensor, p: Tensor, s: Tensor, alpha: Tensor) -> Tensor:
     """<g, dp/dalpha> per row. With p_i = exp_alpha(u_i), u_i = z_i - lam (see _entmax_smooth),
     b = alpha - 1: dp_i/dalpha = r_i - s~_i sum_j r_j, s~ = s / sum s, where
     r_i = p_i d log exp_alpha(u_i) / d alpha = p_i u_i^2 phi(b u_i) and u_i = expm1(b log p_i) / b.
@@ -596,16 +607,17 @@ class _Entmax(torch.autograd.Function):
     passed to setup_context (not a tensor: autograd leaves it alone). A float alpha saves what
     _entmax_float gives for s: on the sparse path s itself at the candidates (the backward then
     works on them alone, _sparse_vjp), on whole rows z and per-row tensors from which the
-    backward rebuilds s chunk by chunk (_entmax_weights, _chunked_vjp); the fused kernel (fused=True)
-    gives s whole and does the backward itself. Either way forward + backward keep two or three
-    full-size tensors, as softmax keeps two. When the backward itself is recorded (create_graph,
+    backward rebuilds s chunk by chunk (_entmax_weights, _chunked_vjp); the fused kernel saves
+    nothing besides p (its backward takes s = p^(2 - alpha) from p on the support). Forward +
+    backward keep two or three full-size tensors (the kernel: two, as softmax). When the backward itself is recorded (create_graph,
     double backward), is traced (torch.func over the backward, e.g. jacrev) or alpha is a tensor,
     s is computed from the saved output by differentiable ops (_entmax_s, _gram_vjp), so the
     second derivative flows through p. Inside torch.func transforms and torch.compile the forward
     is _EntmaxOps instead (no out= scratch, no host syncs)."""
 
     @staticmethod
-    def forward(z, alpha, n_iter, fused):
+    def forward(z: Tensor, alpha: Tensor | float, n_iter: int | None,
+                fused: bool) -> tuple[Tensor, tuple[str, tuple[Any, ...]]]:
         if isinstance(alpha, torch.Tensor):
             return _entmax_forward(z, alpha, n_iter), ("dense", ())
         if alpha < _SMOOTH_BELOW and alpha not in (1, 1.5, 2):  # dense backward from p alone
@@ -613,18 +625,17 @@ class _Entmax(torch.autograd.Function):
         if alpha > _EXACT_ABOVE:
             return _entmax_large(z, alpha, n_iter), ("dense", ())
         if fused:
-            p, s, status = _fused.forward(z, alpha)
-            if bool(status.any()):  # rows the kernel left: the eager path, as without fused
+            p, status = _fused.forward(z, alpha)
+            if status is not None and bool(status.any()):  # rows the kernel left: the eager path, as without fused
                 rows = status.nonzero().squeeze(-1)
                 flat = z.reshape(-1, z.shape[-1])[rows]
                 p.view(-1, z.shape[-1])[rows] = _entmax_float(flat, alpha, n_iter)[0]
-                s.view(-1, z.shape[-1])[rows] = _entmax_s(p.view(-1, z.shape[-1])[rows], alpha)
-            return p, ("fused", (s,))
+            return p, ("fused", ())
         p, sparse, saved = _entmax_float(z, alpha, n_iter)
         return p, ("sparse" if sparse else "whole", saved)
 
     @staticmethod
-    def setup_context(ctx, inputs, output):
+    def setup_context(ctx: Any, inputs: tuple[Any, ...], output: tuple[Tensor, tuple[str, tuple[Any, ...]]]) -> None:
         _, alpha, _, _ = inputs
         p, (ctx.kind, saved) = output
         tensor = isinstance(alpha, torch.Tensor)
@@ -632,7 +643,7 @@ class _Entmax(torch.autograd.Function):
         ctx.save_for_backward(p, alpha if tensor else None, *saved)
 
     @staticmethod
-    def backward(ctx, g, _):
+    def backward(ctx: Any, g: Tensor, _: Any) -> tuple[Tensor | None, Tensor | None, None, None]:
         p, alpha, *saved = ctx.saved_tensors
         alpha = ctx.alpha if alpha is None else alpha
         dz = dalpha = None
@@ -643,15 +654,16 @@ class _Entmax(torch.autograd.Function):
                 dalpha = _entmax_dalpha(g, p, _entmax_s_relative(p, alpha), alpha)
         elif ctx.needs_input_grad[0]:
             if ctx.kind == "fused":
-                dz = _fused.backward(g, saved[0])
+                dz = _fused.backward(g, p, alpha)
             elif ctx.kind == "sparse":
-                dz = _sparse_vjp(g, *saved, p.shape)
+                index, s, tau = saved
+                dz = _sparse_vjp(g, index, s, tau, p.shape)
             else:
                 dz = _chunked_vjp(g, _entmax_weights(alpha, p, *saved), p.shape, saved[2])
         return dz, dalpha, None, None
 
 
-def _entmax_ops(z, alpha, n_iter):
+def _entmax_ops(z: Tensor, alpha: Tensor | float, n_iter: int | None) -> Tensor:
     """p of alpha-entmax along the last dim from plain torch operations (no out=, no host sync):
     the sort-based thresholds for alpha 2 and 1.5, _entmax_smooth below _SMOOTH_BELOW (all its
     steps), bisection otherwise; a tensor alpha routes each row by torch.where (alpha = 1:
@@ -674,7 +686,7 @@ def _entmax_ops(z, alpha, n_iter):
     return torch.where(smooth, _entmax_smooth(z, alpha.masked_fill(~smooth, 0.5), n_iter), p)
 
 
-def _entmax_bisect(z, alpha, n_iter):
+def _entmax_bisect(z: Tensor, alpha: Tensor | float, n_iter: int | None) -> Tensor:
     """alpha-entmax (alpha > 1) by threshold.entmax_threshold_bisect, renormalised to sum 1."""
     scaled = (alpha - 1) * z
     q = (scaled - threshold.entmax_threshold_bisect(scaled, alpha, n_iter)).clamp(min=0) ** (1 / (alpha - 1))
@@ -688,11 +700,11 @@ class _EntmaxOps(torch.autograd.Function):
     generate_vmap_rule = True
 
     @staticmethod
-    def forward(z, alpha, n_iter):
+    def forward(z: Tensor, alpha: Tensor | float, n_iter: int | None) -> Tensor:
         return _entmax_ops(z, alpha, n_iter)
 
     @staticmethod
-    def setup_context(ctx, inputs, output):
+    def setup_context(ctx: Any, inputs: tuple[Any, ...], output: Tensor) -> None:
         _, alpha, _ = inputs
         tensor = isinstance(alpha, torch.Tensor)
         ctx.alpha = None if tensor else alpha
@@ -700,7 +712,7 @@ class _EntmaxOps(torch.autograd.Function):
         ctx.save_for_forward(output, alpha if tensor else None)
 
     @staticmethod
-    def backward(ctx, g):
+    def backward(ctx: Any, g: Tensor) -> tuple[Tensor | None, Tensor | None, None]:
         p, alpha = ctx.saved_tensors
         alpha = ctx.alpha if alpha is None else alpha
         dz = _entmax_vjp(g, p, alpha) if ctx.needs_input_grad[0] else None
@@ -712,7 +724,7 @@ class _EntmaxOpsJvp(_EntmaxOps):
     _EntmaxOps, as dynamo does not trace Functions that define jvp."""
 
     @staticmethod
-    def jvp(ctx, z_t, alpha_t, _):
+    def jvp(ctx: Any, z_t: Tensor | None, alpha_t: Tensor | None, _: Any) -> Tensor:
         """J = diag(s) - s s^T / sum s is symmetric: the vjp's formula applied to the tangent, plus
         dp/dalpha times alpha's tangent."""
         p, alpha = ctx.saved_tensors
@@ -726,7 +738,7 @@ class _EntmaxOpsJvp(_EntmaxOps):
         return dp
 
 
-def _entmax_apply(z, alpha, n_iter=None, fused=None):
+def _entmax_apply(z: Tensor, alpha: Tensor | float, n_iter: int | None = None, fused: bool | None = None) -> Tensor:
     """p of alpha-entmax on z (dim last): _EntmaxOps when traced, else _Entmax, through the compiled
     kernel (probcore.fused) wherever it applies (a float alpha in [1.25, 2], CPU, no n_iter) unless
     fused is False; measured faster there than the eager path at every shape of
@@ -738,7 +750,7 @@ def _entmax_apply(z, alpha, n_iter=None, fused=None):
     return _Entmax.apply(z, alpha, n_iter, kernel)[0]
 
 
-def _check_fused(fused):
+def _check_fused(fused: object) -> bool | None:
     if fused is not None and not isinstance(fused, bool):
         raise ProbcoreError("fused", value=repr(fused))
     return fused
@@ -794,7 +806,7 @@ def entmax(x: Tensor, *, dim: int = -1, alpha: float | Tensor = 1.5, temperature
     return back(_entmax_apply(z, _alpha_rows(alpha, x, dim, z), n_iter))
 
 
-def _alpha_rows(alpha, x, dim, z):
+def _alpha_rows(alpha: Tensor, x: Tensor, dim: int, z: Tensor) -> Tensor:
     """alpha tensor -> (..., 1) aligned with z (dim moved last), after checking it."""
     if not (alpha.dtype.is_floating_point or alpha.dtype in (torch.int32, torch.int64)):
         raise ProbcoreError("alpha_dtype", dtype=str(alpha.dtype))

@@ -1,8 +1,8 @@
 """The fused path of sparsemax / entmax15 / entmax on the CPU (``fused=None``, the default: where
 it applies; ``fused=True`` / ``False``: forced on / off).
 
-The threshold, p, s = p^(2 - alpha) and the backward dz = s (g - <g, s> / sum s) run in a small C
-kernel (_fused_kernel.c) that works on one row at a time while it sits in L1: on short rows
+The threshold and p (forward), and the backward dz = s (g - <g, s> / sum s), s = p^(2 - alpha) on
+the support, from p alone, run in a small C kernel (_fused_kernel.c) that works on one row at a time while it sits in L1: on short rows
 (attention-sized, n of a few hundred) the eager path spends its time dispatching ~100 torch
 operations, each a pass over memory. It takes a float alpha in [1.25, 2] (other alphas take the
 eager path: below, probcore's smooth solver for alpha near 1; above, the exact solver in the
@@ -33,7 +33,7 @@ _NAME = "_fused_kernel"
 _TYPES = {torch.float32: "f", torch.float64: "d"}
 
 _lock = threading.Lock()
-_library = None  # the loaded kernel, False once loading it failed
+_library: ctypes.CDLL | bool | None = None  # the loaded kernel, False once loading it failed
 
 
 def kernel_path() -> Path | None:
@@ -55,9 +55,9 @@ def _load() -> ctypes.CDLL:
     library = ctypes.CDLL(str(path))
     for suffix in _TYPES.values():
         forward, backward = getattr(library, f"entmax_forward_{suffix}"), getattr(library, f"entmax_backward_{suffix}")
-        forward.argtypes = [ctypes.c_void_p] * 4 + [ctypes.c_int64, ctypes.c_int64, ctypes.c_double, ctypes.c_int]
-        backward.argtypes = [ctypes.c_void_p] * 3 + [ctypes.c_int64, ctypes.c_int64, ctypes.c_int]
-        forward.restype = backward.restype = None
+        forward.argtypes = [ctypes.c_void_p] * 3 + [ctypes.c_int64, ctypes.c_int64, ctypes.c_double, ctypes.c_int]
+        backward.argtypes = [ctypes.c_void_p] * 3 + [ctypes.c_int64, ctypes.c_int64, ctypes.c_double, ctypes.c_int]
+        forward.restype, backward.restype = ctypes.c_int64, None
     return library
 
 
@@ -82,24 +82,25 @@ def applies(z: torch.Tensor) -> bool:
     return z.device.type == "cpu" and z.dtype in _TYPES
 
 
-def forward(z: torch.Tensor, alpha: float):
-    """(p, s, status) of entmax_alpha along the last dim of the CPU tensor z (float32/64);
-    status (rows,) int32 is 1 on rows the kernel left to the eager path."""
+def forward(z: torch.Tensor, alpha: float) -> tuple[torch.Tensor, torch.Tensor | None]:
+    """(p, status) of entmax_alpha along the last dim of the CPU tensor z (float32/64): status
+    (rows,) int32 is 1 on rows the kernel left to the eager path, None when there are none."""
     rows = z.detach().reshape(-1, z.shape[-1]).contiguous()
-    p, s = torch.empty_like(rows), torch.empty_like(rows)
+    p = torch.empty_like(rows)
     status = torch.empty(rows.shape[0], dtype=torch.int32)
-    suffix = _TYPES[z.dtype]
-    getattr(_library, f"entmax_forward_{suffix}")(
-        rows.data_ptr(), p.data_ptr(), s.data_ptr(), status.data_ptr(), rows.shape[0], rows.shape[1],
-        float(alpha), torch.get_num_threads())
-    return p.view(z.shape), s.view(z.shape), status
+    left = getattr(_library, f"entmax_forward_{_TYPES[z.dtype]}")(
+        rows.data_ptr(), p.data_ptr(), status.data_ptr(), rows.shape[0], rows.shape[1], float(alpha),
+        torch.get_num_threads())
+    return p.view(z.shape), status if left else None
 
 
-def backward(g: torch.Tensor, s: torch.Tensor) -> torch.Tensor:
-    """s * (g - <g, s> / sum s) along the last dim (0 on rows where sum s = 0)."""
-    g = g.reshape(-1, s.shape[-1]).contiguous()
-    rows = s.reshape(-1, s.shape[-1])
+def backward(g: torch.Tensor, p: torch.Tensor, alpha: float) -> torch.Tensor:
+    """g^T J = s * (g - <g, s> / sum s) along the last dim, s = p^(2 - alpha) on the support of
+    p, 0 off it (0 on rows without support, NaN on NaN rows)."""
+    g = g.reshape(-1, p.shape[-1]).contiguous()
+    rows = p.reshape(-1, p.shape[-1]).contiguous()
     out = torch.empty_like(rows)
-    getattr(_library, f"entmax_backward_{_TYPES[s.dtype]}")(
-        g.data_ptr(), rows.data_ptr(), out.data_ptr(), rows.shape[0], rows.shape[1], torch.get_num_threads())
-    return out.view(s.shape)
+    getattr(_library, f"entmax_backward_{_TYPES[p.dtype]}")(
+        g.data_ptr(), rows.data_ptr(), out.data_ptr(), rows.shape[0], rows.shape[1], float(alpha),
+        torch.get_num_threads())
+    return out.view(p.shape)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import math
+from typing import Callable, TypeVar
 from statistics import NormalDist
 
 import numpy as np
@@ -20,19 +21,21 @@ from probcore.functional import _NEG_INF, _dead_rows, _lastdim, _nan_rows, _scal
 
 __all__ = ["perturbmax", "perturbmax_sample", "gumbel_softmax"]
 
+_F = TypeVar("_F", bound=Callable[..., object])
+
 _TAIL = 1e-12  # probability mass of the max left outside the quadrature range, each side
 
 
-def _assume_constant_result(fn):
+def _assume_constant_result(fn: _F) -> _F:
     """``torch.compiler.assume_constant_result(fn)`` (torch.compile takes fn's plain-float result
     as a constant) without its ``import torch._dynamo``, which would add 1-3 s to ``import
     probcore``: the mark it sets, checked against torch's own in tests/test_torch_func.py."""
-    fn._dynamo_marked_constant = True
+    setattr(fn, "_dynamo_marked_constant", True)  # noqa: B010 (a plain attribute on a function)
     return fn
 
 
 @_assume_constant_result
-def _noise_range(noise, n):
+def _noise_range(noise: str, n: int) -> tuple[float, float, float]:
     """[lo, hi] holding all but _TAIL of each tail of max_j(x_j + e_j) - max(x), and the
     trapezoid step. The max lies above Q(_TAIL) and below Q(1 - _TAIL / n)."""
     a, b = _TAIL, _TAIL / n
@@ -44,7 +47,7 @@ def _noise_range(noise, n):
     return NormalDist().inv_cdf(a), -NormalDist().inv_cdf(b), min(0.3, 0.6 / math.sqrt(2 * math.log(n) + 1))
 
 
-def _log_cdf(noise, u):
+def _log_cdf(noise: str, u: Tensor) -> Tensor:
     if noise == "gumbel":
         return -torch.exp(-u)
     if noise == "logistic":
@@ -52,7 +55,7 @@ def _log_cdf(noise, u):
     return torch.special.log_ndtr(u)
 
 
-def _log_pdf_over_cdf(noise, u):
+def _log_pdf_over_cdf(noise: str, u: Tensor) -> Tensor:
     """log(pdf / CDF), the log reverse hazard."""
     if noise == "gumbel":
         return -u
@@ -62,7 +65,7 @@ def _log_pdf_over_cdf(noise, u):
 
 
 @functools.lru_cache(maxsize=64)
-def _gauss_legendre01(k):
+def _gauss_legendre01(k: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """Gauss-Legendre nodes and weights on [0, 1], k points, as tuples of floats."""
     nodes, weights = np.polynomial.legendre.leggauss(k)
     return tuple(((nodes + 1) / 2).tolist()), tuple((weights / 2).tolist())
@@ -71,7 +74,7 @@ def _gauss_legendre01(k):
 _GAUSS_LEGENDRE01 = tuple(_gauss_legendre01(k) for k in range(1, 17))  # k = 1..16, the defaults: constants for torch.compile
 
 
-def _prod_others(f, dim):
+def _prod_others(f: Tensor, dim: int) -> Tensor:
     """prod_{j != i} f_j along dim, without division (f may hold zeros)."""
     ones = torch.ones_like(f.narrow(dim, 0, 1))
     n = f.shape[dim]
@@ -80,7 +83,7 @@ def _prod_others(f, dim):
     return before * after
 
 
-def _perturbmax_smooth(z, noise, n_points):
+def _perturbmax_smooth(z: Tensor, noise: str, n_points: int | None) -> Tensor:
     """p_i = int pdf(t - z_i) prod_{j != i} CDF(t - z_j) dt = int G(t) r(t - z_i) dt, G the CDF of
     the max and r = pdf / CDF, by the trapezoid rule on an equispaced grid in t - max(z) that
     covers the max up to _TAIL per side. The integrand is analytic and decays fast, so the rule
@@ -99,7 +102,7 @@ def _perturbmax_smooth(z, noise, n_points):
     return (hi - lo) / (m - 1) * torch.exp(log_g + log_r).sum(-1)
 
 
-def _perturbmax_uniform(z, n_points):
+def _perturbmax_uniform(z: Tensor, n_points: int | None) -> Tensor:
     """Uniform noise on (-1/2, 1/2). An entry below max - 1 can never win (p = 0 exactly) and its
     CDF factor is 1 wherever the others can win, so only the entries above max - 1 (the most of
     any row) enter the quadrature: cost O(m^2 * nodes) per row for m such entries."""
@@ -117,7 +120,7 @@ def _perturbmax_uniform(z, n_points):
     return p.masked_fill(c.isnan().any(-1, keepdim=True), float("nan"))  # a NaN (or +inf) row: NaN, as above
 
 
-def _perturbmax_uniform_live(c, n_points):
+def _perturbmax_uniform_live(c: Tensor, n_points: int | None) -> Tensor:
     """Between the breakpoints c_j +- 1/2 (c = z - max <= 0) the integrand
     1[|t - c_i| < 1/2] prod_{j != i} clamp(t - c_j + 1/2, 0, 1) is a polynomial of degree < m, so
     Gauss-Legendre with ceil(m / 2) nodes per piece is exact (default: at most 16 nodes, exact up
@@ -155,7 +158,8 @@ def perturbmax(x: Tensor, *, dim: int = -1, noise: str = "gumbel", temperature: 
     return back(p.masked_fill(torch.isneginf(z), 0))
 
 
-def _noise(noise, shape, like, generator):
+def _noise(noise: str, shape: tuple[int, ...] | torch.Size, like: Tensor,
+           generator: torch.Generator | None) -> Tensor:
     """iid standard noise (the distributions of perturbmax) in like's dtype and device."""
     if noise == "normal":
         return torch.randn(shape, generator=generator, dtype=like.dtype, device=like.device)

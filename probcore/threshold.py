@@ -36,7 +36,7 @@ import torch
 from probcore._trace import traced
 
 
-def _shift_by_max(z: torch.Tensor):
+def _shift_by_max(z: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """(z - max, max) per row; a fully masked row gets max = 0 so nothing turns into nan, a row
     with a NaN or +inf gets NaN."""
     zmax = z.amax(dim=-1, keepdim=True)
@@ -78,7 +78,7 @@ def entmax15_threshold_sort(z: torch.Tensor) -> torch.Tensor:
     return _no_support_to_inf(tau, support_size) + zmax
 
 
-def entmax_threshold_bisect(z: torch.Tensor, alpha: torch.Tensor, n_iter: int | None = None) -> torch.Tensor:
+def entmax_threshold_bisect(z: torch.Tensor, alpha: torch.Tensor | float, n_iter: int | None = None) -> torch.Tensor:
     """Bisection for general alpha > 1 (alpha broadcastable to z[..., :1]).
 
     With the row max at 0, tau lies in [-1, -(1/n)^(alpha-1)]: at -1 the max entry alone gives
@@ -86,10 +86,10 @@ def entmax_threshold_bisect(z: torch.Tensor, alpha: torch.Tensor, n_iter: int | 
     default number of steps reaches the dtype's resolution."""
     zs, zmax = _shift_by_max(z)
     n = z.shape[-1]
-    alpha = torch.as_tensor(alpha, dtype=z.dtype, device=z.device).expand_as(zmax)
-    power = 1.0 / (alpha - 1)
+    alphas = torch.as_tensor(alpha, dtype=z.dtype, device=z.device).expand_as(zmax)
+    power = 1.0 / (alphas - 1)
     lo = torch.full_like(zmax, -1.0)
-    hi = -(torch.tensor(1.0 / n, dtype=z.dtype, device=z.device) ** (alpha - 1))
+    hi = -(torch.tensor(1.0 / n, dtype=z.dtype, device=z.device) ** (alphas - 1))
     if n_iter is None:
         n_iter = 60 if z.dtype == torch.float64 else 30
     for _ in range(n_iter):
@@ -121,10 +121,17 @@ class Candidates(NamedTuple):
     tau: torch.Tensor  # (..., 1): threshold of z' - shift (+inf on fully -inf rows, NaN on rows with NaN / +inf)
     shift: torch.Tensor  # (..., 1): the row max of z' (0 where it is not finite)
     values: torch.Tensor | None  # (rows, width): z' - shift at the entries that can be in the support, -inf padding
-    index: torch.Tensor | None  # (rows, width) int64: the column of each value, 0 for the padding
+    columns: torch.Tensor | None  # (rows, width) int64: the column of each value, 0 for the padding
     shifted: torch.Tensor | None  # (rows, n): z' - shift, a new tensor, when it was made whole (else None)
     p: torch.Tensor | None = None  # (rows, n): relu(z' - shift - tau)^q (not renormalised), when whole-row passes made it
     mass: torch.Tensor | None = None  # (rows, 1): sum of p, beside it
+
+
+# (tau, row max, cand, index, (p, mass) or None): see _rows_threshold
+_RowsResult = tuple[torch.Tensor, torch.Tensor, torch.Tensor | None, torch.Tensor | None,
+                    tuple[torch.Tensor, torch.Tensor] | None]
+# (the new state, (rows, 1) bool: finished, or None for the screening passes): a _Method's step
+_StepResult = tuple[tuple[torch.Tensor, ...], torch.Tensor | None]
 
 
 class _Method(NamedTuple):
@@ -170,7 +177,7 @@ def _scaled(t: torch.Tensor, scale: float) -> torch.Tensor:
     return t if scale == 1 else t * scale
 
 
-def _rows_threshold(rows: torch.Tensor, method: _Method, exact: bool, scale: float = 1.0):
+def _rows_threshold(rows: torch.Tensor, method: _Method, exact: bool, scale: float = 1.0) -> _RowsResult:
     """(tau, row max, cand, index, dense) of the rows of a 2-D tensor times scale (> 0): tau
     (relative to the row max, left as it is on rows whose max is not finite) exact, or else only
     a lower bound; cand / index the packed candidates (scaled, not shifted) and their
@@ -216,16 +223,17 @@ def _rows_threshold(rows: torch.Tensor, method: _Method, exact: bool, scale: flo
     return _solve(cand, zmax, bound, method, exact), zmax, cand, index, None
 
 
-def _whole_rows(rows, zmax, tau0, method: _Method, exact: bool, scale: float, guess=None):
+def _whole_rows(rows: torch.Tensor, zmax: torch.Tensor, tau0: torch.Tensor, method: _Method, exact: bool,
+                scale: float, guess: torch.Tensor | None = None) -> _RowsResult:
     """_rows_threshold's result when the passes run on the whole rows from the lower bound tau0
     (_dense starts from guess, when given: the block maxima's threshold, often the row's own)."""
     if exact and method.alpha is not None:
-        tau, p, mass = _dense(rows, zmax, tau0 if guess is None else guess, method, scale)
+        tau, p, mass = _dense(rows, zmax, tau0 if guess is None else guess, method, method.alpha, scale)
         return tau, zmax, None, None, (p, mass)
     return _solve(rows, zmax, tau0, method, exact, scale), zmax, None, None, None
 
 
-def _pack(rows: torch.Tensor, size: int, keep: torch.Tensor, shrink: int):
+def _pack(rows: torch.Tensor, size: int, keep: torch.Tensor, shrink: int) -> tuple[torch.Tensor, torch.Tensor] | None:
     """The blocks of rows (block j of a row: its entries j, j + nb, ..., j + (size - 1) nb, nb =
     keep.shape[1]) marked in keep (rows, nb), packed to the left of each row and flattened,
     padded with -inf, and the column each packed entry came from (0 for the padding); None
@@ -245,7 +253,8 @@ def _pack(rows: torch.Tensor, size: int, keep: torch.Tensor, shrink: int):
     return packed.view(n_rows, width * size), index.view(n_rows, width * size)
 
 
-def _solve(cand, zmax, tau0, method: _Method, exact: bool, scale: float = 1.0):
+def _solve(cand: torch.Tensor, zmax: torch.Tensor, tau0: torch.Tensor, method: _Method, exact: bool,
+           scale: float = 1.0) -> torch.Tensor:
     """Threshold (relative to zmax) by passes of method.step on cand - shift from the lower bound
     tau0 (relative); shift = zmax, or 0 for a fully -inf row. Not exact: _SCREEN_PASSES passes on all
     rows, returning the lower bound. Exact: each row stops once finished (finished rows are
@@ -297,7 +306,8 @@ def _solve(cand, zmax, tau0, method: _Method, exact: bool, scale: float = 1.0):
     return tau
 
 
-def _dense(rows, zmax, tau0, method: _Method, scale: float):
+def _dense(rows: torch.Tensor, zmax: torch.Tensor, tau0: torch.Tensor, method: _Method, alpha: float,
+           scale: float) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """(tau, p, mass) of whole rows for one float alpha: tau (relative to zmax) exact,
     p = relu(scale * rows - zmax - tau)^q, q = 1 / (alpha - 1), and mass = sum p, as the pass that
     certified tau wrote and summed it (no pass after the threshold to build p). p is the only new full-size tensor: the
@@ -319,11 +329,11 @@ def _dense(rows, zmax, tau0, method: _Method, scale: float):
         p = mass.expand(rows.shape).clone()
         keep = valid.nonzero().squeeze(-1)
         if len(keep):
-            solved = _dense(rows.index_select(0, keep), zmax[keep], tau0[keep], method, scale)
-            for whole, part in zip((tau, p, mass), solved):
-                whole.index_copy_(0, keep, part)
+            solved = _dense(rows.index_select(0, keep), zmax[keep], tau0[keep], method, alpha, scale)
+            for whole, solved_part in zip((tau, p, mass), solved):
+                whole.index_copy_(0, keep, solved_part)
         return tau, p, mass
-    alpha, tol = method.alpha, 4 * torch.finfo(rows.dtype).eps
+    tol = 4 * torch.finfo(rows.dtype).eps
     # shifted once: the passes subtract only tau, so d is as exact as its entries near the max
     ws = scratch(rows, 0)
     if math.frexp(scale)[0] == 0.5:  # a power of 2 (1, 1/2): scale * rows is exact, one op will do
@@ -333,7 +343,8 @@ def _dense(rows, zmax, tau0, method: _Method, scale: float):
     p, buffers = torch.empty_like(rows), (scratch(rows, 1), scratch(rows, 2))
     # the root's bracket: at tau = -1 the max entry alone has mass 1, at 0 (the max) no mass is left
     tau, lo, hi = tau0, torch.full_like(tau0, -1.0), torch.zeros_like(tau0)
-    stuck, part = None, None  # part: (the rows running alone, the whole p, the others' tau and mass)
+    stuck: torch.Tensor | None = None
+    part: tuple[torch.Tensor, ...] | None = None  # (the rows running alone, the whole p, the others' tau and mass)
     for step in range(method.max_iter + 1):
         mass, slope = _dense_pass(xs, tau, alpha, p, *buffers)
         g = mass - 1 if alpha == 2 else mass.pow(alpha - 1) - 1
@@ -343,10 +354,11 @@ def _dense(rows, zmax, tau0, method: _Method, scale: float):
         left = (~done).squeeze(-1).nonzero().squeeze(-1)
         if part is None and 2 * len(left) <= len(xs):  # the rest go on alone; the done rows' p stays
             part = (left, p, tau, mass)
-            used = {2: (p, None), 1.5: (None, buffers[0])}.get(alpha, (None, None))  # what their step reads
-            of_left = [b if b is None else torch.index_select(b, 0, left, out=scratch(b, 3)[: len(left)]) for b in used]
+            # what their step reads: p (sparsemax), d = buffers[0] (entmax-1.5), neither (general alpha)
+            p_left, s_left = (None if alpha != value else torch.index_select(b, 0, left, out=scratch(b, 3)[: len(left)])
+                              for value, b in ((2, p), (1.5, buffers[0])))
             tau, lo, hi, mass, g = tau[left], lo[left], hi[left], mass[left], g[left]
-            new, lo, hi = _dense_step(alpha, *of_left, tau, lo, hi, mass, None if slope is None else slope[left], g)
+            new, lo, hi = _dense_step(alpha, p_left, s_left, tau, lo, hi, mass, None if slope is None else slope[left], g)
             # the whole rows' shifted copy and scratch are free now: the rest runs in the same workspace
             xs = torch.index_select(xs, 0, left, out=scratch(xs, 3)[: len(left)])
             p, buffers = scratch(xs, 0), (scratch(xs, 1), scratch(xs, 2))
@@ -385,7 +397,8 @@ def scratch(like: torch.Tensor, slot: int) -> torch.Tensor:
     return buffer[: like.numel()].view(like.shape)
 
 
-def _dense_pass(rows, tau, alpha, p, s, work):
+def _dense_pass(rows: torch.Tensor, tau: torch.Tensor, alpha: float, p: torch.Tensor, s: torch.Tensor,
+                work: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor | None]:
     """One pass of the (scaled, shifted) rows at tau: d = relu(rows - tau), p = d^q, s = d^(q - 1)
     (0 off the support) written into p, s, work; returns (F = sum p, sum s) (sum s only for a
     general alpha). d itself is p for sparsemax, s for entmax-1.5, work otherwise."""
@@ -409,41 +422,48 @@ def _dense_pass(rows, tau, alpha, p, s, work):
     return p.sum(dim=-1, keepdim=True), s.sum(dim=-1, keepdim=True)
 
 
-def _dense_step(alpha, p, s, tau, lo, hi, mass, slope, g):
+def _dense_step(alpha: float, p: torch.Tensor | None, s: torch.Tensor | None, tau: torch.Tensor, lo: torch.Tensor,
+                hi: torch.Tensor, mass: torch.Tensor, slope: torch.Tensor | None,
+                g: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """The next tau of the rows after a pass (shifted; their p and s buffers serve as scratch) and
     the bracket [lo, hi] of the root. Sparsemax: Michelot's tau + (F - 1) / |S|, below the root
     from anywhere. Entmax-1.5: the closed form on S = {d > 0} when it lies in the bracket (exact
     once S is the support), else Newton's step on the convex sqrt(F) - 1, which lands below the
     root from anywhere. General alpha: _newton's step, bisection when it leaves the bracket."""
     if alpha == 2:
+        assert p is not None, "sparsemax's step reads p"
         return tau + g / p.sign_().sum(dim=-1, keepdim=True).clamp_(min=1), lo, hi
     above = g >= 0
     lo, hi = torch.where(above, tau, lo), torch.where(above, hi, tau)
     if alpha == 1.5:
+        assert s is not None, "entmax-1.5's step reads d"
         s1 = s.sum(dim=-1, keepdim=True).clamp_(min=torch.finfo(s.dtype).tiny)
         k = s.sign_().sum(dim=-1, keepdim=True).clamp_(min=1)
         lo = torch.maximum(lo, tau + (mass - torch.sqrt(mass)) / s1)
         mean = s1 / k
         closed = tau + mean - torch.sqrt((1 / k - (mass / k - mean * mean)).clamp(min=0))
         return torch.where((closed >= lo) & (closed <= hi), closed, lo), lo, hi
+    assert slope is not None, "a general alpha's step reads the slope"
     new = tau + (mass - mass / (g + 1)) / slope
     return torch.where((new >= lo) & (new <= hi), new, (lo + hi) / 2), lo, hi
 
 
-def _support(cand, shift, tau, out, scale=1.0):
+def _support(cand: torch.Tensor, shift: torch.Tensor, tau: torch.Tensor, out: torch.Tensor,
+             scale: float = 1.0) -> torch.Tensor:
     """d = relu(scale * cand - shift - tau), written into out; S = {d > 0} is the support at tau."""
     d = torch.sub(cand, shift, out=out) if scale == 1 else torch.mul(cand, scale, out=out).sub_(shift)
     return d.sub_(tau).clamp_(min=0)
 
 
-def _count_and_min(d):
+def _count_and_min(d: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """(|S|, min_S d) per row, from d >= 0 (min = inf when S is empty); overwrites d."""
     inv = d.reciprocal_().nan_to_num_(posinf=0.0)  # 1/d on S, 0 elsewhere
     d_min = 1 / inv.amax(dim=-1, keepdim=True)
     return inv.sign_().sum(dim=-1, keepdim=True), d_min
 
 
-def _sparsemax_step(cand, shift, buffers, tau, check=True, scale=1.0):
+def _sparsemax_step(cand: torch.Tensor, shift: torch.Tensor, buffers: list[torch.Tensor], tau: torch.Tensor,
+                    check: bool = True, scale: float = 1.0) -> _StepResult:
     """Michelot: on S = {z > tau}, tau_S = tau + (sum_S (z - tau) - 1) / |S| = (sum_S z - 1) / |S|.
     From a lower bound it never passes the solution; it is exact once no entry of S lies below
     tau_S (then S is the support of tau_S)."""
@@ -456,7 +476,8 @@ def _sparsemax_step(cand, shift, buffers, tau, check=True, scale=1.0):
     return (tau + step,), ~(step > d_min + _tol(cand.dtype))
 
 
-def _entmax15_step(cand, shift, buffers, tau, check=True, scale=1.0):
+def _entmax15_step(cand: torch.Tensor, shift: torch.Tensor, buffers: list[torch.Tensor], tau: torch.Tensor,
+                   check: bool = True, scale: float = 1.0) -> _StepResult:
     """On S = {z > tau}, d = z - tau: the closed form tau_S = tau + mean_S d - sqrt(1/|S| - var_S d)
     is exact when no entry of S lies below it; otherwise take Newton's step on the convex
     sqrt(F) - 1, F = sum d^2, which stays below the solution: tau + (F - sqrt(F)) / sum d."""
@@ -473,13 +494,17 @@ def _entmax15_step(cand, shift, buffers, tau, check=True, scale=1.0):
     return (tau + torch.where(exact, closed, (s2 - torch.sqrt(s2)) / s1),), exact
 
 
-def _entmax_step(cand, shift, buffers, tau, lo, hi, alpha, check=True, scale=1.0):
+def _entmax_step(cand: torch.Tensor, shift: torch.Tensor, buffers: list[torch.Tensor], tau: torch.Tensor,
+                 lo: torch.Tensor, hi: torch.Tensor, alpha: torch.Tensor, check: bool = True,
+                 scale: float = 1.0) -> _StepResult:
     """_newton with the alphas (a (rows, 1) tensor) carried in the state."""
     state, finished = _newton(cand, shift, buffers, tau, lo, hi, alpha, check, scale)
     return (*state, alpha), finished
 
 
-def _newton(cand, shift, buffers, tau, lo, hi, alpha, check=True, scale=1.0):
+def _newton(cand: torch.Tensor, shift: torch.Tensor, buffers: list[torch.Tensor], tau: torch.Tensor,
+            lo: torch.Tensor, hi: torch.Tensor, alpha: torch.Tensor | float, check: bool = True,
+            scale: float = 1.0) -> _StepResult:
     """Newton on g(tau) = F^(alpha-1) - 1, F = sum relu(z - tau)^q, q = 1/(alpha-1):
     tau + (F - F^(2-alpha)) / sum_S (z - tau)^(q-1), kept inside the bracket [lo, hi] (F(lo) >= 1
     >= F(hi)) by bisection. Finished when |g| <= _tol (then |tau - root| <= |g|, as |g'| >= 1 at
@@ -489,14 +514,13 @@ def _newton(cand, shift, buffers, tau, lo, hi, alpha, check=True, scale=1.0):
     q - 1 in {2, 3, 4}, as for alpha = 1.25, takes products instead of log and exp).
     Returns ((tau, lo, hi), finished)."""
     d = _support(cand, shift, tau, buffers[0], scale)
-    one = isinstance(alpha, float)
     if not check:
         s1 = d.sum(dim=-1, keepdim=True)
         k = d.sign_().sum(dim=-1, keepdim=True)
-        new = tau + s1 / k - k.pow(-min(alpha - 1, 1) if one else -(alpha - 1).clamp(max=1))
+        new = tau + s1 / k - k.pow(-min(alpha - 1, 1) if isinstance(alpha, float) else -(alpha - 1).clamp(max=1))
         return (new, new, hi), None
     power = 1 / (alpha - 1) - 1
-    if one and power in (2.0, 3.0, 4.0):  # d^(q-1) by products (0 off S)
+    if isinstance(power, float) and power in (2.0, 3.0, 4.0):  # d^(q-1) by products (0 off S)
         t = torch.mul(d, d, out=buffers[1])
         if power == 3:
             t.mul_(d)
@@ -508,7 +532,7 @@ def _newton(cand, shift, buffers, tau, lo, hi, alpha, check=True, scale=1.0):
         off = d.shape[-1] - t.sum(dim=-1, keepdim=True)  # entries outside S
         # d^(q-1) = exp((q-1) log d) on S; off S, log is taken at 1/2 (log and pow are slow at 0 and 1)
         t.mul_(-0.5).add_(0.5).add_(d).log_().mul_(power).exp_()
-        at_half = math.exp(power * math.log(0.5)) if one else torch.exp(power * math.log(0.5))
+        at_half = math.exp(power * math.log(0.5)) if isinstance(power, float) else torch.exp(power * math.log(0.5))
         slope = t.sum(dim=-1, keepdim=True) - off * at_half
     mass = t.mul_(d).sum(dim=-1, keepdim=True)
     g = mass.pow(alpha - 1) - 1
@@ -542,7 +566,7 @@ def entmax15_threshold(z: torch.Tensor) -> torch.Tensor:
     return entmax15_threshold_sort(z) if z.numel() < _SORT_BELOW or traced() else _threshold(z, _ENTMAX15)
 
 
-def entmax_threshold(z: torch.Tensor, alpha, n_iter: int | None = None) -> torch.Tensor:
+def entmax_threshold(z: torch.Tensor, alpha: torch.Tensor | float, n_iter: int | None = None) -> torch.Tensor:
     """Entmax threshold for alpha > 1 (a tensor broadcastable to z[..., :1]). alpha = 2 and 1.5
     everywhere use the exact methods above; otherwise safeguarded Newton (see _entmax_step) from a
     lower bound on the screened candidates. g is linear for a single entry and convex for
@@ -551,14 +575,14 @@ def entmax_threshold(z: torch.Tensor, alpha, n_iter: int | None = None) -> torch
     passes are finished by bisection (traced by torch.func / torch.compile: bisection alone). Not
     recorded by autograd (tau comes back as a constant)."""
     z = z.detach()
-    alpha = torch.as_tensor(alpha, dtype=z.dtype, device=z.device).detach()
+    alphas = torch.as_tensor(alpha, dtype=z.dtype, device=z.device).detach()
     if traced():
-        return entmax_threshold_bisect(z, alpha, n_iter)
-    if n_iter is None and bool((alpha == 2).all()):
+        return entmax_threshold_bisect(z, alphas, n_iter)
+    if n_iter is None and bool((alphas == 2).all()):
         return sparsemax_threshold(z)
-    if n_iter is None and bool((alpha == 1.5).all()):
+    if n_iter is None and bool((alphas == 1.5).all()):
         return entmax15_threshold(z)
-    return _threshold(z, _entmax_method(alpha.expand(*z.shape[:-1], 1).reshape(-1, 1), n_iter))
+    return _threshold(z, _entmax_method(alphas.expand(*z.shape[:-1], 1).reshape(-1, 1), n_iter))
 
 
 def _entmax_method(alpha: torch.Tensor, n_iter: int | None) -> _Method:

@@ -229,9 +229,9 @@ def test_candidates_give_the_reference_threshold_and_hold_the_support(alpha, kin
         torch.testing.assert_close(cand.mass, cand.p.sum(-1, keepdim=True), rtol=TOL[dtype], atol=TOL[dtype], equal_nan=True)
     if cand.values is None:
         return
-    pad = torch.isneginf(cand.values) & ~torch.isneginf(rows.gather(-1, cand.index))
-    assert torch.equal(torch.where(pad, -INF, rows.gather(-1, cand.index)), cand.values)
-    outside = torch.ones_like(rows, dtype=torch.bool).scatter_(-1, cand.index, False)
+    pad = torch.isneginf(cand.values) & ~torch.isneginf(rows.gather(-1, cand.columns))
+    assert torch.equal(torch.where(pad, -INF, rows.gather(-1, cand.columns)), cand.values)
+    outside = torch.ones_like(rows, dtype=torch.bool).scatter_(-1, cand.columns, False)
     tau = tau.expand_as(rows)
     live = torch.isfinite(tau)
     assert (rows[outside & live] <= tau[outside & live]).all()
@@ -244,7 +244,7 @@ def test_candidates_take_both_paths():
     for alpha in (2.0, 1.5, 1.25, 1.75):
         cand = T.threshold_candidates(wide, alpha)
         assert cand.values is not None and cand.values.shape[-1] < 32000 // 4
-        assert cand.index.shape == cand.values.shape and cand.index.dtype == torch.long
+        assert cand.columns.shape == cand.values.shape and cand.columns.dtype == torch.long
     short = make("random", (4096, 256), torch.float32)
     for alpha in (2.0, 1.5, 1.25):
         assert T.threshold_candidates(short, alpha).values is None
