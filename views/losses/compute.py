@@ -110,6 +110,19 @@ def multilabel_sparsemax_loss(z: np.ndarray, q: np.ndarray) -> tuple[float, np.n
     return float(loss), p, p - q
 
 
+PREDICTED_AT = 1e-6  # a class is a predicted label when its p exceeds this
+
+
+def predicted_labels(p: np.ndarray) -> tuple[int, int, float]:
+    """(classes with p > PREDICTED_AT: the predicted labels, classes with 0 < p <= PREDICTED_AT:
+    in the support but not predicted (once every label is in the support S, a step of
+    z <- z - 0.5 (p - q) keeps S and lambda and gives p_S <- (p_S + q_S) / 2: such a p halves, never
+    exactly 0 in exact arithmetic), the largest such p (0 if none))."""
+    p = np.asarray(p)
+    tiny = p[(p > 0) & (p <= PREDICTED_AT)]
+    return int((p > PREDICTED_AT).sum()), len(tiny), float(tiny.max()) if len(tiny) else 0.0
+
+
 @st.cache_data(max_entries=32, show_spinner=False)
 def multilabel_training(x: tuple, labels: int, steps: int, lr: float) -> dict[str, np.ndarray]:
     """Gradient descent z <- z - lr (p - q) on the multi-label sparsemax loss from the logits x,

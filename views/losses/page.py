@@ -169,8 +169,12 @@ def multilabel_section() -> None:
             figures.Curve(t("losses.multilabel_loss"), run["loss"], mapping_color("sparsemax"))],
             t("losses.step_axis"), t("fig.loss"), t("losses.training_title")), "losses_multilabel_training",
             table=lambda: pd.DataFrame({"step": np.arange(steps + 1), "loss": run["loss"], "support": run["support"]}))
-    st.caption(t("losses.multilabel_note", loss=f"{value:.4g}", support=int((p > 0).sum()), m=n_labels, steps=steps,
-                 final=f"{run['loss'][-1]:.2e}", final_support=int(run["support"][-1])))
+    predicted, _, _ = losses_compute.predicted_labels(p)
+    final, tiny, largest = losses_compute.predicted_labels(run["p"])
+    st.caption(t("losses.multilabel_note", loss=f"{value:.4g}", support=predicted, m=n_labels, steps=steps,
+                 final=f"{run['loss'][-1]:.2e}", final_support=final))
+    if tiny:
+        st.caption(t("losses.multilabel_tiny", count=tiny, largest=f"{largest:.2g}"))
 
 
 multilabel_section()

@@ -195,7 +195,11 @@ STRINGS = {
         "zh": "梯度下降过程中的损失",
     },
     "losses.multilabel_note": {
-        "en": "At the logits set above: loss {loss}, predicted set of {support} classes (the support) against {m} true labels. After {steps} steps: loss {final}, support {final_support}.",
-        "zh": "在上方设定的 logits 处：损失 {loss}，预测集合（支撑集）有 {support} 个类别，真实标签 {m} 个。{steps} 步之后：损失 {final}，支撑集大小 {final_support}。",
+        "en": "At the logits set above: loss {loss}, {support} predicted labels (classes with p > 10⁻⁶) against {m} true labels. After {steps} steps: loss {final}, {final_support} predicted labels.",
+        "zh": "在上方设定的 logits 处：损失 {loss}，预测标签 {support} 个（p > 10⁻⁶ 的类别），真实标签 {m} 个。{steps} 步之后：损失 {final}，预测标签 {final_support} 个。",
+    },
+    "losses.multilabel_tiny": {
+        "en": "After these steps {count} more class(es) keep a p > 0 no larger than {largest}: still in sparsemax's support, not counted as predicted labels. Once every true label is in the support, each step of z ← z − 0.5 (p − q) sets p to (p + q)/2 there: such a p halves at every step and never becomes exactly 0 in exact arithmetic.",
+        "zh": "这些步之后还有 {count} 个类别保留 p > 0，最大为 {largest}：仍在 sparsemax 的支撑集内，但不算作预测标签。一旦所有真实标签都在支撑集内，z ← z − 0.5 (p − q) 的每一步都把支撑集上的 p 变为 (p + q)/2：这样的 p 每步减半，在精确算术下永远不会恰好变为 0。",
     },
 }
