@@ -6,7 +6,6 @@ demo's predicted labels."""
 from __future__ import annotations
 
 import math
-import re
 
 import numpy as np
 import pytest
