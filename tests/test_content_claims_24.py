@@ -87,12 +87,13 @@ def test_entropy_of_a_one_hot_p_prints_as_0_not_minus_0():
     assert f"{compute.entropy(np.array([1.0 + 2e-16, 0.0])):.4f}" == "0.0000"  # rounding above 1
 
 
-def test_jacobian_colour_bar_of_an_all_zero_matrix_and_one_y_title():
+def test_jacobian_colour_bar_of_an_all_zero_matrix_and_the_gap_between_maps():
     fig = jacobian_figures.jacobian_pair(np.zeros((3, 3)), np.zeros((3, 3)), np.arange(3), "J")
     layout = fig.to_dict()["layout"]
     assert (layout["coloraxis"]["cmin"], layout["coloraxis"]["cmax"]) == (-1.0, 1.0)  # was +-1e-12: "1p"
     assert layout["coloraxis"]["colorbar"]["exponentformat"] == "e"  # never an SI prefix
-    assert layout["yaxis"]["title"]["text"] == EN["fig.jac_y"] and "title" not in layout["yaxis2"]
+    assert layout["yaxis2"]["title"]["text"] == EN["fig.jac_y"]
+    assert layout["xaxis2"]["domain"][0] - layout["xaxis"]["domain"][1] == pytest.approx(0.24)  # was 0.16
 
 
 # ---------------------------------------------------------------- the binary loss slice
