@@ -205,11 +205,10 @@ def fenchel_young_section() -> None:
     st.latex(r"L_\alpha(z; t) = \langle p - e_t,\, z\rangle + H_\alpha(p),\quad p = \alpha\text{-entmax}(z),\quad "
              r"H_\alpha(p) = \frac{1 - \sum_i p_i^\alpha}{\alpha(\alpha - 1)},\quad \nabla_z L_\alpha = p - e_t")
     rows = losses_compute.fenchel_young_table(ctl.x, ctl.target)
-    st.dataframe(pd.DataFrame({
-        "α": [r["alpha"] for r in rows], t("losses.fy_col_tsallis"): [r["tsallis"] for r in rows],
-        t("losses.fy_col_written"): [r["written"] for r in rows], t("losses.fy_col_probcore"): [r["probcore"] for r in rows]}),
-        hide_index=True, column_config={c: st.column_config.NumberColumn(format="%.6g") for c in
-                                        (t("losses.fy_col_tsallis"), t("losses.fy_col_written"), t("losses.fy_col_probcore"))})
+    columns = ("H_α(p)", "⟨p − eₜ, z⟩ + H_α(p)", "probcore.losses.entmax_loss")  # formulas: the same in both languages
+    st.dataframe(pd.DataFrame({"α": [r["alpha"] for r in rows], **{
+        column: [r[field] for r in rows] for column, field in zip(columns, ("tsallis", "written", "probcore"))}}),
+        hide_index=True, column_config={c: st.column_config.NumberColumn(format="%.6g") for c in columns})
     st.caption(t("losses.fy_note", target=ctl.target,
                  diff=f"{max(abs(r['written'] - r['probcore']) for r in rows):.1e}"))
 

@@ -210,8 +210,9 @@ def quantile_section() -> None:
         st.dataframe(pd.DataFrame({"M": list(q["errors"]), t("perturb.col_quantile_error"): list(q["errors"].values())}),
                      hide_index=True, column_config={t("perturb.col_quantile_error"): st.column_config.NumberColumn(format="%.2e")})
     with right:
-        st.dataframe(pd.DataFrame({"T": list(acc["p_t"]), t("perturb.col_smooth_accuracy"): list(acc["p_t"].values())}),
-                     hide_index=True, column_config={t("perturb.col_smooth_accuracy"): st.column_config.NumberColumn(format="%.4f")})
+        smooth = "p₀ = P[argmax(x + Tε) = 0]"  # a formula: the same in both languages
+        st.dataframe(pd.DataFrame({"T": list(acc["p_t"]), smooth: list(acc["p_t"].values())}),
+                     hide_index=True, column_config={smooth: st.column_config.NumberColumn(format="%.4f")})
     st.caption(t("perturb.quantiles_note", accuracy=f"{acc['accuracy']:g}"))
 
 

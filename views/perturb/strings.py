@@ -210,10 +210,6 @@ STRINGS = {
         "en": "largest |quantile estimate − probcore|",
         "zh": "|分位数估计 − probcore| 的最大值",
     },
-    "perturb.col_smooth_accuracy": {
-        "en": "p₀ = P[argmax(x + Tε) = 0]",
-        "zh": "p₀ = P[argmax(x + Tε) = 0]",
-    },
     "perturb.quantiles_note": {
         "en": "Normal noise, the logits above. Left: the quantile estimate against probcore.perturbmax(x, noise=\"normal\") (quadrature), for M quantiles. Right: the smooth accuracy of class 0, probcore.perturbmax(x, noise=\"normal\", temperature=T)₀; its accuracy 1[argmax x = 0] here is {accuracy}.",
         "zh": "正态噪声，上方的 logits。左：分位数估计与 probcore.perturbmax(x, noise=\"normal\")（数值积分）之差，M 为分位数个数。右：类别 0 的光滑准确率 probcore.perturbmax(x, noise=\"normal\", temperature=T)₀；这里它的准确率 1[argmax x = 0] 为 {accuracy}。",

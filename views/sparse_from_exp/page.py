@@ -124,7 +124,7 @@ def entmax15_section() -> None:
     st.dataframe(pd.DataFrame({
         "k": np.arange(1, ctl.n + 1)[shown], "z₍ₖ₎": steps["z"][shown], "μₖ": steps["mu"][shown],
         "σₖ²": steps["sigma2"][shown], "λₖ": steps["lambda_k"][shown],
-        t("sfe.col_bracket"): [t("sfe.yes") if c else t("sfe.no") for c in steps["chosen"][shown]]}),
+        "z₍ₖ₎ ≥ λₖ ≥ z₍ₖ₊₁₎": [t("sfe.yes") if c else t("sfe.no") for c in steps["chosen"][shown]]}),
         hide_index=True, column_config={c: st.column_config.NumberColumn(format="%.4g") for c in ("z₍ₖ₎", "μₖ", "σₖ²", "λₖ")})
     bracket = sparse_from_exp_compute.bisection_bracket(ctl.x, BRACKET_ALPHA)
     st.caption(t("sfe.entmax15_note", k=steps["support"], lam=f"{steps['lambda']:.6g}",
@@ -149,7 +149,7 @@ def hard_sigmoid_section() -> None:
     ui.show_figure(figures.line_chart(gaps, [
         figures.Curve(mapping_label("softmax"), curves["softmax"], mapping_color("softmax")),
         figures.Curve(mapping_label("sparsemax"), curves["sparsemax"], mapping_color("sparsemax"))],
-        t("sfe.hs_axis"), t("fig.probability"), t("sfe.hs_title"), height=300),
+        "t = z₁ − z₂", t("fig.probability"), t("sfe.hs_title"), height=300),
         "sfe_hard_sigmoid", table=lambda: pd.DataFrame({"t": gaps, "softmax": curves["softmax"],
                                                          "sparsemax": curves["sparsemax"]}))
     at_one = int(np.argmin(np.abs(gaps - 1.0)))
