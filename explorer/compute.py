@@ -210,13 +210,11 @@ def positive_exactly(name: str, x: tuple, kw: Kw) -> np.ndarray:
     softmax, unbounded-noise perturb-max, alpha-entmax with alpha <= 1); on Omega for top-k /
     top-p softmax; where (alpha - 1) z - tau clearly exceeds 0 for sparsemax and entmax (z = x / T,
     tau from probcore.threshold; within 1e-9 of the threshold counts as off the support); where
-    z_i > max z - 1 for perturb-max with uniform noise on [0, 1]; where hard Gumbel-softmax's
-    one-hot sample is 1 (its other zeros are exact by definition)."""
+    z_i > max z - 1 for perturb-max with uniform noise on [0, 1]. (Hard Gumbel-softmax is one-hot
+    by definition: :func:`underflows` leaves it out.)"""
     params = dict(kw)
     x = np.asarray(x, dtype=np.float64)
     live = x > -np.inf
-    if name == "gumbel_softmax" and params.get("hard"):
-        return probabilities(name, tuple(x), kw) > 0
     mapping = MAPPINGS[name]
     if not mapping.is_sparse(**params):
         return live
@@ -243,6 +241,8 @@ def underflows(name: str, x: tuple, kw: Kw, p: np.ndarray) -> np.ndarray:
     """Where p is 0 in float64 though the mapping's value is > 0 (:func:`positive_exactly`): an
     underflow, under 2.5e-324 (half the smallest positive float64, 4.9e-324), e.g. softmax at a logit 1000 below
     the largest (e^-1000); the other zeros of p are exact (off a sparse mapping's support)."""
+    if name == "gumbel_softmax" and dict(kw).get("hard"):  # a one-hot sample: its zeros are exact
+        return np.zeros(np.shape(p), dtype=bool)
     return (np.asarray(p) == 0) & positive_exactly(name, x, kw)
 
 

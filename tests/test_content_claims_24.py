@@ -63,6 +63,14 @@ def test_underflow_follows_each_mappings_definition(name, kw, x, under):
         assert list(p > 0) == [True, False, False, True]
 
 
+def test_hard_gumbel_softmax_zeros_are_exact():
+    kw = (("hard", True), ("temperature", 1.0))
+    p = compute.probabilities("gumbel_softmax", (1.0, 0.0, -5.0), kw, 0, 3)
+    assert sorted(p) == [0.0, 0.0, 1.0] and not compute.underflows("gumbel_softmax", (1.0, 0.0, -5.0), kw, p).any()
+    soft = (("hard", False), ("temperature", 1.0))
+    assert compute.positive_exactly("gumbel_softmax", (1.0, 0.0, -5.0), soft).all()
+
+
 @pytest.mark.slow  # a whole page under AppTest
 def test_compare_marks_an_underflow_apart_from_exact_zeros():
     at = run_app(logits="1.2, 0.3, -1000", show="softmax,sparsemax")
