@@ -16,7 +16,7 @@ import numpy as np
 import torch
 
 import probcore
-from probcore import losses
+from probcore import losses, threshold
 from probcore.registry import MAPPINGS
 
 Kw = tuple  # sorted (name, value) items of a mapping's keyword arguments
@@ -92,9 +92,10 @@ def probabilities(name: str, x: tuple, kw: Kw, target: int = 0, seed: int = 0) -
 
 
 def entropy(p: np.ndarray) -> np.ndarray:
-    """Shannon entropy -sum p log p along the last axis (0 log 0 = 0)."""
+    """Shannon entropy -sum p log p along the last axis (0 log 0 = 0), never below +0.0 (a one-hot p
+    gives -0.0 and rounding can give -1e-16: shown as "-0.0000" before)."""
     p = np.asarray(p, dtype=np.float64)
-    return -np.sum(np.where(p > 0, p * np.log(np.where(p > 0, p, 1.0)), 0.0), axis=-1)
+    return np.maximum(-np.sum(np.where(p > 0, p * np.log(np.where(p > 0, p, 1.0)), 0.0), axis=-1), 0.0) + 0.0
 
 
 def tsallis_entropy(p: np.ndarray, alpha: float) -> np.ndarray:
@@ -201,6 +202,49 @@ def view_index(x: np.ndarray, probs: dict[str, np.ndarray], top: int) -> np.ndar
 
 def support_size(p: np.ndarray) -> int:
     return int(np.count_nonzero(p))
+
+
+def positive_exactly(name: str, x: tuple, kw: Kw) -> np.ndarray:
+    """Where the mapping's p is > 0 in exact arithmetic, from its definition (not from the float
+    p): everywhere but at -inf logits for the dense mappings (softmax and its kin, Taylor
+    softmax, unbounded-noise perturb-max, alpha-entmax with alpha <= 1); on Omega for top-k /
+    top-p softmax; where (alpha - 1) z - tau clearly exceeds 0 for sparsemax and entmax (z = x / T,
+    tau from probcore.threshold; within 1e-9 of the threshold counts as off the support); where
+    z_i > max z - 1 for perturb-max with uniform noise on [0, 1]. (Hard Gumbel-softmax is one-hot
+    by definition: :func:`underflows` leaves it out.)"""
+    params = dict(kw)
+    x = np.asarray(x, dtype=np.float64)
+    live = x > -np.inf
+    mapping = MAPPINGS[name]
+    if not mapping.is_sparse(**params):
+        return live
+    beta, temperature = params.get("beta"), params.get("temperature", 1.0)
+    z = np.where(live, x * beta if beta is not None else x / temperature, -np.inf)
+    if name == "sparse_softmax":
+        order = np.argsort(-z, kind="stable")
+        k = params.get("k")
+        if params.get("top_p") is not None:
+            mass = np.cumsum(probcore.reference.softmax(z)[order])
+            k = min(int(np.searchsorted(mass, params["top_p"])) + 1, len(z))
+        inside = np.zeros(len(z), dtype=bool)
+        inside[order[:k]] = True
+        return inside & live
+    if name == "perturbmax":  # bounded noise U[0, 1]: class i can win only if z_i + 1 > max z
+        return live & (z > z.max() - 1)
+    scale = {"sparsemax": 1.0, "entmax15": 0.5}.get(name, params.get("alpha", 1.5) - 1)
+    shifted = torch.as_tensor(scale * (z - z.max()))[None]
+    tau = threshold.entmax_threshold(shifted, 1.0 + scale)
+    return (shifted - tau)[0].numpy() > 1e-9
+
+
+def underflows(name: str, x: tuple, kw: Kw, p: np.ndarray) -> np.ndarray:
+    """Where p is 0 in float64 though the mapping's value is > 0 (:func:`positive_exactly`): an
+    underflow, under 2.5e-324 (half the smallest positive float64, 4.9e-324), e.g. softmax at a logit 1000 below
+    the largest (e^-1000); the other zeros of p are exact (off a sparse mapping's support)."""
+    zero = np.asarray(p) == 0
+    if not zero.any() or (name == "gumbel_softmax" and dict(kw).get("hard")):  # no zero, or a one-hot sample's
+        return np.zeros(np.shape(p), dtype=bool)
+    return zero & positive_exactly(name, x, kw)
 
 
 

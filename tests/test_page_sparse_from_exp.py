@@ -20,7 +20,7 @@ D64 = torch.float64
 def test_defaults():
     at = run_app(PAGE)
     assert_ok(at)
-    assert len(figures(at)) == 3
+    assert len(figures(at)) == 4  # exp vs relu power, entmax from its threshold, KKT, the hard sigmoid
     for fig in figures(at):
         assert_readable(fig)
 

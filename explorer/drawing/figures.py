@@ -20,6 +20,7 @@ from explorer.drawing.plain_figure import PlainFigure, Spec, plain_subplots
 from explorer.i18n import t
 
 ZERO_SYMBOL = "x-thin-open"
+UNDERFLOW_SYMBOL = "circle-open"  # a p > 0 that float64 rounds to 0
 ZERO_COLOR = "#8C8C8C"
 SYMBOLS = ("circle", "square", "diamond", "triangle-up", "pentagon", "hexagon", "star", "cross", "triangle-down")
 
@@ -118,11 +119,14 @@ def _margin_for_legend(names: list[str]) -> dict:
 
 
 def probability_bars(index: np.ndarray, logits: np.ndarray, probs: dict[str, np.ndarray],
-                     labels: dict[str, str], log_y: bool = False, title: str | None = None) -> go.Figure:
+                     labels: dict[str, str], log_y: bool = False, title: str | None = None,
+                     underflow: dict[str, np.ndarray] | None = None) -> go.Figure:
     """Grouped bars p_i per mapping over the classes ``index`` (logits[i] under each group).
 
     Exact zeros get a cross on the axis, so a 0 never looks like a tiny positive value (hover
-    shows the value in full). Built as one dict (the slider hot path: no incremental updates)."""
+    shows the value in full); a 0 that ``underflow[name]`` marks (> 0 exactly, rounded to 0:
+    compute.underflows) gets an open circle instead. Built as one dict (the slider hot path: no
+    incremental updates)."""
     offsets, w = group_offsets(len(probs))
     pos = np.arange(len(index), dtype=float)
     positive = np.concatenate([p[p > 0] for p in probs.values()] or [np.ones(1)])
@@ -131,7 +135,8 @@ def probability_bars(index: np.ndarray, logits: np.ndarray, probs: dict[str, np.
     data = []
     for (name, p), off in zip(probs.items(), offsets):
         color = mapping_color(name)
-        zero = p == 0
+        under = np.zeros(len(p), dtype=bool) if underflow is None or name not in underflow else underflow[name]
+        zero = (p == 0) & ~under
         data.append(dict(
             type="bar", x=pos + off, y=np.where(zero, np.nan, p), width=w, name=labels[name], legendgroup=name,
             marker=dict(color=color), customdata=index,
@@ -142,10 +147,16 @@ def probability_bars(index: np.ndarray, logits: np.ndarray, probs: dict[str, np.
                 marker=dict(symbol=ZERO_SYMBOL, size=size, color=color, line=dict(width=2, color=color)),
                 name=labels[name], legendgroup=name, showlegend=False, cliponaxis=False, customdata=index[zero],
                 hovertemplate="class %{customdata}<br>p = 0 (exact)<extra>%{fullData.name}</extra>"))
-    if any(d["type"] == "scatter" for d in data):  # legend key for the zero marker
-        data.append(dict(type="scatter", x=[None], y=[None], mode="markers", name=t("fig.exact_zero"),
-                         marker=dict(symbol=ZERO_SYMBOL, size=10, color=ZERO_COLOR,
-                                     line=dict(width=2, color=ZERO_COLOR))))
+        if under.any():
+            data.append(dict(
+                type="scatter", x=(pos + off)[under], y=np.full(int(under.sum()), floor), mode="markers",
+                marker=dict(symbol=UNDERFLOW_SYMBOL, size=size, color=color, line=dict(width=2, color=color)),
+                name=labels[name], legendgroup=name, showlegend=False, cliponaxis=False, customdata=index[under],
+                hovertemplate="class %{customdata}<br>" + t("fig.underflow_hover") + "<extra>%{fullData.name}</extra>"))
+    for symbol, key in ((ZERO_SYMBOL, "fig.exact_zero"), (UNDERFLOW_SYMBOL, "fig.underflow")):  # legend keys
+        if any(d["type"] == "scatter" and d["marker"]["symbol"] == symbol for d in data):
+            data.append(dict(type="scatter", x=[None], y=[None], mode="markers", name=t(key),
+                             marker=dict(symbol=symbol, size=10, color=ZERO_COLOR, line=dict(width=2, color=ZERO_COLOR))))
     yaxis = (dict(type="log", range=[np.log10(floor) - 0.2, 0.05]) if log_y
              else dict(range=[0, 1.02 * max(1e-9, float(positive.max()))]))
     layout = base_layout(t("fig.class_axis"), t("fig.probability"), t("fig.mapping"))

@@ -204,6 +204,14 @@ STRINGS = {
         "en": "× = exactly 0",
         "zh": "× = 恰为 0",
     },
+    "fig.underflow": {
+        "en": "○ = > 0, rounds to 0",
+        "zh": "○ = 大于 0，舍入为 0",
+    },
+    "fig.underflow_hover": {
+        "en": "p > 0 but under 2.5e-324, too small for float64: stored as 0 (underflow)",
+        "zh": "p > 0 但小于 2.5e-324，float64 表示不了：存为 0（下溢）",
+    },
     "fig.class_axis": {
         "en": "class i (logit xᵢ)",
         "zh": "类别 i（logit xᵢ）",

@@ -2,9 +2,12 @@
 keys, cached."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import torch
 
+import probcore
 from explorer.compute import Kw, forward, as_tensor, memo
 
 ATTENTION_MAPPINGS = ("softmax", "sparsemax", "entmax", "sparse_softmax")
@@ -41,3 +44,36 @@ def attention_weights(name: str, scores: tuple, kw: Kw) -> np.ndarray:
     """The mapping (registry forward) of every row of ``scores`` (a tuple of row tuples): (m, L)."""
     with torch.no_grad():
         return forward(name, as_tensor(np.array(scores, dtype=np.float64)), kw, 0, 0).numpy()
+
+
+TAYLOR_LENGTH, TAYLOR_DIM = 256, 4  # the self-attention example of the Taylor section: L queries = L keys, d
+
+
+def taylor_features(u: np.ndarray, c: float) -> np.ndarray:
+    """phi(u) = (1, sqrt(c) u, c vec(u u^T) / sqrt(2)) per row, so that phi(q) . phi(k) =
+    1 + c q.k + (c q.k)^2 / 2 = f_2(c q.k): 1 + d + d^2 features."""
+    outer = np.einsum("li,lj->lij", u, u).reshape(len(u), -1)
+    return np.concatenate([np.ones((len(u), 1)), math.sqrt(c) * u, c * outer / math.sqrt(2)], axis=1)
+
+
+@memo(8)
+def taylor_linear_attention(length: int = TAYLOR_LENGTH, dim: int = TAYLOR_DIM, seed: int = 0) -> dict:
+    """Self-attention with second-order Taylor softmax, two ways: quadratic (the (L, L) scores
+    q.k / sqrt(d) through probcore.taylor_softmax, then W V) and linear (phi(Q) (phi(K)^T V)
+    normalised by phi(Q) (phi(K)^T 1): no (L, L) matrix); their largest difference; the
+    multiply-adds of each (scores and weighted sum, 2 L^2 d; features times the (D, d) and (D,)
+    sums, 2 L D (d + 1) with D = 1 + d + d^2); and the weights' tails against softmax's (the
+    smallest weight of each query, its median over queries)."""
+    q, k, v = attention_inputs(length, dim, length, seed)
+    c = 1.0 / math.sqrt(dim)
+    scores = c * q @ k.T
+    with torch.no_grad():
+        weights = probcore.taylor_softmax(torch.tensor(scores), order=2).numpy()
+        soft = probcore.softmax(torch.tensor(scores)).numpy()
+    quadratic = weights @ v
+    fq, fk = taylor_features(q, c), taylor_features(k, c)
+    linear = (fq @ (fk.T @ v)) / (fq @ fk.sum(axis=0))[:, None]
+    features = fq.shape[1]
+    return {"length": length, "dim": dim, "features": features, "diff": float(np.abs(linear - quadratic).max()),
+            "quadratic_ops": 2 * length**2 * dim, "linear_ops": 2 * length * features * (dim + 1),
+            "taylor_min": float(np.median(weights.min(axis=1))), "softmax_min": float(np.median(soft.min(axis=1)))}

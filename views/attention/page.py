@@ -141,3 +141,20 @@ def live() -> None:
 
 
 live()
+
+# ---------------------------------------------------------------- Taylor softmax: long tail, linear attention
+
+
+def taylor_section() -> None:
+    st.subheader(t("attention.taylor"))
+    st.markdown(t("attention.taylor_text"))
+    st.latex(r"f(s) = 1 + s + \tfrac{s^2}{2},\quad f(c\, q\cdot k) = \varphi(q)^\top \varphi(k),\quad "
+             r"\varphi(u) = \big(1,\ \sqrt{c}\,u,\ c\,\operatorname{vec}(u u^\top)/\sqrt{2}\big);\qquad "
+             r"o_i = \frac{\varphi(q_i)^\top \sum_j \varphi(k_j)\, v_j^\top}{\varphi(q_i)^\top \sum_j \varphi(k_j)}")
+    r = attention_compute.taylor_linear_attention()
+    st.caption(t("attention.taylor_note", L=r["length"], d=r["dim"], diff=f"{r['diff']:.1e}", quad=f"{r['quadratic_ops']:,}",
+                 lin=f"{r['linear_ops']:,}", D=r["features"], even=f"{r['features'] * (r['dim'] + 1) / r['dim']:.4g}",
+                 tmin=f"{r['taylor_min']:.3g}", smin=f"{r['softmax_min']:.3g}"))
+
+
+taylor_section()

@@ -134,4 +134,16 @@ STRINGS = {
         "en": "Keys kept (weight > 0) for query q₀: {support}.",
         "zh": "查询 q₀ 保留的键（权重 > 0）：{support}。",
     },
+    "attention.taylor": {
+        "en": "Taylor softmax: a longer tail, and attention linear in length",
+        "zh": "Taylor softmax：更长的尾部，以及随长度线性增长的注意力",
+    },
+    "attention.taylor_text": {
+        "en": "Second-order Taylor softmax replaces eˢ by f(s) = 1 + s + s²/2, which is > 0 for every s. A polynomial falls off far more slowly than an exponential, so low scores keep more weight: a longer tail. And f of a dot product factors, f(c q·k) = φ(q)·φ(k), with 1 + d + d² features φ(u). So every output oᵢ = Σⱼ f(sᵢⱼ) vⱼ / Σⱼ f(sᵢⱼ) can use two sums over the keys, Σⱼ φ(kⱼ) vⱼᵀ and Σⱼ φ(kⱼ), computed once for all queries: no L × L matrix of scores, and a cost that grows linearly with the sequence length L instead of as L². Linear-attention models such as Based use this e^s ≈ 1 + s + s²/2.",
+        "zh": "二阶 Taylor softmax 用 f(s) = 1 + s + s²/2 代替 eˢ，它对任何 s 都 > 0。多项式比指数衰减得慢得多，低分数的键保留更多权重：尾部更长。而且内积的 f 可以分解：f(c q·k) = φ(q)·φ(k)，φ(u) 有 1 + d + d² 个特征。于是每个输出 oᵢ = Σⱼ f(sᵢⱼ) vⱼ / Σⱼ f(sᵢⱼ) 都可以用对键的两个和 Σⱼ φ(kⱼ) vⱼᵀ 与 Σⱼ φ(kⱼ)，它们对所有查询只算一次：不需要 L × L 的分数矩阵，计算量随序列长度 L 线性增长，而不是 L²。Based 等线性注意力模型用的就是 e^s ≈ 1 + s + s²/2。",
+    },
+    "attention.taylor_note": {
+        "en": "Self-attention over L = {L} random positions, d = {d}, c = 1/√d: the linear form equals the quadratic one (probcore.taylor_softmax over the L × L scores) to {diff}. Multiply-adds: {quad} (2 L² d) against {lin} (2 L D (d + 1), D = {D} features); the linear form needs fewer once L > D (d + 1)/d = {even}. The median over queries of the smallest weight: Taylor softmax {tmin}, softmax {smin}.",
+        "zh": "在 L = {L} 个随机位置上做自注意力，d = {d}，c = 1/√d：线性形式与二次形式（probcore.taylor_softmax 作用于 L × L 分数）相差 {diff}。乘加次数：{quad}（2 L² d）对 {lin}（2 L D (d + 1)，D = {D} 个特征）；当 L > D (d + 1)/d = {even} 时线性形式更少。各查询最小权重的中位数：Taylor softmax {tmin}，softmax {smin}。",
+    },
 }

@@ -12,6 +12,7 @@ from explorer.drawing import figures, ui
 from explorer.live import compare_view
 from explorer.i18n import t
 from explorer.session import state
+from views.compare import session as compare_session
 from probcore.registry import MAPPINGS
 from views.registry import PAGES
 
@@ -28,6 +29,13 @@ def reference_source(name: str) -> str:
     return inspect.getsource(getattr(reference, "func", reference))
 
 
+def support_text(p: np.ndarray, under: np.ndarray) -> str:
+    """The support size in exact arithmetic: the entries > 0, with those that float64 rounds to 0
+    (underflow) counted and said."""
+    size = compute.support_size(p) + int(under.sum())
+    return t("compare.support_underflow", support=size, under=int(under.sum())) if under.any() else str(size)
+
+
 @ui.fragment
 def live() -> None:
     ctl = state.controls()
@@ -40,20 +48,30 @@ def live() -> None:
     index = compute.view_index(ctl.logits, probs, state.TOP_VIEW)
     if len(index) < ctl.n:
         st.caption(t("ui.top_view", top=len(index), n=ctl.n))
+    under = {name: compute.underflows(name, ctl.x, ctl.kw(name), p) for name, p in probs.items()}
     compare_view(ctl, log_y, lambda: ui.show_figure(
-        figures.probability_bars(index, ctl.logits[index], {k: p[index] for k, p in probs.items()}, labels, log_y),
+        figures.probability_bars(index, ctl.logits[index], {k: p[index] for k, p in probs.items()}, labels, log_y,
+                                 underflow={k: u[index] for k, u in under.items()}),
         "compare_bars", table=lambda: pd.DataFrame(
             {"class": np.arange(ctl.n), "logit": ctl.logits, **{labels[k]: p for k, p in probs.items()}})))
 
     def shifted() -> str:
-        """Which mappings change when every logit grows by 10 (computed, not claimed)."""
-        moved = ui.per_mapping(ctl, lambda name: float(np.abs(compute.probabilities(
-            name, tuple(v + 10.0 for v in ctl.x), ctl.kw(name), ctl.target, ctl.seed) - probs[name]).max()), quiet=True)
+        """Which mappings change when every logit grows by 10 (computed, not claimed): from the
+        logits before the button was pressed to now, when it was (the move the bars made), else
+        from now to x + 10."""
+        before, after = compare_session.shift_pair(ctl.x)
+        moved = ui.per_mapping(ctl, lambda name: float(np.abs(
+            compute.probabilities(name, after, ctl.kw(name), ctl.target, ctl.seed)
+            - compute.probabilities(name, before, ctl.kw(name), ctl.target, ctl.seed)).max()), quiet=True)
         changed = [f"{labels[name]} ({d:.2g})" for name, d in moved.items() if d > 1e-9]
         return t("q_compare.a", same=len(moved) - len(changed), changed=", ".join(changed) or "—")
 
+    def add_ten() -> None:
+        state.set_logits(ctl.logits + 10.0)
+        compare_session.remember_shift(ctl.x, tuple(state.parse_logits(st.session_state["logits"])))
+
     ui.predict("q_compare.q", ("q_compare.c0", "q_compare.c1", "q_compare.c2"), 0, shifted,
-               (t("q_compare.do"), lambda: state.set_logits(ctl.logits + 10.0)))
+               (t("q_compare.do"), add_ten))
 
     st.subheader(t("compare.table"))
     rows, no_loss = [], []
@@ -63,7 +81,7 @@ def live() -> None:
             no_loss.append(labels[name])
         rows.append({
             t("col.mapping"): labels[name],
-            t("col.support"): str(compute.support_size(p)),
+            t("col.support"): support_text(p, under[name]),
             t("col.entropy"): f"{compute.entropy(p):.4f}",
             t("col.max_p"): f"{p.max():.4f}",
             t("col.sum"): f"{p.sum():.6f}",
@@ -73,6 +91,9 @@ def live() -> None:
         })
     st.table(pd.DataFrame(rows).set_index(t("col.mapping")))
     st.caption(t("compare.table_note", target=ctl.target))
+    rounded = [labels[name] for name, u in under.items() if u.any()]
+    if rounded:
+        st.caption(t("compare.underflow_note", mappings=", ".join(rounded)))
     if no_loss:
         st.caption(t("ctl.no_loss", mappings=", ".join(no_loss)))
 

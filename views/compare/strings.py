@@ -22,6 +22,14 @@ STRINGS = {
         "en": "Support = number of pᵢ > 0; entropy = −Σ pᵢ log pᵢ; loss and its gradient ∇ₓ (autograd) for target class {target}.",
         "zh": "支撑集大小 = pᵢ > 0 的个数；熵 = −Σ pᵢ log pᵢ；目标类别 {target} 的损失及其梯度 ∇ₓ（自动微分）。",
     },
+    "compare.support_underflow": {
+        "en": "{support} ({under} rounded to 0)",
+        "zh": "{support}（其中 {under} 个舍入为 0）",
+    },
+    "compare.underflow_note": {
+        "en": "Underflow in {mappings}: a class whose p is > 0 (every p of softmax is) but under 2.5e-324, too small for float64, is stored as 0. It is marked ○ on the chart, not × (× is an exact zero, such as sparsemax outside its support), and counted in the support.",
+        "zh": "{mappings} 出现下溢：某些类别的 p 大于 0（softmax 的每个 p 都大于 0），但小于 2.5e-324，float64 表示不了，于是存为 0。图中用 ○ 标出，而不是 ×（× 表示恰为 0，例如 sparsemax 支撑集之外的类别），并计入支撑集大小。",
+    },
     "compare.formulas": {
         "en": "Formulas and reference code",
         "zh": "公式与参考代码",

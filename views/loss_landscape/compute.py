@@ -52,6 +52,17 @@ def taylor_binary_turn(margins: np.ndarray, loss: np.ndarray) -> dict[str, str]:
     return dict(tpeak=f"{margins[top]:.3g}", peak=f"{loss[top]:.4g}", twin=f"{twin:.3g}", right=f"{right:.4g}")
 
 
+def binary_axis_top(curves: dict[str, np.ndarray], reference: np.ndarray) -> tuple[float, list[str]]:
+    """The top of the binary slice's loss axis and the curves it leaves off: a curve whose largest
+    value is over 4 times the reference curves' (hinge, logistic, modified Huber / 4; AM-softmax's,
+    scaled by s = 30, reaches ~100 on t in [-3, 3]) would flatten every other one, so the axis
+    ends at 1.05 times the largest of the rest."""
+    limit = 4 * float(np.max(reference))
+    tall = [name for name, y in curves.items() if float(np.nanmax(y)) > limit]
+    rest = [float(np.nanmax(y)) for name, y in curves.items() if name not in tall] + [float(np.max(reference))]
+    return 1.05 * max(rest), tall
+
+
 def hinge(t: np.ndarray) -> np.ndarray:
     """max(0, 1 - t)"""
     return np.maximum(0.0, 1.0 - t)

@@ -82,18 +82,28 @@ with_loss = losses_of(ctl)
 
 st.subheader(t("loss.binary"))
 margins = np.linspace(-3, 3, 241)
-binary = ui.per_mapping(ctl, lambda name: loss_landscape_compute.binary_losses(name, ctl.kw(name), tuple(margins)), with_loss,
-                        quiet=True)
+too_many = [name for name in with_loss if (dict(ctl.kw(name)).get("k") or 0) > 2]  # top-k: k <= n = 2 here
+for name in too_many:
+    st.info(t("loss.binary_k", mapping=labels[name], k=dict(ctl.kw(name))["k"]))
+binary = ui.per_mapping(ctl, lambda name: loss_landscape_compute.binary_losses(name, ctl.kw(name), tuple(margins)),
+                        [name for name in with_loss if name not in too_many], quiet=True)
 curves = [figures.Curve(labels[name], y, mapping_color(name)) for name, y in binary.items()]
-curves += [
+references = [
     figures.Curve(t("loss.hinge"), loss_landscape_compute.hinge(margins), EXTRA_COLORS["hinge"], "dash"),
     figures.Curve(t("loss.logistic"), loss_landscape_compute.logistic(margins), EXTRA_COLORS["logistic"], "dot"),
     figures.Curve(t("loss.huber"), loss_landscape_compute.modified_huber(margins) / 4, EXTRA_COLORS["modified_huber"], "dot"),
 ]
-ui.show_figure(figures.line_chart(margins, curves, t("loss.margin_axis"), t("fig.loss"), t("loss.binary_title"),
-                                  legend_title=t("fig.loss")),
-               "loss_binary", table=lambda: pd.DataFrame({"t": margins, **{c.label: c.y for c in curves}}))
+curves += references
+top, tall = loss_landscape_compute.binary_axis_top(binary, np.array([c.y for c in references]))
+binary_figure = figures.line_chart(margins, curves, t("loss.margin_axis"), t("fig.loss"), t("loss.binary_title"),
+                                   legend_title=t("fig.loss"))
+binary_figure.update_yaxes(range=[0, top])
+ui.show_figure(binary_figure, "loss_binary", table=lambda: pd.DataFrame({"t": margins, **{c.label: c.y for c in curves}}))
 st.caption(t("loss.binary_note"))
+for name in tall:
+    peak = int(np.nanargmax(binary[name]))
+    st.caption(t("loss.binary_tall", mapping=labels[name], peak=f"{binary[name][peak]:.3g}", at=f"{margins[peak]:g}",
+                 top=f"{top:.2g}"))
 if "taylor_softmax" in binary:
     st.caption(t("loss.taylor_binary", **loss_landscape_compute.taylor_binary_turn(margins, binary["taylor_softmax"])))
 

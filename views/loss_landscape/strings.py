@@ -62,6 +62,14 @@ STRINGS = {
         "en": "modified Huber / 4",
         "zh": "修正 Huber / 4",
     },
+    "loss.binary_k": {
+        "en": "{mapping} is not drawn in this slice: it has two classes, and top-k needs k ≤ 2 there (k = {k} now). Set k to 1 or 2 in the mapping's parameters to draw it.",
+        "zh": "{mapping} 未画在这个切片中：这里只有两个类别，top-k 要求 k ≤ 2（当前 k = {k}）。在映射参数中把 k 设为 1 或 2 即可画出。",
+    },
+    "loss.binary_tall": {
+        "en": "{mapping}'s loss reaches {peak} at t = {at} (the scale s multiplies it), far above the others: the loss axis stops at {top}, and its curve leaves the plot above.",
+        "zh": "{mapping} 的损失在 t = {at} 处达到 {peak}（尺度 s 把它放大），远高于其他损失：损失轴截止于 {top}，它的曲线从图的上方出界。",
+    },
     "loss.binary_note": {
         "en": "Cross-entropy of [t, 0] is the logistic loss; the sparsemax loss is the modified Huber loss (divided by 4): 0 for t ≥ 1, (1 − t)²/4 for |t| < 1, −t for t ≤ −1.",
         "zh": "[t, 0] 的交叉熵就是 logistic 损失；sparsemax 损失就是修正 Huber 损失（除以 4）：t ≥ 1 时为 0，|t| < 1 时为 (1 − t)²/4，t ≤ −1 时为 −t。",

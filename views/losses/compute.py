@@ -110,6 +110,19 @@ def multilabel_sparsemax_loss(z: np.ndarray, q: np.ndarray) -> tuple[float, np.n
     return float(loss), p, p - q
 
 
+PREDICTED_AT = 1e-6  # a class is a predicted label when its p exceeds this
+
+
+def predicted_labels(p: np.ndarray) -> tuple[int, int, float]:
+    """(classes with p > PREDICTED_AT: the predicted labels, classes with 0 < p <= PREDICTED_AT:
+    in the support but not predicted (once every label is in the support S, a step of
+    z <- z - 0.5 (p - q) keeps S and lambda and gives p_S <- (p_S + q_S) / 2: such a p halves, never
+    exactly 0 in exact arithmetic), the largest such p (0 if none))."""
+    p = np.asarray(p)
+    tiny = p[(p > 0) & (p <= PREDICTED_AT)]
+    return int((p > PREDICTED_AT).sum()), len(tiny), float(tiny.max()) if len(tiny) else 0.0
+
+
 @st.cache_data(max_entries=32, show_spinner=False)
 def multilabel_training(x: tuple, labels: int, steps: int, lr: float) -> dict[str, np.ndarray]:
     """Gradient descent z <- z - lr (p - q) on the multi-label sparsemax loss from the logits x,
@@ -123,3 +136,49 @@ def multilabel_training(x: tuple, labels: int, steps: int, lr: float) -> dict[st
         support.append(int((p > 0).sum()))
         z = z - lr * grad
     return {"loss": np.array(loss), "support": np.array(support), "p": p, "q": q, "z": z}
+
+
+def sparsemax_loss_derivation(x: tuple, target: int) -> dict:
+    """The sparsemax loss written out, L = 1/2 - x_t + 1/2 sum_{i in S} (x_i^2 - lambda^2), beside
+    probcore.losses.sparsemax_loss; d lambda / d x_j = [j in S] / |S| by central differences
+    (lambda = (sum_S x_i - 1) / |S| on a fixed support); the autograd gradient beside p - e_t; and
+    the perfect-prediction limit: at x = (10, 0, ..., 0), t = 0, the sum without the 1/2 is -1/2."""
+    z = np.asarray(x, dtype=float)
+    zt = torch.tensor(z, dtype=D64, requires_grad=True)
+
+    def lam_of(v: np.ndarray) -> float:
+        return float(sparsemax_threshold(torch.tensor(v, dtype=D64).unsqueeze(0))[0])
+
+    lam = lam_of(z)
+    support = z > lam
+    written = 0.5 - z[target] + 0.5 * float(np.sum(z[support] ** 2 - lam**2))
+    loss = losses.sparsemax_loss(zt, torch.tensor(target))
+    loss.backward()
+    h = 1e-6
+    dlam = np.array([(lam_of(z + h * e) - lam_of(z - h * e)) / (2 * h) for e in np.eye(len(z))])
+    p = probcore.sparsemax(torch.tensor(z, dtype=D64)).numpy()
+    perfect = np.zeros(len(z))
+    perfect[0] = 10.0
+    lam_perfect = lam_of(perfect)
+    tail = -perfect[0] + 0.5 * float(np.sum(perfect[perfect > lam_perfect] ** 2 - lam_perfect**2))
+    return {"lambda": lam, "support": support, "written": written, "probcore": float(loss.detach()), "dlam": dlam,
+            "grad": zt.grad.numpy(), "p_minus_onehot": p - np.eye(len(z))[target], "perfect_tail": tail,
+            "perfect_lambda": lam_perfect}
+
+
+FY_ALPHAS = (1.25, 1.5, 2.0)
+
+
+def fenchel_young_table(x: tuple, target: int, alphas: tuple = FY_ALPHAS) -> list[dict]:
+    """The alpha-entmax Fenchel-Young loss written out, <p - e_t, x> + H_alpha(p) with p =
+    probcore.entmax(x, alpha) and the Tsallis entropy H_alpha(p) = (1 - sum p^alpha) / (alpha (alpha - 1)),
+    beside probcore.losses.entmax_loss, for each alpha."""
+    z = np.asarray(x, dtype=float)
+    rows = []
+    for alpha in alphas:
+        p = probcore.entmax(torch.tensor(z, dtype=D64), alpha=alpha).numpy()
+        tsallis = (1 - np.sum(p**alpha)) / (alpha * (alpha - 1))
+        written = float(np.dot(p - np.eye(len(z))[target], z) + tsallis)
+        lib = float(losses.entmax_loss(torch.tensor(z, dtype=D64), torch.tensor(target), alpha=alpha))
+        rows.append({"alpha": alpha, "tsallis": float(tsallis), "written": written, "probcore": lib})
+    return rows

@@ -169,8 +169,48 @@ def multilabel_section() -> None:
             figures.Curve(t("losses.multilabel_loss"), run["loss"], mapping_color("sparsemax"))],
             t("losses.step_axis"), t("fig.loss"), t("losses.training_title")), "losses_multilabel_training",
             table=lambda: pd.DataFrame({"step": np.arange(steps + 1), "loss": run["loss"], "support": run["support"]}))
-    st.caption(t("losses.multilabel_note", loss=f"{value:.4g}", support=int((p > 0).sum()), m=n_labels, steps=steps,
-                 final=f"{run['loss'][-1]:.2e}", final_support=int(run["support"][-1])))
+    predicted, _, _ = losses_compute.predicted_labels(p)
+    final, tiny, largest = losses_compute.predicted_labels(run["p"])
+    st.caption(t("losses.multilabel_note", loss=f"{value:.4g}", support=predicted, m=n_labels, steps=steps,
+                 final=f"{run['loss'][-1]:.2e}", final_support=final))
+    if tiny:
+        st.caption(t("losses.multilabel_tiny", count=tiny, largest=f"{largest:.2g}"))
 
 
 multilabel_section()
+
+# ---------------------------------------------------------------- the sparsemax loss derived, the entmax loss written out
+
+
+def derivation_section() -> None:
+    st.subheader(t("losses.derivation"))
+    st.markdown(t("losses.derivation_text"))
+    st.latex(r"L_t(x) = \tfrac12 - x_t + \tfrac12 \sum_{i \in S} \big(x_i^2 - \lambda^2\big),\quad "
+             r"\lambda = \frac{\sum_{i \in S} x_i - 1}{|S|},\quad \frac{\partial \lambda}{\partial x_j} = \frac{[j \in S]}{|S|}"
+             r"\ \Rightarrow\ \nabla_x L_t = p - e_t")
+    d = losses_compute.sparsemax_loss_derivation(ctl.x, ctl.target)
+    st.caption(t("losses.derivation_note", target=ctl.target, lam=f"{d['lambda']:.6g}",
+                 support=", ".join(str(i) for i in np.flatnonzero(d["support"])), written=f"{d['written']:.6g}",
+                 lib=f"{d['probcore']:.6g}", dlam=", ".join(f"{v:.4g}" for v in d["dlam"][: state.TOP_VIEW]),
+                 gdiff=f"{np.abs(d['grad'] - d['p_minus_onehot']).max():.1e}", plam=f"{d['perfect_lambda']:g}",
+                 tail=f"{d['perfect_tail']:g}"))
+
+
+derivation_section()
+
+
+def fenchel_young_section() -> None:
+    st.subheader(t("losses.fy"))
+    st.markdown(t("losses.fy_text"))
+    st.latex(r"L_\alpha(z; t) = \langle p - e_t,\, z\rangle + H_\alpha(p),\quad p = \alpha\text{-entmax}(z),\quad "
+             r"H_\alpha(p) = \frac{1 - \sum_i p_i^\alpha}{\alpha(\alpha - 1)},\quad \nabla_z L_\alpha = p - e_t")
+    rows = losses_compute.fenchel_young_table(ctl.x, ctl.target)
+    columns = ("H_α(p)", "⟨p − eₜ, z⟩ + H_α(p)", "probcore.losses.entmax_loss")  # formulas: the same in both languages
+    st.dataframe(pd.DataFrame({"α": [r["alpha"] for r in rows], **{
+        column: [r[field] for r in rows] for column, field in zip(columns, ("tsallis", "written", "probcore"))}}),
+        hide_index=True, column_config={c: st.column_config.NumberColumn(format="%.6g") for c in columns})
+    st.caption(t("losses.fy_note", target=ctl.target,
+                 diff=f"{max(abs(r['written'] - r['probcore']) for r in rows):.1e}"))
+
+
+fenchel_young_section()

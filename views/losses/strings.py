@@ -195,7 +195,35 @@ STRINGS = {
         "zh": "梯度下降过程中的损失",
     },
     "losses.multilabel_note": {
-        "en": "At the logits set above: loss {loss}, predicted set of {support} classes (the support) against {m} true labels. After {steps} steps: loss {final}, support {final_support}.",
-        "zh": "在上方设定的 logits 处：损失 {loss}，预测集合（支撑集）有 {support} 个类别，真实标签 {m} 个。{steps} 步之后：损失 {final}，支撑集大小 {final_support}。",
+        "en": "At the logits set above: loss {loss}, {support} predicted labels (classes with p > 10⁻⁶) against {m} true labels. After {steps} steps: loss {final}, {final_support} predicted labels.",
+        "zh": "在上方设定的 logits 处：损失 {loss}，预测标签 {support} 个（p > 10⁻⁶ 的类别），真实标签 {m} 个。{steps} 步之后：损失 {final}，预测标签 {final_support} 个。",
+    },
+    "losses.multilabel_tiny": {
+        "en": "After these steps {count} more class(es) keep a p > 0 no larger than {largest}: still in sparsemax's support, not counted as predicted labels. Once every true label is in the support, each step of z ← z − 0.5 (p − q) sets p to (p + q)/2 there: such a p halves at every step and never becomes exactly 0 in exact arithmetic.",
+        "zh": "这些步之后还有 {count} 个类别保留 p > 0，最大为 {largest}：仍在 sparsemax 的支撑集内，但不算作预测标签。一旦所有真实标签都在支撑集内，z ← z − 0.5 (p − q) 的每一步都把支撑集上的 p 变为 (p + q)/2：这样的 p 每步减半，在精确算术下永远不会恰好变为 0。",
+    },
+    "losses.derivation": {
+        "en": "Where the sparsemax loss comes from",
+        "zh": "sparsemax 损失从何而来",
+    },
+    "losses.derivation_text": {
+        "en": "Ask for the loss whose gradient is p − eₜ, as cross-entropy's is for softmax, and integrate. On the support S, pᵢ = xᵢ − λ with λ = (Σᵢ∈S xᵢ − 1)/|S|, so ∂λ/∂xⱼ = 1/|S| for j in S and 0 outside. L = ½ − xₜ + ½ Σᵢ∈S (xᵢ² − λ²) then has ∂L/∂xⱼ = xⱼ − λ − [j = t] for j in S and −[j = t] outside: p − eₜ. The constant ½ makes a perfect prediction cost 0: when p is one-hot on t, S = {t} and λ = xₜ − 1, so −xₜ + ½xₜ² − ½(xₜ − 1)² = −½.",
+        "zh": "要找梯度为 p − eₜ 的损失（正如交叉熵之于 softmax），对梯度积分即可。在支撑集 S 上 pᵢ = xᵢ − λ，其中 λ = (Σᵢ∈S xᵢ − 1)/|S|，所以 j 在 S 中时 ∂λ/∂xⱼ = 1/|S|，在 S 之外为 0。于是 L = ½ − xₜ + ½ Σᵢ∈S (xᵢ² − λ²) 对 S 中的 j 有 ∂L/∂xⱼ = xⱼ − λ − [j = t]，对 S 之外的 j 为 −[j = t]：正是 p − eₜ。常数 ½ 使完美预测的损失为 0：p 是 t 上的 one-hot 时，S = {t}，λ = xₜ − 1，于是 −xₜ + ½xₜ² − ½(xₜ − 1)² = −½。",
+    },
+    "losses.derivation_note": {
+        "en": "At the logits above, target {target}: λ = {lam}, support {{{support}}}; the formula gives {written}, probcore.losses.sparsemax_loss {lib}. ∂λ/∂x by central differences: ({dlam}); autograd's gradient equals p − eₜ to {gdiff}. At x = (10, 0, …, 0), t = 0: λ = {plam} and −xₜ + ½ Σᵢ∈S (xᵢ² − λ²) = {tail}.",
+        "zh": "在上方的 logits 处，目标类别 {target}：λ = {lam}，支撑集 {{{support}}}；公式给出 {written}，probcore.losses.sparsemax_loss 给出 {lib}。用中心差分得到的 ∂λ/∂x：({dlam})；自动微分的梯度与 p − eₜ 相差 {gdiff}。在 x = (10, 0, …, 0)、t = 0 处：λ = {plam}，−xₜ + ½ Σᵢ∈S (xᵢ² − λ²) = {tail}。",
+    },
+    "losses.fy": {
+        "en": "The α-entmax loss written out",
+        "zh": "α-entmax 损失的展开式",
+    },
+    "losses.fy_text": {
+        "en": "The entmax loss is a Fenchel–Young loss: with p = α-entmax(z) and the Tsallis entropy H_α(p) = (1 − Σᵢ pᵢ^α)/(α(α − 1)), L(z; t) = ⟨p − eₜ, z⟩ + H_α(p). Its gradient is p − eₜ; it is ≥ 0, and 0 exactly when p = eₜ. α → 1 gives Shannon's entropy and cross-entropy; α = 2 gives H₂(p) = (1 − Σ pᵢ²)/2 and the sparsemax loss above.",
+        "zh": "entmax 损失是一个 Fenchel–Young 损失：取 p = α-entmax(z) 与 Tsallis 熵 H_α(p) = (1 − Σᵢ pᵢ^α)/(α(α − 1))，则 L(z; t) = ⟨p − eₜ, z⟩ + H_α(p)。它的梯度是 p − eₜ；它 ≥ 0，且恰在 p = eₜ 时为 0。α → 1 得到 Shannon 熵与交叉熵；α = 2 得到 H₂(p) = (1 − Σ pᵢ²)/2 与上面的 sparsemax 损失。",
+    },
+    "losses.fy_note": {
+        "en": "At the logits above, target {target}: the written-out loss and probcore's differ by at most {diff} over these α.",
+        "zh": "在上方的 logits 处，目标类别 {target}：展开式与 probcore 的结果在这些 α 上最多相差 {diff}。",
     },
 }

@@ -2,6 +2,8 @@
 circle; p_j = softmax(s (cos_j - m [j = target]))."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import torch
 
@@ -104,3 +106,13 @@ def margin_sweep(classes: int, angle_deg: float, scale: float, target: int) -> d
     others = np.delete(cos, target)
     return {"m": ms, "loss": loss, "p_target": p_t, "target_logit": scale * (cos[target] - ms),
             "runner_logit": np.full(len(ms), scale * others.max())}
+
+
+def gap_for_loss(loss: float, margin: float, scale: float) -> tuple[float, float]:
+    """The cosine gap cos_t - cos_j that two classes need for the AM-softmax loss
+    log(1 + e^{-s (gap - m)}) to fall to ``loss``: gap = m + log(1 / (e^loss - 1)) / s (m = 0:
+    plain softmax cross-entropy on s cos), with probcore.losses.am_softmax_loss at that gap."""
+    gap = margin + math.log(1.0 / math.expm1(loss)) / scale
+    check = float(losses.am_softmax_loss(torch.tensor([gap, 0.0], dtype=torch.float64), torch.tensor(0),
+                                         margin=margin, scale=scale))
+    return gap, check

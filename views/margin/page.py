@@ -117,3 +117,18 @@ def live() -> None:
 
 
 live()
+
+# ---------------------------------------------------------------- why a margin: trained as classification, used for retrieval
+MOTIVATION_LOSS, MOTIVATION_MARGIN, MOTIVATION_SCALE = 0.01, 0.35, 30.0  # AM-softmax's defaults
+
+
+def motivation_section() -> None:
+    st.subheader(t("margin.why"))
+    st.markdown(t("margin.why_text"))
+    plain, plain_loss = margin_compute.gap_for_loss(MOTIVATION_LOSS, 0.0, MOTIVATION_SCALE)
+    strict, strict_loss = margin_compute.gap_for_loss(MOTIVATION_LOSS, MOTIVATION_MARGIN, MOTIVATION_SCALE)
+    st.caption(t("margin.why_note", s=f"{MOTIVATION_SCALE:g}", loss=f"{MOTIVATION_LOSS:g}", plain=f"{plain:.4f}",
+                 m=f"{MOTIVATION_MARGIN:g}", strict=f"{strict:.4f}", check=f"{max(plain_loss, strict_loss):.6g}"))
+
+
+motivation_section()

@@ -206,4 +206,16 @@ STRINGS = {
         "en": "logit",
         "zh": "logit",
     },
+    "margin.why": {
+        "en": "Why a margin: trained as classification, used for retrieval",
+        "zh": "为什么要间隔：按分类训练，按检索使用",
+    },
+    "margin.why_text": {
+        "en": "Margin softmax comes from face recognition, and serves sentence embeddings in NLP: the model is trained as a classifier over the training identities, but used for retrieval, comparing the features of new inputs (often of classes never seen in training) by their cosine. Cross-entropy only asks the target to come first, so a feature may end up just barely inside its class, close to another class. For retrieval the features of one class must be compact and far from the others; the margin asks the target cosine to win by m, which pulls each class together.",
+        "zh": "间隔 softmax 源自人脸识别，在 NLP 中用于句向量：模型按训练集中的身份做分类来训练，却用于检索，用余弦比较新输入的特征（常常是训练时没见过的类别）。交叉熵只要求目标类排第一，于是特征可能刚好落在自己类别的边缘，离别的类别很近。检索要求同一类的特征紧凑、远离其他类；间隔要求目标余弦领先 m，从而把每个类收紧。",
+    },
+    "margin.why_note": {
+        "en": "Two classes, s = {s}: for a loss of {loss}, plain softmax cross-entropy on s cos θ needs cos θₜ − cos θⱼ ≥ {plain}; AM-softmax with m = {m} needs ≥ {strict}, exactly m more (the loss is log(1 + e^(−s (gap − m)))). probcore.losses.am_softmax_loss at those gaps: {check}.",
+        "zh": "两个类别，s = {s}：要让损失降到 {loss}，在 s cos θ 上的普通 softmax 交叉熵需要 cos θₜ − cos θⱼ ≥ {plain}；m = {m} 的 AM-softmax 需要 ≥ {strict}，恰好多出 m（损失为 log(1 + e^(−s (gap − m)))）。probcore.losses.am_softmax_loss 在这两个差距处的值：{check}。",
+    },
 }

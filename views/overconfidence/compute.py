@@ -37,3 +37,24 @@ def oc_estimate_seconds(steps: int, n_classes: int, runs: int = 8, pretrain_step
     """Expected seconds of compare_losses(steps, n_classes) on the development box (OC_MS_PER_UPDATE)."""
     a, b = OC_MS_PER_UPDATE
     return oc_updates(steps, runs, pretrain_steps) * (a + b * n_classes) / 1000.0
+
+
+def topk_gradients(x: tuple, target: int, k: int) -> dict:
+    """Why train with top-k: the softmax mass outside the k largest logits (what top-k decoding
+    treats as 0), and the gradients of cross-entropy and of the sparse softmax loss
+    log sum_{i in top k} e^{x_i} - x_t (probcore.losses, autograd) on the classes outside the top k."""
+    import torch
+
+    import probcore
+    from probcore import losses
+
+    z = torch.tensor(x, dtype=torch.float64)
+    outside = np.argsort(-np.asarray(x), kind="stable")[k:]
+    grads = {}
+    for name, fn in (("cross_entropy", lambda v: losses.cross_entropy(v, torch.tensor(target))),
+                     ("sparse_softmax", lambda v: losses.sparse_softmax_loss(v, torch.tensor(target), k=k))):
+        v = z.clone().requires_grad_(True)
+        fn(v).backward()
+        grads[name] = v.grad.numpy()
+    return {"outside": outside, "dropped_mass": float(probcore.softmax(z).numpy()[outside].sum()),
+            "ce_outside": grads["cross_entropy"][outside], "topk_outside": grads["sparse_softmax"][outside]}

@@ -62,6 +62,24 @@ def bound() -> None:
 
 bound()
 
+# ---- why train with top-k: decoding drops the tail, and the cut logits get no gradient
+TOPK_EXAMPLE = ((2.0, 1.0, 0.5, 0.0, -1.0), 0, 2)  # logits, target, k
+
+
+def why_topk() -> None:
+    st.subheader(t("overconfidence.why_topk"))
+    st.markdown(t("overconfidence.why_topk_text"))
+    st.latex(r"L_t = \log \sum_{i \in \Omega_k} e^{x_i} - x_t,\qquad \frac{\partial L_t}{\partial x_j} = 0"
+             r"\quad \text{for } j \notin \Omega_k,\ j \ne t")
+    x, target, k = TOPK_EXAMPLE
+    r = overconfidence_compute.topk_gradients(x, target, k)
+    st.caption(t("overconfidence.why_topk_note", x=", ".join(f"{v:g}" for v in x), target=target, k=k,
+                 mass=f"{r['dropped_mass']:.3f}", out=len(r["outside"]),
+                 ce=", ".join(f"{v:.3g}" for v in r["ce_outside"]), topk=", ".join(f"{v:g}" for v in r["topk_outside"])))
+
+
+why_topk()
+
 # ---- (b) the training demo
 st.subheader(t("overconfidence.train"))
 st.markdown(t("overconfidence.train_explain"))

@@ -258,4 +258,16 @@ STRINGS = {
         "en": "Every curve is the run's recorded metrics (explorer.training.compare_losses). Top-k keeps exactly {k} of {n} classes, so its share of zeros is 1 − k/n from the start; softmax never gives a zero.",
         "zh": "每条曲线都是这次运行记录的指标（explorer.training.compare_losses）。top-k 恰好保留 {n} 个类中的 {k} 个，因此从一开始零的比例就是 1 − k/n；softmax 永远不会给出 0。",
     },
+    "overconfidence.why_topk": {
+        "en": "Why train with top-k softmax",
+        "zh": "为什么用 top-k softmax 训练",
+    },
+    "overconfidence.why_topk_text": {
+        "en": "Text generation decodes with beam search or top-k / top-p sampling: each step keeps only the few most likely tokens and treats every other one as probability 0. Softmax trained with cross-entropy never gives a 0, so training and decoding disagree. Sparse (top-k) softmax makes the cut during training too: p is softmax over the k largest logits Ω_k and 0 elsewhere, with the loss log Σᵢ∈Ω_k exp(xᵢ) − xₜ. The price: a cut logit (other than the target's) gets no gradient, so training from scratch learns more slowly; it suits fine-tuning.",
+        "zh": "文本生成用 beam search 或 top-k / top-p 采样解码：每一步只保留最可能的少数几个 token，其余的概率都当作 0。用交叉熵训练的 softmax 永远不给出 0，于是训练与解码不一致。稀疏（top-k）softmax 在训练时也做同样的截断：p 是最大的 k 个 logit Ω_k 上的 softmax，其余为 0，损失为 log Σᵢ∈Ω_k exp(xᵢ) − xₜ。代价是：被截断的 logit（目标类别除外）得不到梯度，所以从零训练学得更慢；它适合微调。",
+    },
+    "overconfidence.why_topk_note": {
+        "en": "Logits ({x}), target {target}, k = {k}: softmax puts {mass} of its mass on the {out} classes outside the top k, which top-k decoding drops. On those classes cross-entropy's gradient is ({ce}), the top-k loss's ({topk}) (probcore.losses, autograd).",
+        "zh": "logits 为 ({x})，目标类别 {target}，k = {k}：softmax 在 top-k 之外的 {out} 个类别上放了 {mass} 的概率，top-k 解码会把它们丢掉。在这些类别上，交叉熵的梯度为 ({ce})，top-k 损失的梯度为 ({topk})（probcore.losses，自动微分）。",
+    },
 }

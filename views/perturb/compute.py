@@ -76,3 +76,43 @@ def gumbel_softmax_sharpness(x: tuple, seed: int) -> np.ndarray:
     """Mean of max_i y_i over SHARPNESS_DRAWS Gumbel-softmax samples y for every tau of TAUS
     (the same noise for every tau: the seed is reset)."""
     return np.array([_gumbel_softmax_rows(x, SHARPNESS_DRAWS, tau, False, seed).max(axis=1).mean() for tau in TAUS])
+
+
+QUANTILE_COUNTS = (10, 100, 1000)  # M of the deterministic estimate
+
+
+def normal_quantiles(m: int) -> np.ndarray:
+    """eps_k = Phi^-1((k - 1/2) / M), k = 1..M: evenly spaced quantiles of N(0, 1) (inverse CDF)."""
+    from statistics import NormalDist
+    inv = NormalDist().inv_cdf
+    return np.array([inv((k - 0.5) / m) for k in range(1, m + 1)])
+
+
+def quantile_perturbmax(x: tuple, counts: tuple = QUANTILE_COUNTS) -> dict:
+    """Normal perturb-max p_i = E[prod_{j != i} Phi(x_i - x_j + eps)] estimated deterministically
+    by averaging over M inverse-CDF quantiles eps_k (no random draws), for each M, beside
+    probcore.perturbmax(x, noise="normal") (quadrature): {M: largest error over the classes}."""
+    from statistics import NormalDist
+    cdf = np.vectorize(NormalDist().cdf)
+    z = np.asarray(x, dtype=float)
+    exact = probcore.perturbmax(torch.tensor(z, dtype=torch.float64), noise="normal").numpy()
+    errors = {}
+    for m in counts:
+        eps = normal_quantiles(m)
+        diff = z[:, None] - z[None, :]  # x_i - x_j
+        phi = cdf(diff[:, :, None] + eps[None, None, :])  # [i, j, k]
+        phi[np.arange(len(z)), np.arange(len(z)), :] = 1.0  # leave j = i out of the product
+        estimate = phi.prod(axis=1).mean(axis=1)
+        errors[m] = float(np.abs(estimate - exact).max())
+    return {"exact": exact, "errors": errors}
+
+
+SMOOTH_ACCURACY_TEMPERATURES = (2.0, 1.0, 0.3, 0.1)
+
+
+def smooth_accuracy(x: tuple, target: int, temperatures: tuple = SMOOTH_ACCURACY_TEMPERATURES) -> dict:
+    """Accuracy 1[argmax x = t] and its smooth version, the chance that argmax(x + T eps) = t with
+    normal noise: perturb-max p_t at temperature T (probcore.perturbmax), for each T."""
+    z = torch.tensor(np.asarray(x, dtype=float), dtype=torch.float64)
+    return {"accuracy": float(int(torch.argmax(z)) == target),
+            "p_t": {temp: float(probcore.perturbmax(z, noise="normal", temperature=temp)[target]) for temp in temperatures}}

@@ -193,3 +193,27 @@ def gumbel_softmax() -> None:
 
 
 gumbel_softmax()
+
+# ---------------------------------------------------------------- quantiles instead of samples; a smooth accuracy
+
+
+def quantile_section() -> None:
+    st.subheader(t("perturb.quantiles"))
+    st.markdown(t("perturb.quantiles_text"))
+    st.latex(r"p_i = \mathbb{E}_\varepsilon\Big[\prod_{j \ne i} \Phi(x_i - x_j + \varepsilon)\Big] \approx \frac1M \sum_{m=1}^{M}"
+             r" \prod_{j \ne i} \Phi(x_i - x_j + \varepsilon_m),\quad \varepsilon_m = \Phi^{-1}\Big(\frac{m - 1/2}{M}\Big);"
+             r"\qquad \mathbf 1[\arg\max x = t] \approx P[\arg\max(x + T\varepsilon) = t]")
+    q = perturb_compute.quantile_perturbmax(ctl.x)
+    acc = perturb_compute.smooth_accuracy(ctl.x, 0)
+    left, right = st.columns(2)
+    with left:
+        st.dataframe(pd.DataFrame({"M": list(q["errors"]), t("perturb.col_quantile_error"): list(q["errors"].values())}),
+                     hide_index=True, column_config={t("perturb.col_quantile_error"): st.column_config.NumberColumn(format="%.2e")})
+    with right:
+        smooth = "p₀ = P[argmax(x + Tε) = 0]"  # a formula: the same in both languages
+        st.dataframe(pd.DataFrame({"T": list(acc["p_t"]), smooth: list(acc["p_t"].values())}),
+                     hide_index=True, column_config={smooth: st.column_config.NumberColumn(format="%.4f")})
+    st.caption(t("perturb.quantiles_note", accuracy=f"{acc['accuracy']:g}"))
+
+
+quantile_section()

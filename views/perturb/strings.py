@@ -198,4 +198,20 @@ STRINGS = {
         "en": "Soft and hard rows share their noise: each hard row is the one-hot vector of the largest entry of its soft row. Every T uses the same noise (seed {seed}), so only the temperature changes.",
         "zh": "软样本与硬样本使用相同的噪声：每一行硬样本都是对应软样本最大分量的 one-hot 向量。所有 T 都使用同一份噪声（种子 {seed}），因此只有温度在变。",
     },
+    "perturb.quantiles": {
+        "en": "Quantiles instead of samples, and a smooth accuracy",
+        "zh": "用分位数代替采样，以及光滑的准确率",
+    },
+    "perturb.quantiles_text": {
+        "en": "For most noises the integral pᵢ = E_ε[Πⱼ≠ᵢ Φ(xᵢ − xⱼ + ε)] has no closed form. A deterministic estimate replaces random draws by M evenly spaced quantiles: take tₘ = (m − ½)/M and εₘ = Φ⁻¹(tₘ) through the inverse distribution function, then average. Used with a temperature, perturb-max also smooths accuracy: 1[argmax x = t] jumps, while the chance that argmax(x + Tε) = t, which is perturb-max's pₜ at temperature T, changes smoothly with x and, when the largest logit is unique, tends to the accuracy as T → 0 (the EXACT method trains it).",
+        "zh": "对大多数噪声，积分 pᵢ = E_ε[Πⱼ≠ᵢ Φ(xᵢ − xⱼ + ε)] 没有闭式解。一种确定性的估计是用 M 个均匀分布的分位数代替随机采样：取 tₘ = (m − ½)/M，通过逆累积分布函数得到 εₘ = Φ⁻¹(tₘ)，再求平均。加上温度后，Perturb-max 还能把准确率变光滑：1[argmax x = t] 是跳变的，而 argmax(x + Tε) = t 的概率（即温度 T 下 Perturb-max 的 pₜ）随 x 光滑变化；最大的 logit 唯一时，T → 0 时它趋于准确率（EXACT 方法训练的就是它）。",
+    },
+    "perturb.col_quantile_error": {
+        "en": "largest |quantile estimate − probcore|",
+        "zh": "|分位数估计 − probcore| 的最大值",
+    },
+    "perturb.quantiles_note": {
+        "en": "Normal noise, the logits above. Left: the quantile estimate against probcore.perturbmax(x, noise=\"normal\") (quadrature), for M quantiles. Right: the smooth accuracy of class 0, probcore.perturbmax(x, noise=\"normal\", temperature=T)₀; its accuracy 1[argmax x = 0] here is {accuracy}.",
+        "zh": "正态噪声，上方的 logits。左：分位数估计与 probcore.perturbmax(x, noise=\"normal\")（数值积分）之差，M 为分位数个数。右：类别 0 的光滑准确率 probcore.perturbmax(x, noise=\"normal\", temperature=T)₀；这里它的准确率 1[argmax x = 0] 为 {accuracy}。",
+    },
 }

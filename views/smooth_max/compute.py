@@ -92,3 +92,44 @@ def saturation(seed: int) -> dict[str, np.ndarray]:
         spread.append(float(scores.std()))
     return {"d": np.array(DIMS, dtype=float), "raw": np.array(raw), "scaled": np.array(scaled),
             "score_sd": np.array(spread), "uniform": 1 - 1 / ATTENTION_KEYS}
+
+
+def softmax_readings(x: tuple, draws: int = 200, seed: int = 0) -> dict:
+    """Softmax read four ways, at logits x: (1) an exponential family p_i = exp(x_i - A(x)) with
+    the log-partition A = log sum e^x (its gradient, by autograd, is softmax); (2) the maximum-
+    entropy distribution with the same mean logit sum p_i x_i: ``draws`` random distributions
+    q = p + s delta, delta orthogonal to 1 and x (same total, same mean), s drawn so that q >= 0,
+    all have less entropy; (3) base e^beta: cosines in [-1, 1] keep p_i / p_j <= e^(2 beta); (4) a
+    soft read of memory: values v_i = i read with weights p give sum p_i i, argmax reads one slot."""
+    z = torch.tensor(x, dtype=D64, requires_grad=True)
+    log_partition = torch.logsumexp(z, 0)
+    log_partition.backward()
+    p = probcore.softmax(z.detach()).numpy()
+    xs = np.asarray(x, dtype=float)
+    entropy = float(-np.sum(p * np.log(p)))
+    rng = np.random.default_rng(seed)
+    basis = np.linalg.svd(np.stack([np.ones_like(xs), xs]))[2][2:]  # orthonormal complement of (1, x)
+    best = -np.inf
+    for _ in range(draws if len(basis) else 0):
+        delta = rng.normal(size=len(basis)) @ basis
+        room = np.min(np.where(delta < 0, p / -np.where(delta < 0, delta, -1.0), np.inf))
+        q = np.clip(p + rng.uniform(0.0, 1.0) * room * delta, 0.0, None)
+        best = max(best, float(-np.sum(np.where(q > 0, q * np.log(np.where(q > 0, q, 1.0)), 0.0))))
+    ratios = {beta: float(np.divide(*probcore.softmax(torch.tensor([1.0, -1.0], dtype=D64), beta=beta).numpy()))
+              for beta in (1.0, 10.0)}
+    return {"A": float(log_partition.detach()), "grad_diff": float(np.abs(z.grad.numpy() - p).max()),
+            "mean": float(p @ xs), "entropy": entropy, "draws": draws if len(basis) else 0, "best_other": best,
+            "ratios": ratios, "soft_read": float(p @ np.arange(len(xs))), "hard_read": int(np.argmax(xs))}
+
+
+def collision(x: tuple, pairs: int = 100_000, seed: int = 0) -> dict:
+    """Sum p^2 of p = softmax(x): the chance that two independent draws from p collide (checked
+    by drawing ``pairs`` pairs), the collision (Renyi order-2) entropy H2 = -log sum p^2 beside
+    Shannon's H (H2 <= H), and 1 - sum p^2 = 1 - e^-H2."""
+    p = probcore.softmax(torch.tensor(x, dtype=D64)).numpy()
+    rng = np.random.default_rng(seed)
+    a, b = rng.choice(len(p), size=pairs, p=p), rng.choice(len(p), size=pairs, p=p)
+    square = float(np.sum(p**2))
+    return {"sum_sq": square, "frequency": float(np.mean(a == b)), "pairs": pairs, "h2": -math.log(square),
+            "shannon": float(-np.sum(np.where(p > 0, p * np.log(np.where(p > 0, p, 1.0)), 0.0))),
+            "one_minus": 1.0 - square}

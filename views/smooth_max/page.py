@@ -160,3 +160,38 @@ def saturation_section() -> None:
 
 
 saturation_section()
+
+# ---------------------------------------------------------------- four readings of softmax
+
+
+def readings_section() -> None:
+    st.subheader(t("smooth.readings"))
+    st.markdown(t("smooth.readings_text"))
+    st.latex(r"p_i = e^{x_i - A(x)},\ A(x) = \log \sum_j e^{x_j},\ \nabla A = p;\qquad "
+             r"\max_{q}\, H(q) \ \text{s.t.}\ \textstyle\sum_i q_i x_i = \sum_i p_i x_i \ \Rightarrow\ q = p;\qquad "
+             r"\frac{p_i}{p_j} = e^{\beta (x_i - x_j)} \le e^{2\beta}\ (x \in [-1, 1]^n);\qquad r = \sum_i p_i v_i")
+    r = smooth_max_compute.softmax_readings(ctl.x)
+    note = t("smooth.readings_note", A=f"{r['A']:.6g}", diff=f"{r['grad_diff']:.1e}", mean=f"{r['mean']:.4g}",
+             H=f"{r['entropy']:.6g}", r1=f"{r['ratios'][1.0]:.4g}", r10=f"{r['ratios'][10.0]:.3g}",
+             soft=f"{r['soft_read']:.4g}", hard=r["hard_read"])
+    if r["draws"]:
+        note += " " + t("smooth.readings_maxent", draws=r["draws"], best=f"{r['best_other']:.6g}")
+    st.caption(note)
+
+
+readings_section()
+
+# ---------------------------------------------------------------- 1 - sum p^2 and the collision entropy
+
+
+def collision_section() -> None:
+    st.subheader(t("smooth.collision"))
+    st.markdown(t("smooth.collision_text"))
+    st.latex(r"\sum_i p_i^2 = P[I = J],\ I, J \sim p \text{ independent};\qquad H_2(p) = -\log \sum_i p_i^2 \le H(p);"
+             r"\qquad 1 - \sum_i p_i^2 = 1 - e^{-H_2(p)}")
+    c = smooth_max_compute.collision(ctl.x)
+    st.caption(t("smooth.collision_note", sq=f"{c['sum_sq']:.4f}", pairs=f"{c['pairs']:,}", freq=f"{c['frequency']:.4f}",
+                 h2=f"{c['h2']:.4f}", H=f"{c['shannon']:.4f}", one=f"{c['one_minus']:.4f}"))
+
+
+collision_section()

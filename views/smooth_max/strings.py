@@ -194,4 +194,32 @@ STRINGS = {
         "en": "d = {d}: the scores q·k have standard deviation {sd} (√d = {sqrt}); mean 1 − Σ p² is {raw} without scaling and {scaled} with 1/√d.",
         "zh": "d = {d}：分数 q·k 的标准差为 {sd}（√d = {sqrt}）；不缩放时 1 − Σ p² 的平均值为 {raw}，除以 √d 后为 {scaled}。",
     },
+    "smooth.readings": {
+        "en": "Four readings of softmax",
+        "zh": "softmax 的四种解读",
+    },
+    "smooth.readings_text": {
+        "en": "**An exponential family**: pᵢ = exp(xᵢ − A(x)) with the log-partition function A(x) = log Σⱼ exp(xⱼ), whose gradient is p. **Maximum entropy**: among all distributions with the same mean logit Σ pᵢ xᵢ, softmax has the largest entropy; with features in place of x, the conditional maximum-entropy model is the same model as softmax regression. **A base or smoothing factor β**: softmax(βx) with β > 0 spreads or sharpens p; retrieval models such as DSSM put such a factor on cosine similarities, which lie in [−1, 1], so that β caps the ratio of two probabilities at e^(2β). β < 0 gives softmin, as in the Boltzmann distribution of physics (and Boltzmann machines). **Soft addressing**: attention reads a memory of values vᵢ with the weights p of the keys' similarities, r = Σ pᵢ vᵢ; argmax would read the one most similar slot, and has no gradient.",
+        "zh": "**指数族**：pᵢ = exp(xᵢ − A(x))，对数配分函数 A(x) = log Σⱼ exp(xⱼ) 的梯度就是 p。**最大熵**：在平均 logit Σ pᵢ xᵢ 相同的所有分布中，softmax 的熵最大；把 x 换成特征，条件最大熵模型与 softmax 回归就是同一个模型。**底数或平滑因子 β**：β > 0 时 softmax(βx) 让 p 变平或变尖；DSSM 等检索模型在余弦相似度上加这样一个因子，余弦在 [−1, 1] 内，所以 β 把两个概率之比限制在 e^(2β) 以内。β < 0 给出 softmin，如物理中的玻尔兹曼分布（以及玻尔兹曼机）。**软寻址**：注意力用键的相似度得到的权重 p 读取值 vᵢ 组成的记忆，r = Σ pᵢ vᵢ；argmax 只读最相似的一个位置，而且没有梯度。",
+    },
+    "smooth.readings_note": {
+        "en": "At the logits above: A(x) = {A}, and its autograd gradient equals softmax(x) to {diff}; mean logit Σ pᵢ xᵢ = {mean}, entropy H(p) = {H}. For cosines 1 and −1: p₀/p₁ = {r1} at β = 1 and {r10} at β = 10 (e^(2β)). Reading values vᵢ = i: softmax reads {soft}, argmax reads slot {hard}.",
+        "zh": "在上方的 logits 处：A(x) = {A}，它的自动微分梯度与 softmax(x) 相差 {diff}；平均 logit Σ pᵢ xᵢ = {mean}，熵 H(p) = {H}。余弦为 1 和 −1 时：β = 1 下 p₀/p₁ = {r1}，β = 10 下为 {r10}（e^(2β)）。读取值 vᵢ = i：softmax 读出 {soft}，argmax 读出位置 {hard}。",
+    },
+    "smooth.readings_maxent": {
+        "en": "{draws} random distributions with the same total and the same mean logit all have less entropy (the largest: {best}).",
+        "zh": "{draws} 个总和与平均 logit 都相同的随机分布，熵都更小（最大的为 {best}）。",
+    },
+    "smooth.collision": {
+        "en": "1 − Σ pᵢ² and the collision entropy",
+        "zh": "1 − Σ pᵢ² 与碰撞熵",
+    },
+    "smooth.collision_text": {
+        "en": "Σ pᵢ² is the chance that two independent draws from p give the same class (a collision). Its negative log, H₂(p) = −log Σ pᵢ², is the Rényi entropy of order 2, the collision entropy; it never exceeds Shannon's entropy H(p). So the saturation measure above, 1 − Σ pᵢ² = 1 − e^(−H₂(p)), is an entropy in disguise: it goes to 0 exactly when p becomes one-hot. (It is also twice the Tsallis entropy of order 2.)",
+        "zh": "Σ pᵢ² 是从 p 中独立抽两次得到同一类别（碰撞）的概率。它的负对数 H₂(p) = −log Σ pᵢ² 是 2 阶 Rényi 熵，即碰撞熵；它永远不超过 Shannon 熵 H(p)。所以上面的饱和度 1 − Σ pᵢ² = 1 − e^(−H₂(p)) 其实是一个熵：恰在 p 变成 one-hot 时为 0。（它也是 2 阶 Tsallis 熵的两倍。）",
+    },
+    "smooth.collision_note": {
+        "en": "Softmax of the logits above: Σ pᵢ² = {sq}; {pairs} pairs of independent draws collide with frequency {freq}. H₂ = {h2} ≤ H = {H}; 1 − Σ pᵢ² = {one}.",
+        "zh": "上方 logits 的 softmax：Σ pᵢ² = {sq}；{pairs} 对独立抽样的碰撞频率为 {freq}。H₂ = {h2} ≤ H = {H}；1 − Σ pᵢ² = {one}。",
+    },
 }

@@ -109,3 +109,52 @@ def kkt_section() -> None:
 
 
 kkt_section()
+
+# ---------------------------------------------------------------- exact 1.5-entmax, bisection bracket
+BRACKET_ALPHA = 1.25  # the bracket shown for this alpha (the explorer's default alpha-entmax)
+
+
+def entmax15_section() -> None:
+    st.subheader(t("sfe.entmax15"))
+    st.markdown(t("sfe.entmax15_text"))
+    st.latex(r"z = \tfrac{x}{2},\ z_{(1)} \ge \dots \ge z_{(n)}:\quad \sum_{i \le k} (z_{(i)} - \lambda)^2 = 1"
+             r"\ \Rightarrow\ \lambda_k = \mu_k - \sqrt{1/k - \sigma_k^2},\qquad z_{(k)} \ge \lambda_k \ge z_{(k+1)}")
+    steps = sparse_from_exp_compute.entmax15_sorted_steps(ctl.x)
+    shown = slice(0, state.TOP_VIEW)
+    st.dataframe(pd.DataFrame({
+        "k": np.arange(1, ctl.n + 1)[shown], "z₍ₖ₎": steps["z"][shown], "μₖ": steps["mu"][shown],
+        "σₖ²": steps["sigma2"][shown], "λₖ": steps["lambda_k"][shown],
+        "z₍ₖ₎ ≥ λₖ ≥ z₍ₖ₊₁₎": [t("sfe.yes") if c else t("sfe.no") for c in steps["chosen"][shown]]}),
+        hide_index=True, column_config={c: st.column_config.NumberColumn(format="%.4g") for c in ("z₍ₖ₎", "μₖ", "σₖ²", "λₖ")})
+    bracket = sparse_from_exp_compute.bisection_bracket(ctl.x, BRACKET_ALPHA)
+    st.caption(t("sfe.entmax15_note", k=steps["support"], lam=f"{steps['lambda']:.6g}",
+                 diff=f"{abs(steps['lambda'] - steps['probcore_lambda']):.1e}",
+                 pdiff=f"{np.abs(steps['p'] - steps['probcore']).max():.1e}", alpha=f"{BRACKET_ALPHA:g}",
+                 g0=f"{bracket['g0']:.4g}", g1=f"{bracket['g1']:.4g}", blam=f"{bracket['lambda']:.4g}",
+                 g=f"{bracket['g']:.6g}"))
+
+
+entmax15_section()
+
+# ---------------------------------------------------------------- binary sparsemax = hard sigmoid
+
+
+def hard_sigmoid_section() -> None:
+    st.subheader(t("sfe.hard_sigmoid"))
+    st.markdown(t("sfe.hard_sigmoid_text"))
+    st.latex(r"\text{softmax: } p_1 = \sigma(z_1 - z_2) = \frac{1}{1 + e^{-(z_1 - z_2)}},\qquad "
+             r"\text{sparsemax: } p_1 = \operatorname{clip}\!\Big(\frac{z_1 - z_2 + 1}{2},\, 0,\, 1\Big)")
+    curves = sparse_from_exp_compute.binary_sparsemax()
+    gaps = curves["t"]
+    ui.show_figure(figures.line_chart(gaps, [
+        figures.Curve(mapping_label("softmax"), curves["softmax"], mapping_color("softmax")),
+        figures.Curve(mapping_label("sparsemax"), curves["sparsemax"], mapping_color("sparsemax"))],
+        "t = z₁ − z₂", t("fig.probability"), t("sfe.hs_title"), height=300),
+        "sfe_hard_sigmoid", table=lambda: pd.DataFrame({"t": gaps, "softmax": curves["softmax"],
+                                                         "sparsemax": curves["sparsemax"]}))
+    at_one = int(np.argmin(np.abs(gaps - 1.0)))
+    st.caption(t("sfe.hs_note", diff=f"{np.abs(curves['sparsemax'] - curves['hard_sigmoid']).max():.1e}",
+                 s1=f"{curves['sparsemax'][at_one]:.4g}", sig1=f"{curves['softmax'][at_one]:.4g}"))
+
+
+hard_sigmoid_section()

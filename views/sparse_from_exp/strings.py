@@ -118,4 +118,32 @@ STRINGS = {
         "en": "K = {K}, λ = {lam}. |λ − probcore.threshold.sparsemax_threshold(z)| = {diff}; largest |relu(z − λ) − probcore.sparsemax(z)| = {pdiff}. Every logit above the dashed line keeps its excess over λ as its probability; the others get 0.",
         "zh": "K = {K}，λ = {lam}。|λ − probcore.threshold.sparsemax_threshold(z)| = {diff}；|relu(z − λ) − probcore.sparsemax(z)| 的最大值为 {pdiff}。虚线以上的 logit 把高出 λ 的部分留作概率，其余为 0。",
     },
+    "sfe.entmax15": {
+        "en": "The exact 1.5-entmax algorithm, and the bisection bracket",
+        "zh": "1.5-entmax 的精确算法，以及二分法的区间",
+    },
+    "sfe.entmax15_text": {
+        "en": "For α = 1.5, p = relu(z − λ)² with z = x/2. Sort z decreasingly and suppose the support is the k largest: then Σᵢ≤ₖ (z₍ᵢ₎ − λ)² = 1, a quadratic in λ whose root below the mean is λₖ = μₖ − √(1/k − σₖ²), with μₖ and σₖ² the mean and variance of the k largest. If σₖ² > 1/k there is no real root, since the sum is at least k σₖ² > 1: k cannot be the support. Take the k with z₍ₖ₎ ≥ λₖ ≥ z₍ₖ₊₁₎. Other α have no closed form: shift z = (α − 1)x so that its largest entry is 1; then g(λ) = Σ relu(z − λ)^(1/(α−1)) is ≥ 1 at λ = 0 (the largest entry alone gives 1) and 0 at λ = 1, so the λ with g(λ) = 1 lies in [0, 1), where bisection finds it.",
+        "zh": "α = 1.5 时 p = relu(z − λ)²，其中 z = x/2。把 z 从大到小排序，设支撑集是最大的 k 个：则 Σᵢ≤ₖ (z₍ᵢ₎ − λ)² = 1，这是关于 λ 的一元二次方程，小于均值的那个根为 λₖ = μₖ − √(1/k − σₖ²)，μₖ 与 σₖ² 是最大的 k 个数的均值与方差。若 σₖ² > 1/k 则没有实根，因为这个和至少是 k σₖ² > 1：k 不可能是支撑集大小。取满足 z₍ₖ₎ ≥ λₖ ≥ z₍ₖ₊₁₎ 的那个 k。其他 α 没有闭式解：平移 z = (α − 1)x 使其最大分量为 1；则 g(λ) = Σ relu(z − λ)^(1/(α−1)) 在 λ = 0 处 ≥ 1（仅最大分量就贡献 1），在 λ = 1 处为 0，所以使 g(λ) = 1 的 λ 落在 [0, 1) 中，用二分法即可求得。",
+    },
+    "sfe.entmax15_note": {
+        "en": "For the logits above the rule picks k = {k}: λ = {lam}, |λ − probcore.threshold.entmax15_threshold(z)| = {diff}, largest |relu(x/2 − λ)² − probcore.entmax15(x)| = {pdiff} (a blank λₖ: σₖ² > 1/k, no real root). The bracket for α = {alpha}, after the shift: g(0) = {g0}, g(1) = {g1}, and probcore's λ = {blam} lies in [0, 1), with g(λ) = {g}.",
+        "zh": "对上方的 logits，该规则选出 k = {k}：λ = {lam}，|λ − probcore.threshold.entmax15_threshold(z)| = {diff}，|relu(x/2 − λ)² − probcore.entmax15(x)| 的最大值为 {pdiff}（λₖ 为空：σₖ² > 1/k，没有实根）。α = {alpha} 平移后的区间：g(0) = {g0}，g(1) = {g1}，probcore 的 λ = {blam} 落在 [0, 1) 中，g(λ) = {g}。",
+    },
+    "sfe.hard_sigmoid": {
+        "en": "Binary sparsemax is a hard sigmoid",
+        "zh": "二分类 sparsemax 是硬 sigmoid",
+    },
+    "sfe.hard_sigmoid_text": {
+        "en": "With two classes softmax gives p₁ = σ(z₁ − z₂), the sigmoid. Sparsemax gives p₁ = clip((z₁ − z₂ + 1)/2, 0, 1): a straight line of slope ½ through (0, ½), exactly 0 for z₁ − z₂ ≤ −1 and exactly 1 for z₁ − z₂ ≥ 1. That is a hard sigmoid; the sigmoid's own slope at 0 is ¼, and it never reaches 0 or 1.",
+        "zh": "两个类别时，softmax 给出 p₁ = σ(z₁ − z₂)，即 sigmoid。sparsemax 给出 p₁ = clip((z₁ − z₂ + 1)/2, 0, 1)：一条过 (0, ½)、斜率为 ½ 的直线，z₁ − z₂ ≤ −1 时恰为 0，z₁ − z₂ ≥ 1 时恰为 1。这就是硬 sigmoid；sigmoid 自身在 0 处的斜率为 ¼，且永远达不到 0 或 1。",
+    },
+    "sfe.hs_title": {
+        "en": "p₁ of two classes against t = z₁ − z₂",
+        "zh": "两个类别时 p₁ 随 t = z₁ − z₂ 的变化",
+    },
+    "sfe.hs_note": {
+        "en": "probcore.sparsemax and clip((t + 1)/2, 0, 1) differ by at most {diff} on this grid. At t = 1 sparsemax gives {s1} and softmax σ(1) = {sig1}.",
+        "zh": "在此网格上 probcore.sparsemax 与 clip((t + 1)/2, 0, 1) 最多相差 {diff}。t = 1 时 sparsemax 给出 {s1}，softmax 给出 σ(1) = {sig1}。",
+    },
 }
