@@ -9,7 +9,7 @@ import streamlit as st
 
 from explorer import compute
 from explorer.drawing import figures, ui
-from explorer.live import compare_view
+from explorer.live import compare_view, runs_javascript
 from explorer.i18n import t
 from explorer.session import state
 from probcore.registry import MAPPINGS
@@ -18,7 +18,7 @@ from views.registry import PAGES
 declared = PAGES["compare"].option  # this page's own controls (views/registry.py)
 
 ui.header("page.compare", "compare.intro")
-state.mapping_controls()
+state.mapping_controls(expanded=not runs_javascript())
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -30,7 +30,7 @@ def reference_source(name: str) -> str:
 
 @ui.fragment
 def live() -> None:
-    ctl = state.controls()
+    ctl = state.controls(expanded=not runs_javascript())
     log_y = state.page_option(declared("log"),
                               lambda key: st.toggle(t("compare.log_y"), key=key, persist_state="session"))
     probs = ctl.probabilities()
