@@ -202,7 +202,7 @@ def check_view(view: str, shown: dict) -> None:
     from explorer import compute
     from views.simplex.figures import _plane
     x = np.array(shown["logits"])
-    names = set(state.DEFAULT_SHOWN)
+    names = {"softmax", "sparsemax"} if view == "jacobian" else set(state.DEFAULT_SHOWN)  # Jacobian: the maps drawn
     assert set(shown["mappings"]) == names, shown["mappings"].keys()
     if view == "sweeps":
         T, alpha = shown["temperature"], shown["alpha"]
