@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from bench.browser import IDLE, ROOT, VIEWPORT, chromium, percentile, serve, settle  # noqa: E402
+from bench.browser import IDLE, ROOT, VIEWPORT, chromium, open_controls, percentile, serve, settle  # noqa: E402
 from views import registry  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
@@ -181,6 +181,7 @@ def steps(browser, url: str, action: Interaction, count: int) -> tuple[float, li
     browser's profile of a step: main-thread busy / JavaScript / layout / style ms per step (DevTools
     Performance metrics over the timed steps) and the page's charts, traces and elements."""
     page, first = open_page(browser, url)
+    open_controls(page)  # the core pages' Streamlit controls start folded (figure first)
     cdp = page.context.new_cdp_session(page)
     cdp.send("Performance.enable")
     if action.kind == "slider":

@@ -344,8 +344,8 @@ FIRST_SCREEN = """view => {  // what is not on the first screen, or cut
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("present", [0, 1])
-@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+@pytest.mark.parametrize("present", [0, 1], ids=["plain", "present"])
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=["1280x720", "1920x1080"])
 def test_figure_first(server, browser, size, present):
     """Every core page at 1280x720 and 1920x1080, presentation mode off and on: its live figure and the handle
     that drives it are on the first screen without scrolling, and no label there is cut (scrollWidth <=

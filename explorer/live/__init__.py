@@ -29,13 +29,15 @@ STATIC = Path(__file__).parent / "static"
 PROBCORE_JS = (STATIC / "probcore.js").read_text()
 CSS = (STATIC / "live.css").read_text()
 LIVE_PARAMS = ("temperature", "beta", "order", "k", "top_p", "alpha", "noise", "margin", "scale")
+SHORT = {"temperature": "T", "beta": "β", "order": "order", "k": "k", "top_p": "top-p", "alpha": "α", "noise": "noise",
+         "margin": "m", "scale": "s"}  # a control's name in the view (its full label is its tooltip)
 NOT_LIVE = ("gumbel_softmax",)  # a seeded sample: drawn by the server only
 
 # A few words of the live views that explorer.i18n does not have (same two languages).
 WORDS = {
     "en": {"server_only": "Gumbel-softmax draws a random sample: the live chart leaves it out (its statistics are in the table below).",
            "jacobian_scale": "Colour: ∂pᵢ/∂xⱼ, blue < 0 < red, scaled to each map's largest |entry|; row i, column j.",
-           "logits": "logits", "zeros": "{k} exact zero(s)",
+           "logits": "logits", "zeros": "{k} exact zero(s)", "parameters": "Parameters",
            "view_compare": "Live chart: p of each mapping per class",
            "view_jacobian": "Live heat maps of the Jacobian ∂pᵢ/∂xⱼ",
            "view_simplex": "Live simplex: p of each mapping in the triangle, and the logits on the plane Σ = 1",
@@ -46,7 +48,7 @@ WORDS = {
            "loss_need3": "The current logits are drawn (and dragged) on the planes for n = 3 only."},
     "zh": {"server_only": "Gumbel-softmax 是随机采样：实时图表不画它（其统计量见下表）。",
            "jacobian_scale": "颜色：∂pᵢ/∂xⱼ，蓝 < 0 < 红，按每张图最大的 |元素| 缩放；第 i 行，第 j 列。",
-           "logits": "logits", "zeros": "{k} 个精确的 0",
+           "logits": "logits", "zeros": "{k} 个精确的 0", "parameters": "参数",
            "view_compare": "实时图表：各映射在每个类别上的 p",
            "view_jacobian": "雅可比矩阵 ∂pᵢ/∂xⱼ 的实时热图",
            "view_simplex": "实时单纯形：各映射的 p 在三角形中的位置，以及 Σ = 1 平面上的 logits",
@@ -92,7 +94,7 @@ def _param_specs(names: list[str], n: int, exclude: tuple[str, ...] = ()) -> tup
             if p.kind != "choice":
                 value = float(np.clip(value, p.ui_low, high)) if p.kind == "float" else int(np.clip(value, p.ui_low, high))
             values[p.name] = value
-            specs.append(dict(name=p.name, label=param_label(p.name), kind=p.kind, low=p.ui_low, high=high,
+            specs.append(dict(name=p.name, label=param_label(p.name), short=SHORT[p.name], kind=p.kind, low=p.ui_low, high=high,
                               step=p.step or 1, choices=list(p.choices)))
     return specs, values
 
@@ -138,9 +140,9 @@ def _data(ctl: state.Controls, names: list[str], page: str, exclude: tuple[str, 
         labels={name: ctl.labels[name] for name in names}, colors={name: mapping_color(name) for name in names},
         cues={name: mapping_cue(name) for name in names},
         handles=ctl.n <= state.SLIDER_MAX_N, bound=float(max(10.0, np.ceil(np.abs(ctl.logits).max()))),
-        height=560 if present else 420, font_size=20 if present else 13, lang=language(),
+        height=560 if present else 420, font_size=20 if present else 15, lang=language(), present=present,
         text={"view_name": words[f"view_{page}"], "logits": words["logits"], "zeros": words["zeros"],
-              "download": t("ui.download"), "probability": t("fig.probability"), "class_axis": t("fig.class_axis"),
+              "download": t("ui.download"), "parameters": words["parameters"], "probability": t("fig.probability"), "class_axis": t("fig.class_axis"),
               "exact_zero": t("fig.exact_zero")})
 
 

@@ -36,7 +36,7 @@ function drawJacobian(view) {
     jacobians[name] = J.map((row) => Array.from(row));
     const ox = (k % columns) * (width / columns) + 2.5 * font, oy = Math.floor(k / columns) * (panel + 1.6 * font) + 1.4 * font;
     marker(svg, view, name, ox + 0.45 * font, oy - 0.75 * font, 0.4 * font);  // the mapping's cue beside its name
-    el("text", { x: ox + 1.1 * font, y: oy - 0.4 * font, class: "pl-axis" }, svg, SVG).textContent = data.labels[name];
+    svgText(svg, ox + 1.1 * font, oy - 0.4 * font, data.labels[name], "pl-axis", width / columns - 3.6 * font - 6);
     const bound = Math.max(1e-12, ...index.flatMap((i) => index.map((j) => Math.abs(J[i][j]))));
     index.forEach((i, r) => {
       if (index.length <= 24) el("text", { x: ox - 0.3 * font, y: oy + (r + 0.5) * cell + font / 3, class: "pl-tick", "text-anchor": "end" }, svg, SVG).textContent = i;

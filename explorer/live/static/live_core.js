@@ -65,11 +65,14 @@ function build(parentElement, page, text) {
   const view = { root, page, data: null, logits: [], params: {}, drawnKey: null, pending: false, acked: 0, tries: 0 };
   view.controls = el("div", { class: "pl-controls" }, root);
   view.handles = el("div", { class: "pl-handles", role: "group", "aria-label": text.logits || "logits" }, view.controls);
-  view.paramBox = el("div", { class: "pl-params" }, view.controls);
+  view.toggle = el("button", { type: "button", class: "pl-button", "aria-expanded": "true", "aria-controls": `pl-params-${page}` }, view.controls);
+  view.toggle.textContent = text.parameters || "parameters";
+  view.toggle.addEventListener("click", () => showParams(view, view.paramBox.hidden));
   view.svg = el("svg", { class: "pl-chart", role: "img", "aria-label": text.view_name || page }, root, SVG);
   view.legend = el("div", { class: "pl-legend" }, root);
   view.message = el("div", { class: "pl-message", role: "status" }, root);
   view.tools = el("div", { class: "pl-tools" }, view.controls);
+  view.paramBox = el("div", { class: "pl-params", id: `pl-params-${page}` }, view.controls);
   view.summary = el("p", { class: "pl-sr", "aria-live": "polite" }, root);
   for (const [kind, mime] of [["csv", "text/csv"], ["json", "application/json"]]) {
     const button = el("button", { type: "button", class: "pl-button", "data-download": kind }, view.tools);
@@ -78,6 +81,26 @@ function build(parentElement, page, text) {
   }
   new ResizeObserver(() => view.draw && view.draw()).observe(root);
   return view;
+}
+
+/** The parameter controls shown or folded (presentation mode starts folded: figure first). */
+function showParams(view, shown) {
+  view.paramBox.hidden = !shown;
+  view.toggle.setAttribute("aria-expanded", String(shown));
+}
+
+/** SVG text that never runs past ``max`` px: squeezed to it where its estimated width (0.55 em a Latin
+ * character, 1 em a CJK one) is larger. */
+function svgText(parent, x, y, words, cls, max = Infinity, anchor = "start") {
+  const node = el("text", { x, y, class: cls, "text-anchor": anchor }, parent, SVG);
+  node.textContent = words;
+  const em = parseFloat(getComputedStyle(parent.ownerSVGElement || parent).fontSize) * (cls.includes("pl-tick") ? 0.8 : 0.9);
+  const estimate = [...words].reduce((w, c) => w + (c.charCodeAt(0) > 0x2e80 ? 1 : 0.55), 0) * em;
+  if (estimate > max) {
+    node.setAttribute("textLength", max);
+    node.setAttribute("lengthAdjust", "spacingAndGlyphs");
+  }
+  return node;
 }
 
 /** What the view shows, as the file ``kind``: JSON = data-values; CSV = one row per class (class, logit, the p of
@@ -187,9 +210,9 @@ function buildHandles(view) {
 function buildParams(view) {
   view.paramBox.replaceChildren();
   for (const spec of view.data.params) {
-    const box = el("label", { class: "pl-param" }, view.paramBox);
+    const box = el("label", { class: "pl-param", title: spec.label }, view.paramBox);
     const name = el("span", { class: "pl-name" }, box);
-    const show = () => { name.textContent = `${spec.label} = ${spec.kind === "choice" ? view.params[spec.name] : fmt(view.params[spec.name])}`; };
+    const show = () => { name.textContent = `${spec.short} = ${spec.kind === "choice" ? view.params[spec.name] : fmt(view.params[spec.name])}`; };
     let input;
     if (spec.kind === "choice") {
       input = el("select", { "aria-label": spec.name }, box);
@@ -287,7 +310,7 @@ function logTicks(floor) {
 function drawBars(view, svg, box, index, names, probs, { logY = false, draggable = false, title = null, top = null } = {}) {
   const { data } = view;
   const font = data.font_size;
-  const margin = { l: 4.2 * font, r: 10, t: title ? 1.6 * font : 12, b: 3.4 * font };
+  const margin = { l: 4.2 * font, r: 10, t: title ? 1.6 * font : 12, b: 4.2 * font };
   const plotW = box.width - margin.l - margin.r, plotH = box.height - margin.t - margin.b;
   const ox = box.x + margin.l, oy = box.y + margin.t;
   const positive = names.flatMap((name) => index.map((i) => probs[name][i]).filter((v) => v > 0));
@@ -296,14 +319,14 @@ function drawBars(view, svg, box, index, names, probs, { logY = false, draggable
   const y = logY
     ? (p) => oy + plotH * (1 - (Math.log10(Math.max(p, floor)) - (Math.log10(floor) - 0.2)) / (0.25 - Math.log10(floor)))
     : (p) => oy + plotH * (1 - p / (1.02 * highest));
-  if (title) el("text", { x: ox, y: box.y + font, class: "pl-axis" }, svg, SVG).textContent = title;
+  if (title) svgText(svg, ox, box.y + font, title, "pl-axis", plotW);
   for (const v of logY ? logTicks(floor) : niceTicks(1.02 * highest)) {
     el("line", { x1: ox, x2: ox + plotW, y1: y(v), y2: y(v), class: "pl-grid" }, svg, SVG);
     el("text", { x: ox - 6, y: y(v) + font / 3, class: "pl-tick", "text-anchor": "end" }, svg, SVG).textContent = logY ? `1e${Math.round(Math.log10(v))}` : fmt(v);
   }
   const cy = oy + plotH / 2, ax = box.x + font;
   el("text", { x: ax, y: cy, class: "pl-axis", transform: `rotate(-90 ${ax} ${cy})`, "text-anchor": "middle" }, svg, SVG).textContent = data.text.probability;
-  el("text", { x: ox + plotW / 2, y: box.y + box.height - 4, class: "pl-axis", "text-anchor": "middle" }, svg, SVG).textContent = data.text.class_axis;
+  el("text", { x: ox + plotW / 2, y: box.y + box.height - 0.4 * font, class: "pl-axis", "text-anchor": "middle" }, svg, SVG).textContent = data.text.class_axis;
   const group = plotW / Math.max(index.length, 1), barW = (0.8 * group) / Math.max(names.length, 1);
   const cross = Math.min(Math.max(barW * 0.8, 6), 14) / 2;
   const mark = Math.min(Math.max(barW * 0.32, 3), 7);
@@ -361,11 +384,16 @@ function mount({ parentElement, data, setStateValue }, page, drawView, setup = (
     view.data = data;
     return;
   }
-  const rebuild = !view.data || data.logits.length !== view.logits.length || data.bound !== view.data.bound;
+  const rebuild = !view.inputs || data.logits.length !== view.logits.length || data.bound !== view.data.bound;
   view.data = data;
   view.logits = [...data.logits];
   view.params = { ...data.param_values };
   view.drawnKey = incoming;
+  view.svg.style.fontSize = `${data.font_size}px`;
+  view.legend.style.fontSize = data.present ? "1.1rem" : "0.85rem";
+  view.controls.style.fontSize = data.present ? "1.25rem" : "";
+  if (!view.data || view.present !== data.present) showParams(view, !data.present);
+  view.present = data.present;
   if (rebuild) buildHandles(view);
   else view.inputs.forEach((_, i) => showHandle(view, i));
   buildParams(view);

@@ -84,7 +84,7 @@ function drawLoss(view) {
   const names = data.drawn.filter((name) => surface[name] && !surface[name].error);
   const width = Math.max(view.root.clientWidth, 320), height = fitHeight(view, 260);
   const columns = Math.min(2, Math.max(names.length, 1));
-  const size = Math.max(160, Math.min(width / columns - 4.5 * font, height - 4 * font));
+  const size = Math.max(160, Math.min(width / columns - 4.5 * font, height - 4.7 * font));
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   svg.setAttribute("width", width);
   svg.setAttribute("height", height);
@@ -103,7 +103,8 @@ function drawLoss(view) {
       const flat = loss.flat().filter(Number.isFinite);
       const lo = Math.min(...flat), hi = Math.max(...flat), cell = size / (m - 1);
       const g = el("g", { "data-plane": name, class: "pl-draggable-2d" }, view.cells, SVG);
-      el("text", { x: box.x, y: box.y - 0.5 * font, class: "pl-axis" }, view.cells, SVG).textContent = data.text.plane_title.replace("{mapping}", data.labels[name]);
+      svgText(view.cells, box.x, box.y - 0.5 * font, data.text.plane_title.replace("{mapping}", data.labels[name]), "pl-axis",
+        width / columns - 3.6 * font - 6);
       for (let i = 0; i < m; i++) for (let j = 0; j < m; j++) {  // row i: v (bottom to top), column j: u
         el("rect", { x: box.x + (j - 0.5) * cell, y: box.y + (m - 1.5 - i) * cell, width: cell + 0.6, height: cell + 0.6,
           fill: viridis(hi > lo ? (loss[i][j] - lo) / (hi - lo) : 0.5) }, g, SVG);

@@ -78,7 +78,7 @@ function drawSimplex(view) {
   const right = { x: (wide ? half : 0) + 8, y: (wide ? 0 : panelH) + 1.8 * font, width: half - 16, height: panelH - 3.4 * font };
   const axes = x.map((v, i) => `p${i} (x${i} = ${fmt(v)})`);
   // the triangle: paths p(x / T), then each mapping's p
-  el("text", { x: left.x, y: font, class: "pl-axis" }, svg, SVG).textContent = data.text.points_title;
+  svgText(svg, left.x, font, data.text.points_title, "pl-axis", left.width);
   const tri = planeMap({ ...left, y: left.y + font, height: left.height - font }, 0.62, [0, -0.2]);
   triangle(svg, tri, axes, font);
   const plane = {};
@@ -95,7 +95,7 @@ function drawSimplex(view) {
       `${data.labels[name]}\np = (${Array.from(p, (v) => v.toFixed(4)).join(", ")})`);
   });
   // the plane: the logits on it, the projection (sparsemax) and each p
-  el("text", { x: right.x, y: (wide ? 0 : panelH) + font, class: "pl-axis" }, svg, SVG).textContent = data.text.projection_title;
+  svgText(svg, right.x, (wide ? 0 : panelH) + font, data.text.projection_title, "pl-axis", right.width);
   const moved = logits_on_plane(x);
   if (!view.extent || !(view.isDragging && view.isDragging())) view.extent = Math.max(0.9, 1.15 * Math.hypot(...moved));
   const map = planeMap(right, view.extent);
