@@ -4,7 +4,7 @@ floor app freezes its imported objects as app.py does (``gc.freeze``), so Stream
 after every run costs it nothing either.
 
     python bench/bench_explorer.py [--steps 20] [--sessions 3]
-    python bench/bench_explorer.py --live   # Compare's live view only (issue 21): bench/results/live.md
+    python bench/bench_explorer.py --live   # the live views only (issue 21): bench/results/live.md
 
 Measures, in one run: server start to health; the home page's first render (the first session
 after the server starts, and new sessions after it) and each page's first render in a new
@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from bench.browser import IDLE, ROOT, VIEWPORT, chromium, percentile, serve, settle  # noqa: E402
+from bench.browser import IDLE, ROOT, VIEWPORT, chromium, open_controls, percentile, serve, settle  # noqa: E402
 from views import registry  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
@@ -181,6 +181,7 @@ def steps(browser, url: str, action: Interaction, count: int) -> tuple[float, li
     browser's profile of a step: main-thread busy / JavaScript / layout / style ms per step (DevTools
     Performance metrics over the timed steps) and the page's charts, traces and elements."""
     page, first = open_page(browser, url)
+    open_controls(page)  # the core pages' Streamlit controls start folded (figure first)
     cdp = page.context.new_cdp_session(page)
     cdp.send("Performance.enable")
     if action.kind == "slider":
@@ -296,9 +297,9 @@ def browser_table(report: dict) -> list[str]:
             for name, b in rows]
 
 
-LIVE_ROOT = "[data-live-view='compare']"
-FRAME_PROBE = """() => {  // per input event on x0's handle: its time, the end of the frame work that drew it
-    const root = document.querySelector("[data-live-view='compare']");
+LIVE_VIEWS = {"compare": "", "jacobian": "jacobian", "simplex": "simplex", "loss": "loss", "sweeps": "sweeps"}
+FRAME_PROBE = """view => {  // per input event on x0's handle: its time, the end of the frame work that drew it
+    const root = document.querySelector(`[data-live-view='${view}']`);
     const input = root.querySelector("input[aria-label='x0']");
     window.__frames = [];
     if (window.__probed) return;  // one probe per page: later calls only clear the readings
@@ -311,42 +312,42 @@ FRAME_PROBE = """() => {  // per input event on x0's handle: its time, the end o
         pending = null;
     }).observe(root, {attributes: true, attributeFilter: ['data-values']});
 }"""
-SHOWN_X0 = f"() => JSON.parse(document.querySelector(\"{LIVE_ROOT}\").getAttribute('data-values')).logits[0]"
+SHOWN_X0 = "view => JSON.parse(document.querySelector(`[data-live-view='${view}']`).getAttribute('data-values')).logits[0]"
 
 
-def live_drag(page, moves: int) -> list[dict]:
-    """``moves`` pointer moves across x0's handle, one at a time (each waits for the frame that shows
-    it): for each, the input event's time and when the chart and data-values showed it."""
-    page.evaluate(FRAME_PROBE)
-    handle = page.locator(f"{LIVE_ROOT} input[aria-label='x0']")
+def live_drag(page, moves: int, view: str = "compare") -> list[dict]:
+    """``moves`` pointer moves across x0's handle of ``view``, one at a time (each waits for the frame that
+    shows it): for each, the input event's time and when the chart and data-values showed it."""
+    page.evaluate(FRAME_PROBE, view)
+    handle = page.locator(f"[data-live-view='{view}'] input[aria-label='x0']")
     handle.scroll_into_view_if_needed()
     box = handle.bounding_box()
     y = box["y"] + box["height"] / 2
     page.mouse.move(box["x"] + box["width"] / 2, y)
     page.mouse.down()
     for i in range(moves):  # back and forth over the middle 45 % of the track, 19 moves each way (~0.47 logit each)
-        before = page.evaluate(SHOWN_X0)
+        before = page.evaluate(SHOWN_X0, view)
         k = i % 38
         page.mouse.move(box["x"] + box["width"] * (0.275 + 0.45 * (k if k <= 19 else 38 - k) / 19), y)
-        page.wait_for_function(f"b => ({SHOWN_X0})() !== b", arg=before, polling="raf")
+        page.wait_for_function(f"b => ({SHOWN_X0})('{view}') !== b", arg=before, polling="raf")
     frames = page.evaluate("() => window.__frames")
     page.mouse.up()
     return frames
 
 
 def live_release(page) -> float:
-    """A short drag of x0's handle, then seconds from the release to the server's run done (the URL holds
-    the new logits, the script idle, nothing stale)."""
-    handle = page.locator(f"{LIVE_ROOT} input[aria-label='x0']")
+    """A short drag of Compare's x0 handle, then seconds from the release to the server's run done (the URL
+    holds the new logits, the script idle, nothing stale)."""
+    handle = page.locator("[data-live-view='compare'] input[aria-label='x0']")
     handle.scroll_into_view_if_needed()
     box = handle.bounding_box()
     y = box["y"] + box["height"] / 2
-    x0 = page.evaluate(SHOWN_X0)
+    x0 = page.evaluate(SHOWN_X0, "compare")
     page.mouse.move(box["x"] + box["width"] * (0.5 + x0 / 20), y)  # the thumb (track -10..10)
     page.mouse.down()
     page.mouse.move(box["x"] + box["width"] * (0.5 + x0 / 20) + (15 if x0 < 5 else -15), y, steps=3)
-    page.wait_for_function(f"b => ({SHOWN_X0})() !== b", arg=x0, polling="raf")
-    shown = page.evaluate(SHOWN_X0)
+    page.wait_for_function(f"b => ({SHOWN_X0})('compare') !== b", arg=x0, polling="raf")
+    shown = page.evaluate(SHOWN_X0, "compare")
     start = time.perf_counter()
     page.mouse.up()
     page.wait_for_function("x => (new URL(location.href).searchParams.get('logits') || '').startsWith(x + ',')",
@@ -363,9 +364,9 @@ def ms_summary(ms: list[float]) -> dict:
 
 
 def live_bench(browser, moves: int, releases: int, sessions: int, floor_steps: int) -> dict:
-    """Compare's live view beside the floor app, in one run: frame during a drag, release round trip,
-    first render (issue 21)."""
-    report: dict = {"load_before": os.getloadavg()}
+    """Every live view beside the floor app, in one run: frames during a drag of x0's handle on each view,
+    Compare's release round trip and first render (issue 21)."""
+    report: dict = {"load_before": os.getloadavg(), "views": {}}
     with tempfile.TemporaryDirectory() as tmp:
         floor_script = Path(tmp) / "floor_app.py"
         floor_script.write_text(FLOOR_APP)
@@ -375,36 +376,43 @@ def live_bench(browser, moves: int, releases: int, sessions: int, floor_steps: i
         with serve(Path(tmp) / "explorer.log") as url:
             first_renders(browser, url, 1)  # the server's first session (imports, caches)
             report["compare_first_render"] = summary(first_renders(browser, url, sessions))
-            page, _ = open_page(browser, url)
-            live_drag(page, 5)  # warm the JIT
-            settle(page)
-            frames = live_drag(page, moves)
-            settle(page)
-            report["frames"] = len(frames)
-            report["frame_input_to_drawn"] = ms_summary([f["drawn"] - f["input"] for f in frames])
-            report["frame_work_ms"] = ms_summary([f["ms"] for f in frames])
-            report["release"] = summary([live_release(page) for _ in range(releases)])
-            page.context.close()
+            for view, path in LIVE_VIEWS.items():
+                page, _ = open_page(browser, f"{url}/{path}")
+                live_drag(page, 5, view)  # warm the JIT
+                settle(page)
+                frames = live_drag(page, moves, view)
+                settle(page)
+                report["views"][view] = {"frames": len(frames),
+                                         "frame_input_to_drawn": ms_summary([f["drawn"] - f["input"] for f in frames]),
+                                         "frame_work_ms": ms_summary([f["ms"] for f in frames])}
+                if view == "compare":
+                    report["release"] = summary([live_release(page) for _ in range(releases)])
+                page.context.close()
     report["load_after"] = os.getloadavg()
     return report
 
 
 def live_lines(report: dict) -> list[str]:
     floor, floor_render = report["floor_step"], report["floor_first_render"]
-    frame, release, render = report["frame_input_to_drawn"], report["release"], report["compare_first_render"]
-    return [
-        "# Live Compare (issue 21; bench/bench_explorer.py --live)", "",
+    release, render = report["release"], report["compare_first_render"]
+    lines = [
+        "# Live views (issue 21; bench/bench_explorer.py --live)", "",
         f"One run, beside the one-slider one-chart floor app. Load average before / after: "
         f"{' '.join(f'{v:.2f}' for v in report['load_before'])} / {' '.join(f'{v:.2f}' for v in report['load_after'])} "
         "(2 cores, shared).", "",
         "| measure | p50 (ms) | p95 (ms) | p50 / floor step | p95 / floor step | goal |", "|---|---:|---:|---:|---:|---|",
         f"| floor app: slider step (key press -> chart drawn, idle) | {1000 * floor['p50_s']:.1f} | {1000 * floor['p95_s']:.1f} "
         "| 1.00 | 1.00 | |",
-        f"| Compare live: frame during a drag ({report['frames']} pointer moves on x0's handle: input event -> chart and "
-        f"data-values drawn) | {1000 * frame['p50_s']:.1f} | {1000 * frame['p95_s']:.1f} | {frame['p50_s'] / floor['p50_s']:.2f} "
-        f"| {frame['p95_s'] / floor['p95_s']:.2f} | p50 <= 0.3, p95 <= 0.5 |",
-        f"| of which the view's own work (compute 7 mappings + SVG + data-values) | {1000 * report['frame_work_ms']['p50_s']:.1f} "
-        f"| {1000 * report['frame_work_ms']['p95_s']:.1f} | | | |",
+    ]
+    for view, v in report["views"].items():
+        frame, work = v["frame_input_to_drawn"], v["frame_work_ms"]
+        lines += [
+            f"| {view} live: frame during a drag ({v['frames']} pointer moves on x0's handle: input event -> chart and "
+            f"data-values drawn) | {1000 * frame['p50_s']:.1f} | {1000 * frame['p95_s']:.1f} | {frame['p50_s'] / floor['p50_s']:.2f} "
+            f"| {frame['p95_s'] / floor['p95_s']:.2f} | p50 <= 0.3, p95 <= 0.5 |",
+            f"| of which {view}'s own work (compute + SVG + data-values) | {1000 * work['p50_s']:.1f} "
+            f"| {1000 * work['p95_s']:.1f} | | | |"]
+    lines += [
         f"| Compare live: release -> server run done (URL, table), not redrawn | {1000 * release['p50_s']:.1f} "
         f"| {1000 * release['p95_s']:.1f} | {release['p50_s'] / floor['p50_s']:.2f} | {release['p95_s'] / floor['p95_s']:.2f} "
         "| p50 <= 1.5 |",
@@ -413,6 +421,7 @@ def live_lines(report: dict) -> list[str]:
         f"| {render['p50_s'] / floor_render['p50_s']:.2f} (/ floor's first render) | | <= 1.25 |",
         "",
     ]
+    return lines
 
 
 def main() -> None:
@@ -420,13 +429,16 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=20, help="steps per page (default 20)")
     parser.add_argument("--sessions", type=int, default=3, help="new sessions for the warm first render")
     parser.add_argument("--pages", nargs="*", default=list(PAGES), help="pages to time (default: all)")
-    parser.add_argument("--live", action="store_true", help="only Compare's live view beside the floor app "
-                        "(frames of a drag, release, first render): bench/results/live.md")
+    parser.add_argument("--live", action="store_true", help="only the live views beside the floor app "
+                        "(frames of a drag on each, Compare's release and first render): bench/results/live.md")
+    parser.add_argument("--moves", type=int, default=60, help="--live: pointer moves per view (default 60)")
+    parser.add_argument("--releases", type=int, default=10, help="--live: Compare releases timed (default 10)")
     args = parser.parse_args()
     RESULTS.mkdir(parents=True, exist_ok=True)
     if args.live:
         with chromium(sync_playwright) as browser:
-            report = live_bench(browser, moves=60, releases=10, sessions=args.sessions, floor_steps=args.steps)
+            report = live_bench(browser, moves=args.moves, releases=args.releases, sessions=args.sessions,
+                                floor_steps=args.steps)
         (RESULTS / "live.json").write_text(json.dumps(report, indent=1))
         (RESULTS / "live.md").write_text("\n".join(live_lines(report)))
         print("\n".join(live_lines(report)))

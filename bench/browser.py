@@ -91,6 +91,17 @@ def settle(page) -> None:
     page.wait_for_function("() => !document.querySelector('[data-stale=\"true\"]')")
 
 
+def open_controls(page) -> None:
+    """Open every closed expander (the core pages with a live view open their Mappings and Logits
+    expanders closed: figure first) so that the Streamlit widgets in them can be used; other pages
+    are left as they are."""
+    if not page.locator("[data-live-view]").count():
+        return
+    for summary in page.locator("[data-testid='stExpander'] details:not([open]) > summary").all():
+        summary.click()
+    page.wait_for_function("() => !document.querySelector(\"[data-testid='stExpander'] details:not([open])\")")
+
+
 def slider_step(page, key: str = "ArrowRight", slider: str = "x_2") -> float:
     """Move a logit slider one step; seconds until the first chart shows new data and the script is idle."""
     before = page.evaluate(FIRST_CHART_Y)

@@ -12,7 +12,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from bench.browser import CHROMIUM, FIRST_CHART_Y, ROOT, VIEWPORT, chromium, serve, settle, slider_step
+from bench.browser import CHROMIUM, FIRST_CHART_Y, ROOT, VIEWPORT, chromium, open_controls, serve, settle, slider_step
 from explorer.i18n import catalogue
 from views.registry import PAGES as REGISTRY
 
@@ -101,6 +101,7 @@ def test_slider_updates_the_chart_and_the_url(server, page):
     (Their latency is measured by bench/bench_explorer.py, not asserted here.)"""
     page.goto(server)
     settle(page)
+    open_controls(page)  # folded on a page with a live view (figure first)
     page.locator(".st-key-x_2 input[type='range']").focus()
     for key in ("ArrowRight", "ArrowLeft", "ArrowRight"):
         slider_step(page, key)  # waits until the first chart shows new data
@@ -117,6 +118,7 @@ def test_url_restores_the_view(server, page):
     settle(page)
     assert_no_exception(page)
     sync_api.expect(page.locator(".st-key-w_logits input")).to_have_value("2,1,0.5,-1")
+    open_controls(page)
     page.locator(".st-key-w_params_of button").filter(has_text="α-entmax").click()
     sync_api.expect(page.locator(".st-key-w_alpha input")).to_have_value("1.8")
     page.wait_for_function("""() => {  // Compare's live chart: its mappings, and a log axis (ticks 1e0, 1e-1, ...)
@@ -147,7 +149,7 @@ def test_sweeps_play_animates_without_a_rerun(server, page):
         new MutationObserver(() => window.__reruns++).observe(app, {attributeFilter: ['data-test-script-state']});
     }""")
     before = page.evaluate(FIRST_CHART_Y)
-    page.locator("[data-testid='stPlotlyChart']").first.locator(".updatemenu-button").first.click()
+    page.locator("[data-live-view='sweeps'] button[data-play='T']").click()  # the live view's own Play button
     page.wait_for_function(f"b => ({FIRST_CHART_Y})() !== b", arg=before)
     assert page.evaluate("() => window.__reruns") == 0  # the frames play in the browser
     assert_no_exception(page)
@@ -169,6 +171,7 @@ def test_busy_sessions_keep_the_numbers_they_were_given(server, browser):
     try:
         for p in pages:
             settle(p)
+            open_controls(p)
         for _ in range(steps):
             for p in pages:
                 p.locator(".st-key-x_0 input[type='range']").press("ArrowRight")

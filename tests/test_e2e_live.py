@@ -152,3 +152,217 @@ def test_dragging_on_jacobian_draws_probcore_jacobians(server, browser, lang):
         assert not errors, errors
     finally:
         page.close()
+
+
+# ------------------------------------------------------------------ every live view (issue 21)
+
+LIVE_PAGES = {"compare": "", "jacobian": "jacobian", "simplex": "simplex", "loss": "loss", "sweeps": "sweeps"}
+
+
+def open_view(browser, server, view: str, query: str = "", viewport=None):
+    page = browser.new_page(viewport=viewport or {"width": 1400, "height": 1000})
+    page.set_default_timeout(TIMEOUT_MS)
+    page.errors = []
+    page.on("pageerror", lambda err: page.errors.append(str(err)))
+    page.goto(f"{server}/{LIVE_PAGES[view]}{query}")
+    page.wait_for_selector(f"[data-live-view='{view}'][data-values]", state="attached")
+    settle(page)
+    return page
+
+
+def view_values(page, view: str) -> dict:
+    return json.loads(page.locator(f"[data-live-view='{view}']").get_attribute("data-values"))
+
+
+def next_frame(page) -> None:
+    page.wait_for_function("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def drag_in(page, locator, fx: float, fy: float, steps: int = 10) -> None:
+    """Press in the middle of ``locator`` and drag to the fraction (fx, fy) of its box."""
+    locator.scroll_into_view_if_needed()
+    box = locator.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + fx * box["width"], box["y"] + fy * box["height"], steps=steps)
+    page.mouse.up()
+
+
+def reference(name: str, x: np.ndarray, **params) -> np.ndarray:
+    """probcore's numpy reference with the explorer's default parameters but ``params``."""
+    kwargs = {k: params.get(k, v) for k, v in state.default_kwargs(name).items() if params.get(k, v) is not None}
+    return MAPPINGS[name].reference(x, **kwargs, **({"target": 0} if MAPPINGS[name].needs_target else {}))
+
+
+def check_view(view: str, shown: dict) -> None:
+    """What the view holds is probcore's (Python) at the logits it shows, within 1e-9."""
+    import torch
+
+    import probcore
+    from explorer import compute
+    from views.simplex.figures import _plane
+    x = np.array(shown["logits"])
+    names = {"softmax", "sparsemax"} if view == "jacobian" else set(state.DEFAULT_SHOWN)  # Jacobian: the maps drawn
+    assert set(shown["mappings"]) == names, shown["mappings"].keys()
+    if view == "sweeps":
+        T, alpha = shown["temperature"], shown["alpha"]
+        for name, p in shown["mappings"].items():  # p(x / T) with the mapping's own T at 1
+            assert np.allclose(p, reference(name, x / T, temperature=1.0), rtol=0, atol=1e-9), (name, T)
+        assert set(shown["alpha_mappings"]) == {"entmax"}
+        assert np.allclose(shown["alpha_mappings"]["entmax"], reference("entmax", x, alpha=alpha), rtol=0, atol=1e-9)
+        return
+    for name, p in shown["mappings"].items():
+        assert np.allclose(p, reference(name, x), rtol=0, atol=1e-9), (name, p)
+    if view == "jacobian":
+        for name, J in shown["jacobians"].items():
+            kwargs = {k: v for k, v in state.default_kwargs(name).items() if v is not None}
+            assert np.allclose(J, probcore.jacobian(name, torch.tensor(x), **kwargs).numpy(), rtol=0, atol=1e-9), name
+    if view == "simplex":
+        assert np.allclose(shown["plane"]["logits"], _plane(x - (x.sum() - 1) / 3)[0], rtol=0, atol=1e-9)
+        for name, p in shown["mappings"].items():
+            assert np.allclose(shown["plane"][name], _plane(np.array(p))[0], rtol=0, atol=1e-9), name
+    if view == "loss":
+        assert np.allclose(shown["point"], [x[0] - x[2], x[1] - x[2]], rtol=0, atol=1e-12)
+        assert shown["losses"], "no loss shown"
+        for name, value in shown["losses"].items():
+            kw = compute.items({k: v for k, v in state.default_kwargs(name).items()})
+            loss, grad = compute.loss_and_grad(name, tuple(x), kw, shown["target"])
+            assert abs(value - loss) <= 1e-9 * max(1.0, abs(loss)), (name, value, loss)
+            assert np.allclose(shown["gradients"][name], grad, rtol=1e-9, atol=1e-9), name
+
+
+def drag_view(page, view: str, k: int) -> None:
+    """The k-th of three drags on ``view``: a logit handle (Compare, Jacobian, Sweeps: with the T slider moved
+    by keyboard), the logits' star on Simplex's plane, the point on the first loss plane."""
+    root = page.locator(f"[data-live-view='{view}']")
+    if view == "simplex":
+        drag_in(page, root.locator("rect.pl-plane"), (0.3, 0.6, 0.75)[k], (0.35, 0.7, 0.5)[k])
+    elif view == "loss":
+        drag_in(page, root.locator("[data-plane]").first, (0.8, 0.25, 0.6)[k], (0.3, 0.75, 0.55)[k])
+    else:
+        drag_in(page, root.locator("input[aria-label='x0']"), (0.85, 0.2, 0.6)[k], 0.5)
+        if view == "sweeps":
+            root.locator("input[aria-label='T']").press(("ArrowLeft", "End", "Home")[k])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("view", list(LIVE_PAGES))
+def test_every_live_view_draws_probcore_at_three_drag_positions(server, browser, view, lang):
+    """A drag on each live view at three positions: what it holds (data-values) is probcore's within 1e-9,
+    and the release reaches the server (the URL's logits)."""
+    page = open_view(browser, server, view, f"?lang={lang}")
+    try:
+        check_view(view, view_values(page, view))
+        seen = []
+        for k in range(3):
+            drag_view(page, view, k)
+            next_frame(page)
+            shown = view_values(page, view)
+            check_view(view, shown)
+            seen.append(tuple(shown["logits"]))
+            page.wait_for_function("x => new URL(location.href).searchParams.get('logits') === x",
+                                   arg=", ".join(f"{v:.6g}" for v in shown["logits"]))
+        assert len(set(seen)) == 3, seen  # three different positions
+        assert not page.errors, page.errors
+    finally:
+        page.close()
+
+
+@pytest.mark.slow
+def test_the_last_release_wins_when_keys_outrun_the_server(server, browser):
+    """Six key presses on the live temperature without waiting (each a release, faster than the server's
+    runs): the server ends with the last value (the view sends its latest state again while a run's echo
+    is older than its last release)."""
+    page = open_view(browser, server, "compare")
+    try:
+        temperature = page.locator("[data-live-view='compare'] input[aria-label='temperature']")
+        for _ in range(6):  # T 1 -> 1.3
+            temperature.press("ArrowRight")
+        assert view_values(page, "compare")["mappings"]  # drawn at once
+        page.wait_for_function("() => new URL(location.href).searchParams.get('temperature') === '1.3'")
+        settle(page)
+        assert np.allclose(view_values(page, "compare")["mappings"]["softmax"],
+                           reference("softmax", np.array(view_values(page, "compare")["logits"]), temperature=1.3),
+                           rtol=0, atol=1e-9)
+        assert not page.errors, page.errors
+    finally:
+        page.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("view", ["compare", "sweeps"])
+def test_downloads_hold_what_the_view_shows(server, browser, view, tmp_path):
+    """The view's CSV and JSON buttons, reached by keyboard, save the numbers of data-values."""
+    page = open_view(browser, server, view)
+    try:
+        shown = view_values(page, view)
+        for kind in ("json", "csv"):
+            button = page.locator(f"[data-live-view='{view}'] button[data-download='{kind}']")
+            button.focus()
+            with page.expect_download() as info:
+                page.keyboard.press("Enter")
+            path = tmp_path / f"{view}.{kind}"
+            info.value.save_as(path)
+            if kind == "json":
+                assert json.loads(path.read_text()) == shown
+            else:
+                rows = [line.split(",") for line in path.read_text().strip().splitlines()]
+                header = [h.strip('"') for h in rows[0]]
+                table = np.array(rows[1:], dtype=float)
+                assert np.array_equal(table[:, 1], shown["logits"])
+                for name, p in shown["mappings"].items():
+                    assert np.array_equal(table[:, header.index(name)], p), name
+                if view == "sweeps":
+                    assert np.array_equal(table[:, header.index("alpha_mappings.entmax")], shown["alpha_mappings"]["entmax"])
+    finally:
+        page.close()
+
+
+FIRST_SCREEN = """view => {  // what is not on the first screen, or cut
+    const root = document.querySelector(`[data-live-view='${view}']`);
+    const H = innerHeight, W = innerWidth, problems = [];
+    const box = el => el.getBoundingClientRect();
+    const inside = (r, o) => r.top >= o.top - 0.5 && r.left >= o.left - 0.5 && r.bottom <= o.bottom + 0.5 && r.right <= o.right + 0.5;
+    const screen = {top: 0, left: 0, bottom: H, right: W};
+    const chart = root.querySelector('svg.pl-chart');
+    if (!inside(box(chart), screen)) problems.push(`chart at ${JSON.stringify(box(chart))}`);
+    const driver = root.querySelector("input[aria-label='x0']");
+    if (!driver || !inside(box(driver), screen)) problems.push('x0 handle');
+    for (const text of chart.querySelectorAll('text')) {  // no chart label outside the chart
+        if (!inside(box(text), box(chart))) problems.push(`chart label cut: ${text.textContent}`);
+    }
+    const labels = '.pl-name, .pl-key, .pl-button, [data-testid=stWidgetLabel] p, [data-testid=stExpander] summary p, '
+        + 'h1, button p, [data-testid=stCaptionContainer] p';
+    for (const el of document.querySelectorAll(labels)) {
+        const r = box(el);
+        if (r.width === 0 || r.bottom <= 0 || r.top >= H) continue;  // not on the first screen
+        if (el.scrollWidth > el.clientWidth + 1) problems.push(`label cut: ${el.textContent.slice(0, 40)}`);
+    }
+    return problems;
+}"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("present", [0, 1], ids=["plain", "present"])
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=["1280x720", "1920x1080"])
+def test_figure_first(server, browser, size, present):
+    """Every core page at 1280x720 and 1920x1080, presentation mode off and on: its live figure and the handle
+    that drives it are on the first screen without scrolling, and no label there is cut (scrollWidth <=
+    clientWidth; no chart label outside the chart). Screenshots in artifacts/figure-first/."""
+    shots = ROOT / "artifacts" / "figure-first"
+    shots.mkdir(parents=True, exist_ok=True)
+    width, height = size
+    problems = {}
+    for view in LIVE_PAGES:
+        page = open_view(browser, server, view, f"?present={present}", viewport={"width": width, "height": height})
+        try:
+            page.wait_for_function("() => new Promise(r => setTimeout(() => requestAnimationFrame(r), 300))")
+            page.screenshot(path=shots / f"{view}_{width}x{height}_present{present}.png")
+            found = page.evaluate(FIRST_SCREEN, view)
+            if found:
+                problems[view] = found
+            assert not page.errors, page.errors
+        finally:
+            page.close()
+    assert not problems, problems

@@ -23,6 +23,7 @@ import torch
 import probcore
 from explorer import compute
 from views.loss_landscape import compute as loss_landscape_compute
+from views.simplex import figures as simplex_figures
 from probcore import reference as R
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -233,6 +234,19 @@ def path_cases(rng) -> list[dict]:
     return cases
 
 
+def plane_cases(rng, count: int) -> list[dict]:
+    """The Simplex view's plane coordinates (views.simplex.figures._plane) of probability vectors and of
+    logits moved onto the plane sum = 1 (x - (sum x - 1) / 3), logit scales 1e-3 to 1e3."""
+    cases = []
+    for _ in range(count):
+        p = rng.dirichlet(np.ones(3) * rng.choice([0.1, 1.0, 10.0]))
+        cases.append(dict(fn="plane_coordinates", args=[p], expected=simplex_figures._plane(p)[0], tol=CLOSED, relative=False))
+        x = rng.normal(0, 1, 3) * 10.0 ** rng.uniform(-3, 3)
+        cases.append(dict(fn="logits_on_plane", args=[x], expected=simplex_figures._plane(x - (x.sum() - 1) / 3)[0],
+                          tol=CLOSED, relative=True))
+    return cases
+
+
 def error_cases() -> list[dict]:
     """Bad parameters: the same ValueError message as probcore (compared up to 'got')."""
     x = [1.0, 0.5, -0.5]
@@ -253,7 +267,7 @@ def error_cases() -> list[dict]:
 
 def all_cases() -> list[dict]:
     rng = np.random.default_rng(21)
-    cases = error_cases() + path_cases(rng) + jacobian_cases(rng, 700) + loss_cases(rng, 2400)
+    cases = error_cases() + path_cases(rng) + plane_cases(rng, 50) + jacobian_cases(rng, 700) + loss_cases(rng, 2400)
     return cases + mapping_cases(rng, N_CASES - len(cases) + 300)
 
 
@@ -301,7 +315,7 @@ def test_browser_maths_matches_probcore(cases, tmp_path):
     assert not bad, f"{len(bad)} of {len(cases)} cases differ, e.g. {bad[:5]}"
     kinds = {c["fn"] for c in cases}
     assert {"softmax", "taylor_softmax", "sparse_softmax", "sparsemax", "entmax15", "entmax", "perturbmax", "am_softmax",
-            "jacobian", "loss_grad", "loss_surface", "temperature_sweep", "alpha_sweep", "cross_entropy"} <= kinds
+            "jacobian", "loss_grad", "loss_surface", "temperature_sweep", "alpha_sweep", "cross_entropy", "plane_coordinates", "logits_on_plane"} <= kinds
 
 
 def test_cases_cover_the_ranges(cases):

@@ -33,6 +33,28 @@ def mapping_color(name: str) -> str:
     return MAPPING_COLORS.get(name) or _SPARE[sum(map(ord, name)) % len(_SPARE)]
 
 
+# A second cue beside the colour (WCAG 1.4.1): a dash pattern for lines, a marker shape for points.
+MAPPING_CUES = {
+    "softmax": ("none", "circle"),
+    "taylor_softmax": ("8 3", "square"),
+    "sparse_softmax": ("2 3", "diamond"),
+    "sparsemax": ("10 3 2 3", "triangle-up"),
+    "entmax15": ("5 5", "triangle-down"),
+    "entmax": ("12 4", "cross"),
+    "perturbmax": ("2 2 8 2", "x"),
+    "gumbel_softmax": ("1 4", "star"),
+    "am_softmax": ("6 2 2 2 2 2", "hexagon"),
+}
+_SPARE_CUES = (("4 2", "circle"), ("3 6", "square"), ("9 3 3 3", "diamond"), ("1 2", "star"), ("7 2 1 2", "hexagon"))
+
+
+def mapping_cue(name: str) -> dict[str, str]:
+    """The non-colour cue of mapping ``name``: {"dash": an SVG stroke-dasharray ("none": solid),
+    "marker": circle|square|diamond|triangle-up|triangle-down|cross|x|star|hexagon}; stable per name."""
+    dash, marker = MAPPING_CUES.get(name) or _SPARE_CUES[sum(map(ord, name)) % len(_SPARE_CUES)]
+    return {"dash": dash, "marker": marker}
+
+
 def with_alpha(color: str, alpha: float) -> str:
     """'#RRGGBB' -> 'rgba(r, g, b, alpha)'."""
     r, g, b = (int(color[i:i + 2], 16) for i in (1, 3, 5))

@@ -517,12 +517,13 @@ def _logit_controls(x: np.ndarray, target: bool) -> None:
                                          on_change=_on_slider, args=(i, bound))
 
 
-def mapping_controls() -> None:
+def mapping_controls(expanded: bool = True) -> None:
     """The mappings shown and the parameters of one of them at a time (the others keep their
     values, in the session and in the URL). Drawn once per page run, outside the fragment of the
-    logits: a change here reruns the page, a logit step does not redraw these."""
+    logits: a change here reruns the page, a logit step does not redraw these. A page whose live
+    view carries its own handles opens it closed (``expanded``: figure first)."""
     ss = st.session_state
-    with st.expander(t("sb.mappings"), expanded=True, icon=":material/tune:"):
+    with st.expander(t("sb.mappings"), expanded=expanded, icon=":material/tune:"):
         st.multiselect(t("sb.show"), tuple(MAPPINGS), format_func=mapping_label, **_bind("show"))
         tunable = [name for name in ss["show"] if MAPPINGS[name].params]
         if ss.get("params_of") not in tunable:
@@ -564,13 +565,14 @@ def checked(mappings: bool = True, update: bool = False) -> tuple[Controls, list
                     target=target, seed=seed), messages
 
 
-def controls(mappings: bool = True, target: bool | None = None) -> Controls:
+def controls(mappings: bool = True, target: bool | None = None, expanded: bool = True) -> Controls:
     """Draw the logit controls where the page calls this (first thing in the fragment that draws
     what they change), the messages about bad input below them, and return the checked values
     (with ``mappings``: of the mappings chosen in :func:`mapping_controls`; the target class is
-    drawn with the mappings unless ``target`` says otherwise)."""
+    drawn with the mappings unless ``target`` says otherwise). The expander opens closed where a
+    live view carries the handles (``expanded``: figure first)."""
     ctl, messages = checked(mappings, update=True)
-    with st.expander(t("sb.logits"), expanded=True, icon=":material/linear_scale:"):
+    with st.expander(t("sb.logits"), expanded=expanded, icon=":material/linear_scale:"):
         _logit_controls(ctl.logits, target=mappings if target is None else target)
     for message in messages:
         st.error(plain(message), icon="⚠️")

@@ -9,7 +9,7 @@ import streamlit as st
 
 from explorer import compute
 from explorer.drawing import figures, ui
-from explorer.live import compare_view
+from explorer.live import compare_view, runs_javascript
 from explorer.i18n import t
 from explorer.session import state
 from views.compare import session as compare_session
@@ -19,7 +19,7 @@ from views.registry import PAGES
 declared = PAGES["compare"].option  # this page's own controls (views/registry.py)
 
 ui.header("page.compare", "compare.intro")
-state.mapping_controls()
+state.mapping_controls(expanded=not runs_javascript())
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -38,7 +38,7 @@ def support_text(p: np.ndarray, under: np.ndarray) -> str:
 
 @ui.fragment
 def live() -> None:
-    ctl = state.controls()
+    ctl = state.controls(expanded=not runs_javascript())
     log_y = state.page_option(declared("log"),
                               lambda key: st.toggle(t("compare.log_y"), key=key, persist_state="session"))
     probs = ctl.probabilities()

@@ -8,7 +8,7 @@ import streamlit as st
 from explorer import compute
 from explorer.drawing import ui
 from explorer.i18n import t
-from explorer.live import jacobian_view
+from explorer.live import jacobian_view, runs_javascript
 from explorer.session import state
 from views.registry import PAGES
 from views.jacobian import figures as jacobian_figures
@@ -16,12 +16,12 @@ from views.jacobian import figures as jacobian_figures
 declared = PAGES["jacobian"].option  # this page's own controls (views/registry.py)
 
 ui.header("page.jacobian", "jacobian.intro")
-state.mapping_controls()
+state.mapping_controls(expanded=not runs_javascript())
 
 
 @ui.fragment
 def live() -> None:
-    ctl = state.controls()
+    ctl = state.controls(expanded=not runs_javascript())
     probs = ctl.probabilities()
     labels = ctl.labels
 
@@ -35,10 +35,9 @@ def live() -> None:
         largest = max(np.abs(analytic[zeros]).max(), np.abs(analytic[:, zeros]).max())
         return t("q_jacobian.a", zeros=", ".join(map(str, zeros[:20])), largest=f"{largest:g}", support=len(p) - len(zeros))
 
-    ui.predict("q_jacobian.q", ("q_jacobian.c0", "q_jacobian.c1", "q_jacobian.c2"), 0, zero_rows,
-               (t("q_jacobian.do"), lambda: state.set_logits(state.preset_logits("two_tied", max(ctl.n, 6), 0))))
     jacobians = ui.per_mapping(ctl, lambda name: compute.jacobians(name, ctl.x, ctl.kw(name), ctl.target, ctl.seed))
     if jacobians:
+        figure = st.container()  # the heat maps first (figure first), their table under them
         rows = []
         for name, (analytic, auto) in jacobians.items():
             p = probs[name]
@@ -50,14 +49,6 @@ def live() -> None:
                 t("col.half_l1"): 0.5 * float(np.abs(analytic).sum()),
                 t("col.one_minus_sq"): 1.0 - float(np.sum(p ** 2)),
             })
-        st.dataframe(pd.DataFrame(rows), hide_index=True, column_config={
-            t("col.max_diff"): st.column_config.NumberColumn(format="%.2e"),
-            t("col.half_l1"): st.column_config.NumberColumn(format="%.6f"),
-            t("col.one_minus_sq"): st.column_config.NumberColumn(format="%.6f"),
-        })
-        st.caption(t("jacobian.table_note"))
-        if ctl.n > compute.AUTOGRAD_MAX_N:
-            st.caption(t("jacobian.no_autograd", n=ctl.n, limit=compute.AUTOGRAD_MAX_N))
         index = compute.view_index(ctl.logits, probs, state.TOP_VIEW)
         if len(index) < ctl.n:
             st.caption(t("ui.top_view", top=len(index), n=ctl.n))
@@ -73,7 +64,18 @@ def live() -> None:
                                                                   index, labels[name]),
                                    f"jacobian_{name}", table=lambda a=analytic: pd.DataFrame(a))
 
-        jacobian_view(ctl, drawn, server_figures)
+        with figure:
+            jacobian_view(ctl, drawn, server_figures)
+        st.dataframe(pd.DataFrame(rows), hide_index=True, column_config={
+            t("col.max_diff"): st.column_config.NumberColumn(format="%.2e"),
+            t("col.half_l1"): st.column_config.NumberColumn(format="%.6f"),
+            t("col.one_minus_sq"): st.column_config.NumberColumn(format="%.6f"),
+        })
+        st.caption(t("jacobian.table_note"))
+        if ctl.n > compute.AUTOGRAD_MAX_N:
+            st.caption(t("jacobian.no_autograd", n=ctl.n, limit=compute.AUTOGRAD_MAX_N))
+    ui.predict("q_jacobian.q", ("q_jacobian.c0", "q_jacobian.c1", "q_jacobian.c2"), 0, zero_rows,
+               (t("q_jacobian.do"), lambda: state.set_logits(state.preset_logits("two_tied", max(ctl.n, 6), 0))))
 
 
 live()

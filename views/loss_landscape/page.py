@@ -9,6 +9,7 @@ from explorer import compute
 from explorer.drawing import figures, ui
 from explorer.drawing.colors import EXTRA_COLORS, mapping_color
 from explorer.i18n import t
+from explorer.live import loss_view, runs_javascript
 from explorer.session import state
 from probcore.registry import MAPPINGS
 from views.loss_landscape import compute as loss_landscape_compute
@@ -18,7 +19,7 @@ from views.loss_landscape import figures as loss_landscape_figures
 declared = PAGES["loss"].option  # this page's own controls (views/registry.py)
 
 ui.header("page.loss", "loss.intro")
-state.mapping_controls()
+state.mapping_controls(expanded=not runs_javascript())
 
 
 def losses_of(ctl: state.Controls) -> list[str]:
@@ -29,7 +30,7 @@ def losses_of(ctl: state.Controls) -> list[str]:
 @ui.fragment
 def live() -> None:
     """Everything that depends on the logits: the question and the planes with the current point."""
-    ctl = state.controls()
+    ctl = state.controls(expanded=not runs_javascript())
     labels = ctl.labels
     with_loss = losses_of(ctl)
     target = ctl.target if ctl.target < 3 else 0
@@ -51,28 +52,36 @@ def live() -> None:
         x[ctl.target] = others.max() + 1.0
         state.set_logits(x)
 
+    if not runs_javascript():  # the live view names itself (figure first)
+        st.subheader(t("loss.plane"))
+    if with_loss:
+        figure = st.container()  # the planes first, their radius and picks under them (figure first)
+        radius = state.page_slider(declared("plane"), t("loss.radius"), 0.5)
+        drawn = ui.pick_figures(declared("planes"), t("ctl.planes_of"), with_loss)
+        m = 49
+
+        def server_figures() -> None:
+            grid = loss_landscape_compute.plane_grid(radius, m)
+            surfaces = ui.per_mapping(ctl, lambda name: loss_landscape_compute.loss_surface(name, ctl.kw(name), target, radius, m),
+                                      drawn)
+            columns = st.columns(2)
+            for k, (name, (loss, du, dv)) in enumerate(surfaces.items()):
+                with columns[k % 2]:
+                    title = t("loss.plane_title", mapping=labels[name], target=target)
+                    ui.show_figure(loss_landscape_figures.loss_landscape(grid, grid, loss, du, dv, point, title, mapping_color(name)),
+                                   f"loss_plane_{name}", table=lambda g=grid, values=loss: ui.grid_frame(g, values))
+
+        with figure:
+            loss_view(ctl, drawn, target, radius, m, server_figures)
+        st.caption(t("loss.plane_note"))
+        sliced = [labels[name] for name in with_loss if not MAPPINGS[name].shift_invariant]
+        if sliced:
+            st.caption(t("loss.not_invariant", mappings=", ".join(sliced)))
+    else:
+        st.info(t("loss.none"))
+
     ui.predict("q_loss.q", ("q_loss.c0", "q_loss.c1", "q_loss.c2"), 1, zero_loss,
                (t("q_loss.do"), margin_one))
-
-    st.subheader(t("loss.plane"))
-    if not with_loss:
-        st.info(t("loss.none"))
-        return
-    radius = state.page_slider(declared("plane"), t("loss.radius"), 0.5)
-    drawn = ui.pick_figures(declared("planes"), t("ctl.planes_of"), with_loss)
-    m = 49
-    grid = loss_landscape_compute.plane_grid(radius, m)
-    surfaces = ui.per_mapping(ctl, lambda name: loss_landscape_compute.loss_surface(name, ctl.kw(name), target, radius, m), drawn)
-    columns = st.columns(2)
-    for k, (name, (loss, du, dv)) in enumerate(surfaces.items()):
-        with columns[k % 2]:
-            title = t("loss.plane_title", mapping=labels[name], target=target)
-            ui.show_figure(loss_landscape_figures.loss_landscape(grid, grid, loss, du, dv, point, title, mapping_color(name)),
-                           f"loss_plane_{name}", table=lambda g=grid, values=loss: ui.grid_frame(g, values))
-    st.caption(t("loss.plane_note"))
-    sliced = [labels[name] for name in with_loss if not MAPPINGS[name].shift_invariant]
-    if sliced:
-        st.caption(t("loss.not_invariant", mappings=", ".join(sliced)))
 
 
 live()

@@ -7,6 +7,7 @@ import streamlit as st
 from explorer import compute
 from explorer.drawing import ui
 from explorer.i18n import t
+from explorer.live import runs_javascript, simplex_view
 from explorer.session import state
 from views.registry import PAGES
 from views.simplex import compute as simplex_compute
@@ -15,7 +16,7 @@ from views.simplex import figures as simplex_figures
 declared = PAGES["simplex"].option  # this page's own controls (views/registry.py)
 
 ui.header("page.simplex", "simplex.intro")
-state.mapping_controls()
+state.mapping_controls(expanded=not runs_javascript())
 
 
 def axes_of(x) -> tuple[str, str, str]:
@@ -24,7 +25,7 @@ def axes_of(x) -> tuple[str, str, str]:
 
 @ui.fragment
 def live() -> None:
-    ctl = state.controls()
+    ctl = state.controls(expanded=not runs_javascript())
     if ctl.n != 3:
         st.warning(t("simplex.need3", n=ctl.n))
     x = ctl.logits[:3]
@@ -33,15 +34,19 @@ def live() -> None:
     axes = axes_of(x)
 
     points = ui.per_mapping(ctl, lambda name: compute.probabilities(name, xs, ctl.kw(name), ctl.target, ctl.seed))
-    left, right = st.columns(2)
-    with left:
-        ui.show_figure(simplex_figures.simplex_points(points, labels, axes), "simplex_points",
-                       table=lambda: ui.frame_rows(points, labels, ("p0", "p1", "p2")))
-    with right:
-        projection = compute.probabilities("sparsemax", xs, state.default_kw("sparsemax"))
-        ui.show_figure(simplex_figures.projection_plane(x, {**points, "sparsemax": projection}, "sparsemax", labels),
-                       "simplex_projection")
-        st.caption(t("simplex.projection_note"))
+
+    def server_figures() -> None:
+        left, right = st.columns(2)
+        with left:
+            ui.show_figure(simplex_figures.simplex_points(points, labels, axes), "simplex_points",
+                           table=lambda: ui.frame_rows(points, labels, ("p0", "p1", "p2")))
+        with right:
+            projection = compute.probabilities("sparsemax", xs, state.default_kw("sparsemax"))
+            ui.show_figure(simplex_figures.projection_plane(x, {**points, "sparsemax": projection}, "sparsemax", labels),
+                           "simplex_projection")
+
+    simplex_view(ctl, server_figures)
+    st.caption(t("simplex.projection_note"))
 
     def sharpened() -> str:
         """Support and largest p of each mapping at 3x the logits (computed)."""

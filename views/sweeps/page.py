@@ -8,21 +8,28 @@ from explorer import compute
 from explorer.drawing import figures, ui
 from explorer.drawing.colors import mapping_color
 from explorer.i18n import t
+from explorer.live import runs_javascript, sweeps_view
 from explorer.session import state
 from views.sweeps import figures as sweeps_figures
 
 ui.header("page.sweeps", "sweeps.intro")
-state.mapping_controls()
+state.mapping_controls(expanded=not runs_javascript())
 
 
 @ui.fragment
 def live() -> None:
-    ctl = state.controls()
+    live_view = runs_javascript()  # the two animations drawn in the browser, with the app's own controls
+    ctl = state.controls(expanded=not live_view)
     labels = ctl.labels
     probs = ctl.probabilities()
     index = compute.view_index(ctl.logits, probs, state.TOP_VIEW)
     if len(index) < ctl.n:
         st.caption(t("ui.top_view", top=len(index), n=ctl.n))
+    alpha_maps = [name for name in compute.alpha_names() if name in ctl.mappings]
+    t_start = int(np.argmin(np.abs(np.log(compute.TEMPERATURES))))
+    alpha_start = int(np.argmin(np.abs(compute.ALPHAS - 1.5)))
+    if live_view:
+        sweeps_view(ctl, alpha_maps, t_start, alpha_start)
 
     def one_hot_temperature() -> str:
         """The temperature below which sparsemax(x / T) is one-hot, from the logits and from the sweep."""
@@ -43,10 +50,10 @@ def live() -> None:
     by_t = ui.per_mapping(ctl, lambda name: compute.temperature_sweep(name, ctl.x, ctl.kw(name), ctl.target, ctl.seed))
     if by_t:
         temps = compute.TEMPERATURES
-        frames = [{name: rows[f, index] for name, rows in by_t.items()} for f in range(len(temps))]
-        start = int(np.argmin(np.abs(np.log(temps))))
-        ui.show_figure(sweeps_figures.animated_bars(index, ctl.logits[index], frames, temps, "T", labels, start,
-                                             t("sweeps.temperature_anim")), "sweeps_temperature_anim")
+        if not live_view:
+            frames = [{name: rows[f, index] for name, rows in by_t.items()} for f in range(len(temps))]
+            ui.show_figure(sweeps_figures.animated_bars(index, ctl.logits[index], frames, temps, "T", labels, t_start,
+                                                        t("sweeps.temperature_anim")), "sweeps_temperature_anim")
         curves = [figures.Curve(labels[name], compute.entropy(rows), mapping_color(name)) for name, rows in by_t.items()]
         curves.append(figures.Curve(t("sweeps.log_n"), np.full(len(temps), np.log(ctl.n)), "#8C8C8C", "dot"))
         ui.show_figure(figures.line_chart(temps, curves, t("sweeps.t_axis"), t("sweeps.entropy_axis"),
@@ -54,14 +61,13 @@ def live() -> None:
                        "sweeps_entropy", table=lambda: ui.curves_frame("T", temps, curves))
 
     st.subheader(t("sweeps.alpha"))
-    alpha_maps = [name for name in compute.alpha_names() if name in ctl.mappings]
     by_a = ui.per_mapping(ctl, lambda name: compute.alpha_sweep(name, ctl.x, ctl.kw(name), ctl.target, ctl.seed), alpha_maps)
     if by_a:
         alphas = compute.ALPHAS
-        frames = [{name: rows[f, index] for name, rows in by_a.items()} for f in range(len(alphas))]
-        start = int(np.argmin(np.abs(alphas - 1.5)))
-        ui.show_figure(sweeps_figures.animated_bars(index, ctl.logits[index], frames, alphas, "α", labels, start,
-                                             t("sweeps.alpha_anim")), "sweeps_alpha_anim")
+        if not live_view:
+            frames = [{name: rows[f, index] for name, rows in by_a.items()} for f in range(len(alphas))]
+            ui.show_figure(sweeps_figures.animated_bars(index, ctl.logits[index], frames, alphas, "α", labels, alpha_start,
+                                                        t("sweeps.alpha_anim")), "sweeps_alpha_anim")
         left, right = st.columns(2)
         with left:
             curves = [figures.Curve(labels[name], np.count_nonzero(rows, axis=1).astype(float), mapping_color(name))

@@ -23,7 +23,7 @@ function drawJacobian(view) {
   const font = data.font_size;
   const width = Math.max(view.root.clientWidth, 320);
   const columns = index.length <= 12 ? Math.min(2, Math.max(names.length, 1)) : 1;
-  const panel = Math.min((width - 10) / columns, data.height);
+  const panel = Math.min((width - 10) / columns, fitHeight(view) - 1.6 * font);
   const cell = (panel - 3 * font) / Math.max(index.length, 1);
   const rows = Math.ceil(names.length / columns);
   svg.setAttribute("viewBox", `0 0 ${width} ${rows * (panel + 1.6 * font)}`);
@@ -35,7 +35,8 @@ function drawJacobian(view) {
     const J = jacobian(name, view.logits, kwargs[name], data.target);
     jacobians[name] = J.map((row) => Array.from(row));
     const ox = (k % columns) * (width / columns) + 2.5 * font, oy = Math.floor(k / columns) * (panel + 1.6 * font) + 1.4 * font;
-    el("text", { x: ox, y: oy - 0.4 * font, class: "pl-axis" }, svg, SVG).textContent = data.labels[name];
+    marker(svg, view, name, ox + 0.45 * font, oy - 0.75 * font, 0.4 * font);  // the mapping's cue beside its name
+    svgText(svg, ox + 1.1 * font, oy - 0.4 * font, data.labels[name], "pl-axis", width / columns - 3.6 * font - 6);
     const bound = Math.max(1e-12, ...index.flatMap((i) => index.map((j) => Math.abs(J[i][j]))));
     index.forEach((i, r) => {
       if (index.length <= 24) el("text", { x: ox - 0.3 * font, y: oy + (r + 0.5) * cell + font / 3, class: "pl-tick", "text-anchor": "end" }, svg, SVG).textContent = i;
@@ -51,8 +52,7 @@ function drawJacobian(view) {
   view.message.textContent = Object.entries(errors).map(([name, message]) => `${data.labels[name]}: ${message}`).join("\n");
   const shown = {};
   for (const name of names) shown[name] = Array.from(probs[name]);
-  view.root.setAttribute("data-values", JSON.stringify({ logits: view.logits, mappings: shown, jacobians }));
-  view.root.setAttribute("data-frame-ms", (performance.now() - started).toFixed(2));
+  setValues(view, { logits: view.logits, mappings: shown, jacobians }, started);
 }
 
 export default function liveJacobian(args) {

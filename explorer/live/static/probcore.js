@@ -579,3 +579,17 @@ export function temperature_sweep(name, x, kw = {}, target = 0) {
 export function alpha_sweep(name, x, kw = {}, target = 0) {
   return ALPHAS.map((alpha) => probabilities(name, x, { ...kw, alpha }, target));
 }
+
+/** Orthonormal coordinates of a point of the plane sum = 1 (views.simplex.figures._plane): (q - 1/3) . b with
+ * b = (1, -1, 0) / sqrt 2 and (1, 1, -2) / sqrt 6; the centre of the simplex is (0, 0). */
+export function plane_coordinates(q) {
+  const d = Array.from(q, (v) => v - 1 / 3);
+  return [(d[0] - d[1]) / Math.sqrt(2), (d[0] + d[1] - 2 * d[2]) / Math.sqrt(6)];
+}
+
+/** The logits moved onto the plane sum = 1 (x - (sum x - 1) / 3: the same p for a shift-invariant mapping), in
+ * plane_coordinates. */
+export function logits_on_plane(x) {
+  const shift = (x[0] + x[1] + x[2] - 1) / 3;
+  return plane_coordinates([x[0] - shift, x[1] - shift, x[2] - shift]);
+}
