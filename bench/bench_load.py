@@ -75,6 +75,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_explorer import FLOOR_APP  # noqa: E402
+from explorer.i18n import EN  # noqa: E402
 from explorer.serving.runs import ENV_URL as RUNS_URL, SharedRuns  # noqa: E402
 from views import registry  # noqa: E402
 from serve.cluster import ROOT, Cluster  # noqa: E402
@@ -84,6 +85,12 @@ RUN_TIMEOUT_S = 300.0  # a training press (queue wait included)
 RECOVER_LIMIT_S = 30.0  # a student not served again within this after losing its worker is lost
 RAMP_S = 10.0  # students arrive over the first seconds of the class
 LIVE_STEP = 0.05  # the live views' logit handles: explorer/live/static/live_core.js STEP
+# A run the rerun guard (explorer/serving/guard.py) refuses: a warning instead of the page, an error here.
+REFUSED = tuple(EN[key].split("{")[0] for key in ("guard.too_fast", "guard.too_fast_client"))
+# Every simulated student comes from loopback, one address: the per-address rerun budget
+# (explorer/serving/limits.py, 20 a second by default: about one worker's worth, for a school behind
+# one NAT) would refuse the class's runs; the per-session budget still holds.
+WORKER_ENV = {"PROBCORE_CLIENT_RERUN_RATE": "100000"}
 CACHE_MAX_AGE = 2  # runs a cached message outlives its last use (the frontend's, global.maxCachedMessageAge)
 FINISHED_OK = (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY)
 
@@ -330,6 +337,8 @@ class Student:
                     self.drawn = drawn
                 if msg.script_finished not in FINISHED_OK:
                     return False, f"script_finished {msg.script_finished}"
+                if any(alert.startswith(REFUSED) for alert in alerts):  # the rerun guard skipped this run
+                    return False, "refused: too many reruns"
                 return not error, error
             elif kind == "file_urls_response":
                 self.file_urls = msg.file_urls_response
@@ -748,7 +757,7 @@ def main(argv: list[str] | None = None) -> dict:
                 script = Path(tmp) / "floor.py"
                 script.write_text(FLOOR_APP)
             store = Path(tmp) / "runs.sqlite3"  # this class's shared heavy-run store: its count starts at 0
-            with Cluster(args.workers, script=script, env={RUNS_URL: f"sqlite:///{store}"}) as cluster:
+            with Cluster(args.workers, script=script, env={**WORKER_ENV, RUNS_URL: f"sqlite:///{store}"}) as cluster:
                 result = asyncio.run(the_class(args, cluster.url, cluster))
             result["heavy_runs_computed"] = SharedRuns(store).computed()
     result["app"] = args.app

@@ -24,6 +24,7 @@ import random
 import sys
 import tempfile
 import time
+import zlib
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -56,7 +57,8 @@ ROOM_LESSON = "01_softmax_temperature"
 async def measure(url: str, cpu, page_path: str, action: Action | None, n: int, room: str = "") -> dict:
     """One student: open the page (or the room link), WARM_UP steps, then n steps: worker CPU ms per
     step and the steps' latencies."""
-    student = Student(url, Page(page_path, f"room={room}" if room else "", 1, ()), random.Random(1), Report(),
+    seed = zlib.crc32(f"{page_path} {action}".encode())  # each kind its own values: no cache hit from another kind
+    student = Student(url, Page(page_path, f"room={room}" if room else "", 1, ()), random.Random(seed), Report(),
                       time.monotonic)
     await student.open()
     ok, why = await student.rerun(timeout=120)
