@@ -108,10 +108,11 @@ def _data(ctl: state.Controls, names: list[str]) -> dict:
     the live parameters, labels, colours, the page's words and sizes (presentation mode: larger)."""
     specs, values = _param_specs(names, ctl.n)
     present = bool(st.session_state.get("present"))
+    labels = ctl.labels  # every mapping's label in the session's language: built once, not once per name
     return dict(
         logits=[float(v) for v in ctl.logits], mappings=names, target=ctl.target,
         kwargs={name: ctl.kwargs[name] for name in names}, params=specs, param_values=values,
-        labels={name: ctl.labels[name] for name in names}, colors={name: mapping_color(name) for name in names},
+        labels={name: labels[name] for name in names}, colors={name: mapping_color(name) for name in names},
         handles=ctl.n <= state.SLIDER_MAX_N, bound=float(max(10.0, np.ceil(np.abs(ctl.logits).max()))),
         height=520 if present else 380, font_size=20 if present else 13, lang=language())
 

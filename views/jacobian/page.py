@@ -50,7 +50,7 @@ def live() -> None:
                 t("col.half_l1"): 0.5 * float(np.abs(analytic).sum()),
                 t("col.one_minus_sq"): 1.0 - float(np.sum(p ** 2)),
             })
-        st.dataframe(pd.DataFrame(rows), hide_index=True, column_config={
+        st.dataframe(ui.records_frame(rows), hide_index=True, column_config={
             t("col.max_diff"): st.column_config.NumberColumn(format="%.2e"),
             t("col.half_l1"): st.column_config.NumberColumn(format="%.6f"),
             t("col.one_minus_sq"): st.column_config.NumberColumn(format="%.6f"),
