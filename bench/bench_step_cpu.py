@@ -51,6 +51,7 @@ STEPS = {
     "follow_poll": ("compare", None),
 }
 WARM_UP = 4
+PACE_S = 0.5  # at most 2 steps a second (a parameter release is 2 runs): the rerun guard never refuses one
 ROOM_LESSON = "01_softmax_temperature"
 
 
@@ -82,11 +83,13 @@ async def measure(url: str, cpu, page_path: str, action: Action | None, n: int, 
 
     for _ in range(WARM_UP):
         await step()
+        await asyncio.sleep(PACE_S)
     before, began, times, errors = cpu(), time.monotonic(), [], []
     for _ in range(n):
         t0 = time.monotonic()
         ok, why = await step()
         times.append(time.monotonic() - t0)
+        await asyncio.sleep(max(0.0, PACE_S - times[-1]))  # within the session's rerun budget (guard.RATE)
         if not ok or why:
             errors.append(why)
     spent = cpu() - before
