@@ -15,11 +15,21 @@ opening the app before the class), then each student does what a browser does, w
 /_stcore/health through the proxy (the proxy's PROBCORE_WORKER cookie and Streamlit's XSRF cookie
 come back), opens the websocket /_stcore/stream, sends a ``rerun_script`` BackMsg (streamlit.proto
 ClientState: the page's URL path and the query string of a shared link, then the page's
-page_script_hash and the widget states), and reads ForwardMsgs until ``script_finished``. Every
-``--step-every`` seconds (+-50 % jitter) it changes one widget of its page the way the frontend
-does (a rerun carrying the widget states; a fragment rerun for a widget inside a fragment), presses
-Run on the training demo, uploads two CSV files on Check my numbers (file_urls_request BackMsg ->
-PUT /_stcore/upload_file/... -> rerun with the file_uploader state), or moves to another page.
+page_script_hash, the widget states and, as the frontend, the hashes of the large elements it holds
+so the server sends those as references), and reads ForwardMsgs until ``script_finished``. Every
+``--step-every`` seconds (+-50 % jitter) it takes one step of its page (PAGES below):
+
+- on a live page (explorer/live: Compare, Jacobian; Simplex until its view is live: the slider), a
+  *release*: a drag is computed in the browser and the server hears only its end, one state commit
+  of the live view, as live_core.js's ``setStateValue("state", {logits, params, seq})`` sends it
+  (the element's WidgetState.json_value = ``{"state": {...}}``, then one rerun of the view's
+  fragment carrying every widget state): a logit moved to a point of its handle's grid, or now and
+  then a parameter (temperature: the page then reruns whole);
+- on a topic page, a widget change the way the frontend sends it (a rerun carrying the widget
+  states; a fragment rerun for a widget inside a fragment);
+- Run pressed on the training demo, two CSV files uploaded on Check my numbers (file_urls_request
+  BackMsg -> PUT /_stcore/upload_file/... -> rerun with the file_uploader state), or a move to
+  another page.
 A step's latency is from its request to ``script_finished`` (server-side: the browser's drawing is
 not included). When its websocket closes (``--kill-at`` kills worker 1 at that second) the
 student reconnects through the proxy as the frontend does (health, then the websocket with its
@@ -71,6 +81,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_explorer import FLOOR_APP  # noqa: E402
+from explorer.i18n import EN  # noqa: E402
 from explorer.serving.runs import ENV_URL as RUNS_URL, SharedRuns  # noqa: E402
 from explorer.serving.runs_redis import RedisRuns  # noqa: E402
 from views import registry  # noqa: E402
@@ -82,6 +93,14 @@ STEP_TIMEOUT_S = 30.0  # a page step slower than this is an error
 RUN_TIMEOUT_S = 300.0  # a training press (queue wait included)
 RECOVER_LIMIT_S = 30.0  # a student not served again within this after losing its worker is lost
 RAMP_S = 10.0  # students arrive over the first seconds of the class
+LIVE_STEP = 0.05  # the live views' logit handles: explorer/live/static/live_core.js STEP
+# A run the rerun guard (explorer/serving/guard.py) refuses: a warning instead of the page, an error here.
+REFUSED = tuple(EN[key].split("{")[0] for key in ("guard.too_fast", "guard.too_fast_client"))
+# Every simulated student comes from loopback, one address: the per-address rerun budget
+# (explorer/serving/limits.py, 20 a second by default: about one worker's worth, for a school behind
+# one NAT) would refuse the class's runs; the per-session budget still holds.
+WORKER_ENV = {"PROBCORE_CLIENT_RERUN_RATE": "100000"}
+CACHE_MAX_AGE = 2  # runs a cached message outlives its last use (the frontend's, global.maxCachedMessageAge)
 FINISHED_OK = (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY)
 
 
@@ -107,11 +126,16 @@ class Page:
 
 
 ELSEWHERE = tuple(Action("page", registry.PAGES[name].url_path, 0.3)
-                  for name in ("compare", "simplex", "perturb", "margin", "overconfidence", "check"))
+                  for name in ("compare", "simplex", "jacobian", "perturb", "margin", "overconfidence", "check"))
+# A step on a live page (explorer/live) is a release, one state commit of its live view (a logit, or
+# now and then a parameter: a full page run follows); "release" falls back to the slider of the same
+# key on a page whose view is not live yet. Topic pages: widget changes.
 PAGES = (
-    Page(registry.PAGES["compare"].url_path, "", 4, (Action("slider", "x_0", 3), Action("slider", "x_2", 3), Action("number", "w_target", 1, (0, 1, 2)),
-                     *ELSEWHERE)),
-    Page(registry.PAGES["simplex"].url_path, "", 1, (Action("slider", "x_1", 3), *ELSEWHERE)),
+    Page(registry.PAGES["compare"].url_path, "", 4, (Action("release", "x_0", 3), Action("release", "x_2", 3),
+                                                     Action("release", "temperature", 0.5),
+                                                     Action("number", "w_target", 1, (0, 1, 2)), *ELSEWHERE)),
+    Page(registry.PAGES["simplex"].url_path, "", 1, (Action("release", "x_1", 3), *ELSEWHERE)),
+    Page(registry.PAGES["jacobian"].url_path, "", 1, (Action("release", "x_1", 3), *ELSEWHERE)),
     Page(registry.PAGES["perturb"].url_path, "", 1, (Action("slider", "x_1", 3), *ELSEWHERE)),
     Page(registry.PAGES["margin"].url_path, "", 1, (Action("slider", "margin_m", 2), Action("slider", "margin_angle", 1), *ELSEWHERE)),
     Page(registry.PAGES["overconfidence"].url_path, "", 2, (Action("button", "oc_run", 1), Action("number", "oc_eps", 2, (0.05, 0.1, 0.5, 1.0)),
@@ -125,6 +149,11 @@ UPLOAD_SOURCE = ("check_source", 1)  # the choice that shows the uploaders, and 
 BURST_PAGE = registry.PAGES["overconfidence"].url_path
 BURST_BUTTON = "oc_run"
 BURST_SEED = "oc_seed"
+
+
+def js_number(value: float) -> float | int:
+    """A number as JSON.stringify writes it: an integral value without ".0"."""
+    return int(value) if value.is_integer() else value
 
 
 def upload_files(rng: random.Random) -> list[tuple[str, bytes]]:
@@ -183,7 +212,10 @@ class Student:
         self.file_urls = None  # the last file_urls_response
         self.drawn: dict[str, int] = {}  # element kinds of the last full run and how many
         self.alerts: list[str] = []  # texts of the last run's st.error / st.warning / st.info
-        self.auto_reruns: dict[str, float] = {}  # fragment id -> seconds: st.fragment(run_every=...) (a room's poll)
+        self.cache: dict[str, tuple[ForwardMsg, int]] = {}  # the frontend's message cache: hash -> (msg, run)
+        self.full_runs = 0
+        self.polls: dict[str, float] = {}  # fragment id -> seconds between its timer's reruns
+        self.seq: dict[str, int] = {}  # live view id -> the last release's number
 
     # ---- transport
     def _http(self, method: str, path: str, body: bytes = b"", headers: dict | None = None) -> tuple[int, bytes]:
@@ -246,13 +278,17 @@ class Student:
 
     # ---- the protocol
     async def rerun(self, page_hash: str | None = None, triggers: tuple[WidgetState, ...] = (),
-                    fragment_id: str = "", timeout: float = STEP_TIMEOUT_S) -> tuple[bool, str]:
-        """Send a rerun as the frontend does and read until script_finished: (ok, reason)."""
+                    fragment_id: str = "", timeout: float = STEP_TIMEOUT_S, auto: bool = False) -> tuple[bool, str]:
+        """Send a rerun as the frontend does and read until script_finished: (ok, reason). ``auto``: a
+        fragment's timer (``st.fragment(run_every=...)``, the room poll) asked for it."""
         state = ClientState(query_string=self.query, page_script_hash=self.page_hash if page_hash is None else page_hash,
                             page_name="" if (self.page_hash if page_hash is None else page_hash) else self.page_name,
-                            fragment_id=fragment_id)
+                            fragment_id=fragment_id, is_auto_rerun=auto,
+                            cached_message_hashes=list(self.cache))
         live = {wid: s for wid, s in self.states.items() if wid in self.widgets or not self.widgets}
         state.widget_states.widgets.extend([*live.values(), *triggers])
+        if not fragment_id:
+            self.polls = {}  # the frontend drops a page's timers when a whole run starts; the run sends them again
         msg = BackMsg()
         msg.rerun_script.CopyFrom(state)
         await self.send(msg)
@@ -272,6 +308,11 @@ class Student:
             if msg is None:
                 raise ConnectionClosed(None, None)
             kind = msg.WhichOneof("type")
+            if kind == "ref_hash":  # an element this browser holds: the server sent its hash only
+                msg = self.cache[msg.ref_hash][0]
+                kind = msg.WhichOneof("type")
+            if msg.metadata.cacheable or msg.hash in self.cache:
+                self.cache[msg.hash] = (msg, self.full_runs)
             if kind == "new_session":
                 self.session_id = msg.new_session.initialize.session_id or self.session_id
                 self.page_hash = msg.new_session.page_script_hash or self.page_hash
@@ -291,27 +332,32 @@ class Student:
                     error = error or f"exception: {element.exception.type}: {element.exception.message[:120]}"
                 elif proto is not None and hasattr(proto, "id") and getattr(proto, "id", ""):
                     seen[proto.id] = Widget(which, proto, msg.delta.fragment_id)
+            elif kind == "auto_rerun":
+                self.polls[msg.auto_rerun.fragment_id] = msg.auto_rerun.interval
             elif kind == "script_finished":
                 if msg.script_finished == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
                     continue  # interrupted by our own next request: keep reading
+                if full:  # the frontend's message cache forgets what no run of the last MAX_AGE used
+                    self.full_runs += 1
+                    self.cache = {h: c for h, c in self.cache.items() if self.full_runs - c[1] <= CACHE_MAX_AGE}
                 self.widgets = seen if full else {**self.widgets, **seen}
                 self.alerts = alerts
                 if full:
                     self.drawn = drawn
                 if msg.script_finished not in FINISHED_OK:
                     return False, f"script_finished {msg.script_finished}"
+                if any(alert.startswith(REFUSED) for alert in alerts):  # the rerun guard skipped this run
+                    return False, "refused: too many reruns"
                 return not error, error
             elif kind == "file_urls_response":
                 self.file_urls = msg.file_urls_response
                 return True, ""
-            elif kind == "auto_rerun":
-                self.auto_reruns[msg.auto_rerun.fragment_id] = msg.auto_rerun.interval
 
     async def poll(self) -> tuple[bool, str]:
         """What the browser's timer does for each st.fragment(run_every=...): a rerun of that
         fragment (a room's poll); (True, "") when the page has none."""
-        for fragment in list(self.auto_reruns):
-            ok, why = await self.rerun(fragment_id=fragment)
+        for fragment in list(self.polls):
+            ok, why = await self.rerun(fragment_id=fragment, auto=True)
             if not ok:
                 return ok, why
         return True, ""
@@ -348,6 +394,49 @@ class Student:
             return None
         self.states[wid] = ws
         return found
+
+    def live_view(self) -> tuple[str, Widget, dict] | None:
+        """The page's live view (a components v2 element whose data has logits and param_values,
+        explorer/live): (element id, widget, data), None on a page without one."""
+        for wid, w in self.widgets.items():
+            if w.kind == "bidi_component":
+                text = w.proto.json or w.proto.mixed.json
+                data = json.loads(text) if text else None
+                if isinstance(data, dict) and "logits" in data and "param_values" in data:
+                    return wid, w, data
+        return None
+
+    def release(self, action: Action) -> tuple[str, Widget] | None:
+        """A release on the page's live view, as explorer/live/static/live_core.js sends it: the
+        component's setStateValue("state", {logits, params, seq}) -> the frontend's
+        WidgetStateManager.setJsonValue: the element's WidgetState.json_value becomes
+        JSON.stringify({...its state, state: ...}), then one rerun of the view's fragment carrying
+        every widget state. ``target``: "x_<i>" moves logit i to a random point of its handle's grid
+        (-bound..bound, step 0.05, six significant digits as sixDigits), a parameter name moves that
+        live parameter on its control's range. Without a live view: the slider ``target``."""
+        found = self.live_view()
+        if found is None:
+            return self.set_value(Action("slider", action.target))
+        wid, w, data = found
+        logits, params = list(data["logits"]), dict(data["param_values"])
+        if action.target.startswith("x_"):
+            i = int(action.target[2:]) % len(logits)
+            bound = float(data["bound"])
+            logits[i] = js_number(float(f"{-bound + LIVE_STEP * self.rng.randint(0, round(2 * bound / LIVE_STEP)):.6g}"))
+        else:
+            spec = next((p for p in data["params"] if p["name"] == action.target), None)
+            if spec is None:
+                return None
+            if spec["kind"] == "choice":
+                params[spec["name"]] = self.rng.choice(spec["choices"])
+            else:
+                steps = round((spec["high"] - spec["low"]) / spec["step"])
+                value = spec["low"] + spec["step"] * self.rng.randint(0, steps)
+                params[spec["name"]] = round(value) if spec["kind"] == "int" else js_number(float(f"{value:.6g}"))
+        self.seq[wid] = max(self.seq.get(wid, 0), int(data.get("seq", 0))) + 1
+        sent = {"state": {"logits": logits, "params": params, "seq": self.seq[wid]}}
+        self.states[wid] = WidgetState(id=wid, json_value=json.dumps(sent, separators=(",", ":"), ensure_ascii=False))
+        return wid, w
 
     async def upload(self, keys: tuple[str, ...]) -> tuple[bool, str]:
         """Both files as the frontend sends them: URLs from the server, a multipart PUT each (XSRF
@@ -397,7 +486,7 @@ class Student:
             if found is None:
                 return True, "skipped"
             return await self.rerun(triggers=(WidgetState(id=found[0], trigger_value=True),), timeout=RUN_TIMEOUT_S)
-        found = self.set_value(action)
+        found = self.release(action) if action.kind == "release" else self.set_value(action)
         if found is None:
             return True, "skipped"
         return await self.rerun(fragment_id=found[1].fragment_id)
@@ -699,12 +788,12 @@ def main(argv: list[str] | None = None) -> dict:
             if args.groups > 1:  # a fresh Redis: its count of heavy runs starts at 0
                 if args.app == "floor":
                     parser.error("--groups runs the explorer")
-                with Groups(args.groups, args.workers, Path(tmp)) as cluster:
+                with Groups(args.groups, args.workers, Path(tmp), env=WORKER_ENV) as cluster:
                     result = asyncio.run(the_class(args, cluster.url, cluster))
                     result["heavy_runs_computed"] = RedisRuns(cluster.redis.url).computed()
             else:
                 store = Path(tmp) / "runs.sqlite3"  # this class's shared heavy-run store: its count starts at 0
-                with Cluster(args.workers, script=script, env={RUNS_URL: f"sqlite:///{store}"}) as cluster:
+                with Cluster(args.workers, script=script, env={**WORKER_ENV, RUNS_URL: f"sqlite:///{store}"}) as cluster:
                     result = asyncio.run(the_class(args, cluster.url, cluster))
                 result["heavy_runs_computed"] = SharedRuns(store).computed()
     result["app"], result["groups"] = args.app, args.groups

@@ -108,6 +108,13 @@ def tsallis_entropy(p: np.ndarray, alpha: float) -> np.ndarray:
     return (1 - np.sum(np.asarray(p) ** alpha, axis=-1)) / (alpha * (alpha - 1))
 
 
+@functools.cache
+def _loss_params(loss: str) -> tuple[inspect.Parameter, ...]:
+    """The parameters of probcore.losses.<loss> after (x, target), read once per process (inspect.signature
+    costs about as much as a small loss itself, and a Compare step asked for it twice per mapping)."""
+    return tuple(inspect.signature(getattr(losses, loss)).parameters.values())[2:]
+
+
 def _loss(name: str, kw: Kw):
     """(the registry's loss function of the mapping, the keyword arguments it takes from ``kw``),
     or None when the mapping has no loss or ``kw`` lacks a required one (top-p has no loss: the
@@ -116,7 +123,7 @@ def _loss(name: str, kw: Kw):
     if loss is None:
         return None
     fn = getattr(losses, loss)
-    params = list(inspect.signature(fn).parameters.values())[2:]  # after (x, target)
+    params = _loss_params(loss)
     given = dict(kw)
     if any(p.default is inspect.Parameter.empty and p.name not in given for p in params):
         return None

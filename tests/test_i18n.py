@@ -211,3 +211,20 @@ def test_every_key_the_code_names_exists():
     named = {key for path in sources for key in re.findall(r"""\bt\(["']([a-z_0-9]+\.[a-z_0-9.]+)["']""", path.read_text())}
     assert len(named) > 500
     assert not sorted(named - set(EN)), sorted(named - set(EN))
+
+
+@pytest.mark.slow
+def test_the_language_read_once_a_run_follows_the_url_read_in_that_run():
+    """language() keeps the session's language for the rest of a script run once read; the first
+    run reads the URL after a bad parameter's note was already written (in English, the language
+    then), and every string after the URL read is in the URL's language: the title, the sidebar."""
+    from streamlit.testing.v1 import AppTest
+    from helpers import APP, TIMEOUT
+
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)  # one run: a second in Chinese trips AppTest's selectbox formatting
+    at.query_params.update({"present": "maybe", "lang": "zh"})
+    at.run()
+    assert not at.exception
+    assert at.title[0].value == ZH["page.compare"]
+    assert at.toggle(key="present").label == ZH["sb.present"]
+    assert any("present" in e.value for e in at.error)

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 import streamlit as st
 
 from explorer.drawing import ui
-from explorer.i18n import register, t
+from explorer.i18n import language, register, t
+from explorer.session.keys import SessionKey
 from explorer.session.state import SEED_MAX, Option
 from probcore._validate import NOISES
 from probcore.check import MAX_ROWS
@@ -174,9 +175,19 @@ def all_options() -> dict[str, Option]:
     return {option.key: option for page in PAGES.values() for option in page.options}
 
 
+NAVIGATION = SessionKey[tuple]("_navigation")  # (language, st.navigation's argument) of this session
+
+
 def navigation() -> dict[str, list]:
-    """st.navigation's argument: the pages by section, titles in the session's language."""
-    return {t(section): [st.Page(page.script, title=t(page.title), icon=page.icon, url_path=page.url_path or None,
-                                 default=not page.url_path)
-                         for page in PAGES.values() if page.section == section]
-            for section in SECTIONS}
+    """st.navigation's argument: the pages by section, titles in the session's language. Built once
+    per session and language (st.Page resolves its script's path: a few ms a run); per session, not
+    per process, because st.navigation marks the Page objects it hands out."""
+    lang = language()
+    built = NAVIGATION.get()
+    if built is None or built[0] != lang:
+        built = (lang, {t(section): [st.Page(page.script, title=t(page.title), icon=page.icon,
+                                             url_path=page.url_path or None, default=not page.url_path)
+                                     for page in PAGES.values() if page.section == section]
+                        for section in SECTIONS})
+        NAVIGATION.set(built)
+    return built[1]

@@ -151,6 +151,19 @@ def vector(v: np.ndarray, limit: int = 8) -> str:
     return f"[{head}]" if len(v) <= limit else f"[{head}, …] ‖·‖₂ = {np.linalg.norm(v):.3g}"
 
 
+def records_frame(rows: list[dict[str, Any]], index: str | None = None) -> pd.DataFrame:
+    """``pd.DataFrame(rows)`` (one dict a row, the same keys in each), built column by column: the
+    same frame at about a third of the cost of pandas' path for a list of dicts (a table per step);
+    ``index``: that key's column as the index, as ``.set_index(index)``."""
+    if not rows:
+        return pd.DataFrame(rows)
+    columns = {key: [row[key] for row in rows] for key in rows[0]}
+    if index is None:
+        return pd.DataFrame(columns)
+    labels = columns.pop(index)
+    return pd.DataFrame(columns, index=pd.Index(labels, name=index))
+
+
 def frame_rows(rows: dict[str, np.ndarray], labels: dict[str, str], columns: tuple[str, ...]) -> pd.DataFrame:
     """One row per mapping: its label, then the entries of its vector."""
     return pd.DataFrame([[labels[k], *v] for k, v in rows.items()], columns=["mapping", *columns])

@@ -10,11 +10,11 @@ overrides them (``mapping.<name>``, ``param.<name>``, ``help.<name>``).
 from __future__ import annotations
 
 from explorer.i18n import shared
-from explorer.i18n.catalogue import LANGS, catalogue, language, register
+from explorer.i18n.catalogue import LANGS, catalogue, forget_language, language, register
 from explorer.i18n.messages import MESSAGE_PATTERNS, localize, message_id
 from probcore.registry import MAPPINGS
 
-__all__ = ["EN", "LANGS", "MESSAGE_PATTERNS", "ZH", "catalogue", "language", "localize", "mapping_label", "message_id",
+__all__ = ["EN", "LANGS", "MESSAGE_PATTERNS", "ZH", "catalogue", "forget_language", "language", "localize", "mapping_label", "message_id",
            "param_help", "param_label", "register", "t"]
 
 register(shared.STRINGS)

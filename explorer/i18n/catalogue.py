@@ -5,6 +5,7 @@ views/<page>/strings.py, registered by views/registry.py). A module's words are 
 from __future__ import annotations
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 LANGS = ("en", "zh")
 _TEXTS: dict[str, dict[str, str]] = {lang: {} for lang in LANGS}
@@ -27,7 +28,36 @@ def catalogue(lang: str) -> dict[str, str]:
     return _TEXTS[lang]
 
 
+_RUN_LANGUAGE = "_probcore_language"  # (the run's mark, its language), kept on the script run's context
+
+
+def _run_mark(ctx) -> object | None:
+    """An object Streamlit makes afresh for each script run (of the app or of a fragment) and keeps
+    for that run: ScriptRunContext.reset() gives the context a new fragment coordinator. None
+    outside a run (or should Streamlit drop it: then nothing is kept)."""
+    return getattr(ctx, "parallel_coordinator", None) if ctx is not None else None
+
+
 def language() -> str:
-    """The session's language (``st.session_state["lang"]``, a sidebar control kept in the URL)."""
+    """The session's language (``st.session_state["lang"]``, a sidebar control kept in the URL), read
+    from the session once per script run: every string and label asks for it (about 200 times a
+    Compare step, each a session-state read). The sidebar's selector changes it before a run starts;
+    code that sets it during a run (the URL read on a session's first run, Reset) calls
+    :func:`forget_language`."""
+    ctx = get_script_run_ctx()
+    mark = _run_mark(ctx)
+    kept = getattr(ctx, _RUN_LANGUAGE, None)
+    if mark is not None and kept is not None and kept[0] is mark:
+        return kept[1]
     lang = st.session_state.get("lang", LANGS[0])
-    return lang if lang in _TEXTS else LANGS[0]
+    lang = lang if lang in _TEXTS else LANGS[0]
+    if mark is not None:
+        setattr(ctx, _RUN_LANGUAGE, (mark, lang))  # holds the mark: no later run's can be mistaken for it
+    return lang
+
+
+def forget_language() -> None:
+    """The session's language was just set during this run: the next :func:`language` reads it again."""
+    ctx = get_script_run_ctx()
+    if ctx is not None and hasattr(ctx, _RUN_LANGUAGE):
+        delattr(ctx, _RUN_LANGUAGE)

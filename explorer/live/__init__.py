@@ -134,10 +134,11 @@ def _data(ctl: state.Controls, names: list[str], page: str, exclude: tuple[str, 
     specs, values = _param_specs(names, ctl.n, exclude)
     present = bool(st.session_state.get("present"))
     words = WORDS[language()]
+    labels = ctl.labels  # every mapping's label in the session's language: built once, not once per name
     return dict(
         logits=[float(v) for v in ctl.logits], mappings=names, target=ctl.target,
         kwargs={name: ctl.kwargs[name] for name in names}, params=specs, param_values=values,
-        labels={name: ctl.labels[name] for name in names}, colors={name: mapping_color(name) for name in names},
+        labels={name: labels[name] for name in names}, colors={name: mapping_color(name) for name in names},
         cues={name: mapping_cue(name) for name in names},
         handles=ctl.n <= state.SLIDER_MAX_N, bound=float(max(10.0, np.ceil(np.abs(ctl.logits).max()))),
         height=560 if present else 420, font_size=20 if present else 15, lang=language(), present=present,

@@ -46,7 +46,7 @@ import numpy as np
 import streamlit as st
 
 from explorer import compute
-from explorer.i18n import LANGS, mapping_label, param_help, param_label, t
+from explorer.i18n import LANGS, forget_language, mapping_label, param_help, param_label, t
 from probcore.check import parse_vector
 from probcore.registry import MAPPINGS
 
@@ -228,6 +228,7 @@ def _load_url(options: dict[str, Option]) -> None:
                 ss[key] = parse_option(options[key], raw)
             except ValueError as err:
                 notes.append(t("msg.url_param", key=quote(key), error=err))
+    forget_language()  # the URL may have set it
     ss["_url_notes"] = notes
 
 
@@ -289,6 +290,7 @@ def _reset() -> None:
     for key in [k for k in ss if k.startswith("x_")]:
         del ss[key]
     forget_last_valid_kwargs()
+    forget_language()
     ss["_url_notes"] = []
 
 

@@ -89,7 +89,7 @@ def live() -> None:
             t("col.loss"): f"{loss[0]:.4f}" if loss else "—",
             t("col.grad"): ui.vector(loss[1]) if loss else "—",
         })
-    st.table(pd.DataFrame(rows).set_index(t("col.mapping")))
+    st.table(ui.records_frame(rows, index=t("col.mapping")))
     st.caption(t("compare.table_note", target=ctl.target))
     rounded = [labels[name] for name, u in under.items() if u.any()]
     if rounded:

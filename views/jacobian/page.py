@@ -66,7 +66,7 @@ def live() -> None:
 
         with figure:
             jacobian_view(ctl, drawn, server_figures)
-        st.dataframe(pd.DataFrame(rows), hide_index=True, column_config={
+        st.dataframe(ui.records_frame(rows), hide_index=True, column_config={
             t("col.max_diff"): st.column_config.NumberColumn(format="%.2e"),
             t("col.half_l1"): st.column_config.NumberColumn(format="%.6f"),
             t("col.one_minus_sq"): st.column_config.NumberColumn(format="%.6f"),
