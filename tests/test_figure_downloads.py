@@ -15,6 +15,7 @@ def session(monkeypatch, **values) -> dict:
     ss.update(values)
     monkeypatch.setattr(state.st, "session_state", ss)
     monkeypatch.setattr(ui.st, "session_state", ss)
+    monkeypatch.setattr(ui.st, "query_params", {})
     return ss
 
 
@@ -34,6 +35,15 @@ def test_defaults_give_the_chart_alone_and_hostile_text_a_safe_name(monkeypatch)
     name = ui.file_name("compare_bars")
     assert re.fullmatch(r"[A-Za-z0-9.,_+-]+", name) and len(name) <= ui.FILE_NAME_CHARS
     assert "/" not in name and ss["logits"][:2] == ".."
+
+
+def test_a_control_drawn_below_the_chart_is_named_too(monkeypatch):
+    """The chart is drawn before the page registers its later controls in this run: their values
+    are the session's, for the keys the URL names."""
+    ss = session(monkeypatch)
+    ss["losses_n"], ss["losses_alpha"] = 12, 2.5
+    monkeypatch.setattr(ui.st, "query_params", {"losses_n": "10", "losses_alpha": "2.5"})  # the last run's URL
+    assert ui.file_name("losses_surrogate") == "losses_surrogate-losses_n12-losses_alpha2.5"
 
 
 def test_the_toolbar_png_is_named_and_wide(monkeypatch):

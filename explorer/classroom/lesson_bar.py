@@ -389,10 +389,11 @@ def _lesson_bar(lesson: lessons.Lesson, k: int) -> None:
     lang = language()
     step = lesson.steps[k]
     with st.container(border=True, key="lesson_bar"):
-        c_title, c_count = st.columns([4, 1], vertical_alignment="bottom")
+        # the jump list on the title's row: Previous / Next / Back keep room for their labels (presentation mode)
+        c_title, c_jump, c_count = st.columns([3, 1.6, 1], vertical_alignment="bottom")
         c_title.markdown(f"**{state.plain(lesson.title_in(lang))}** · {t('lesson.counter', k=k + 1, n=len(lesson.steps))}")
         c_count.progress((k + 1) / len(lesson.steps))
-        c_prev, c_next, c_jump, c_back, c_leave = st.columns([2, 2, 2.4, 2.6, 0.6], vertical_alignment="center")
+        c_prev, c_next, c_back, c_leave = st.columns([2, 2, 3.4, 0.6], vertical_alignment="center")
         c_prev.button(t("lesson.prev"), on_click=move, args=(-1,), key="lesson_prev", disabled=k == 0,
                       shortcut="PageUp", icon=":material/arrow_back:", width="stretch")
         c_next.button(t("lesson.next"), on_click=move, args=(1,), key="lesson_next", type="primary",

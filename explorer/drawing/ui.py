@@ -39,10 +39,16 @@ def _csv(frame: Callable[[], pd.DataFrame]) -> Callable[[], bytes]:
 
 def file_name(key: str) -> str:
     """What a download of chart ``key`` ("<page>_<chart>") is, as a file name without extension:
-    the chart, then the view's parameters set so far in this run (state.view_params), e.g.
+    the chart, then the view's parameters (state.view_params; a control the page draws below the
+    chart is not registered yet in this run: its session value where the URL names it), e.g.
     ``compare_bars-temperature0.5-logits3,1,0``; at most FILE_NAME_CHARS, safe on any file system."""
-    params = [f"{name}{value}" for name, value in state.view_params().items() if name not in NOT_IN_FILE_NAMES]
-    name = re.sub(r"[^A-Za-z0-9.,_+-]+", "_", re.sub(r"\s+", "", "-".join([key, *params])))
+    ss = st.session_state
+    params = state.view_params()
+    registered = {*state.OPTIONS, *ss.get("_page_options", {})}
+    params.update({name: ss[name] for name in list(st.query_params) if name not in registered and name in ss})
+    shown = [f"{name}{value:g}" if isinstance(value, float) else f"{name}{value}"
+             for name, value in params.items() if name not in NOT_IN_FILE_NAMES]
+    name = re.sub(r"[^A-Za-z0-9.,_+-]+", "_", re.sub(r"\s+", "", "-".join([key, *shown])))
     return name[:FILE_NAME_CHARS].rstrip("-_.,")
 
 
@@ -116,10 +122,26 @@ PROJECTOR_CSS = """<style>
 </style>"""
 
 
+# Presentation mode at 1280x720 with no label cut (issue 24; tests/test_e2e_presentation.py): labels
+# that Streamlit cuts with an ellipsis wrap instead, buttons drop their shortcut hint (Page Up / Down
+# still work), slider values keep their size (larger, they were drawn on the track) and tables
+# (canvas grids, whose font CSS cannot reach) are zoomed as the text is.
+PROJECTOR_FIT_CSS = """<style>
+.stMainBlockContainer .stMarkdownEllipsis, .stMainBlockContainer .stMarkdownEllipsis p,
+.stMainBlockContainer [data-testid="stMetricLabel"] div { white-space: normal; overflow: visible; text-overflow: clip; }
+.stMainBlockContainer button kbd { display: none; }
+.stMainBlockContainer [data-testid="stSliderThumbValue"] p,
+.stMainBlockContainer [data-testid="stSliderTickBar"] p { font-size: 0.875rem; }
+.stMainBlockContainer [data-testid="stDataFrame"] { zoom: 1.3; width: calc(100% / 1.3) !important; }
+.stMainBlockContainer [data-testid="stTable"] th, .stMainBlockContainer [data-testid="stTable"] td { font-size: 1.3rem; }
+</style>"""
+
+
 def projector_style() -> None:
-    """Presentation mode: larger text in the main area (figures: :func:`show_figure`)."""
+    """Presentation mode: larger text in the main area, fitted (figures: :func:`show_figure`)."""
     if st.session_state.get("present"):
         st.html(PROJECTOR_CSS)
+        st.html(PROJECTOR_FIT_CSS)
 
 
 def header(title_key: str, intro_key: str) -> None:
