@@ -15,7 +15,7 @@ def session(monkeypatch, **values) -> dict:
     ss.update(values)
     monkeypatch.setattr(state.st, "session_state", ss)
     monkeypatch.setattr(ui.st, "session_state", ss)
-    monkeypatch.setattr(ui.st, "query_params", {})
+    monkeypatch.setattr(state.st, "query_params", {})
     return ss
 
 
@@ -42,8 +42,11 @@ def test_a_control_drawn_below_the_chart_is_named_too(monkeypatch):
     are the session's, for the keys the URL names."""
     ss = session(monkeypatch)
     ss["losses_n"], ss["losses_alpha"] = 12, 2.5
-    monkeypatch.setattr(ui.st, "query_params", {"losses_n": "10", "losses_alpha": "2.5"})  # the last run's URL
+    monkeypatch.setattr(state.st, "query_params", {"losses_n": "10", "losses_alpha": "2.5"})  # the last run's URL
     assert ui.file_name("losses_surrogate") == "losses_surrogate-losses_n12-losses_alpha2.5"
+    del ss["losses_n"]  # a first run: the control never drawn, the URL's text (made safe) names it
+    monkeypatch.setattr(state.st, "query_params", {"losses_n": "12/../<x>"})
+    assert ui.file_name("losses_surrogate") == "losses_surrogate-losses_n12_.._x"
 
 
 def test_the_toolbar_png_is_named_and_wide(monkeypatch):

@@ -39,15 +39,11 @@ def _csv(frame: Callable[[], pd.DataFrame]) -> Callable[[], bytes]:
 
 def file_name(key: str) -> str:
     """What a download of chart ``key`` ("<page>_<chart>") is, as a file name without extension:
-    the chart, then the view's parameters (state.view_params; a control the page draws below the
-    chart is not registered yet in this run: its session value where the URL names it), e.g.
+    the chart, then the view's parameters (state.view_values: with the controls the page draws
+    below the chart), e.g.
     ``compare_bars-temperature0.5-logits3,1,0``; at most FILE_NAME_CHARS, safe on any file system."""
-    ss = st.session_state
-    params = state.view_params()
-    registered = {*state.OPTIONS, *ss.get("_page_options", {})}
-    params.update({name: ss[name] for name in list(st.query_params) if name not in registered and name in ss})
     shown = [f"{name}{value:g}" if isinstance(value, float) else f"{name}{value}"
-             for name, value in params.items() if name not in NOT_IN_FILE_NAMES]
+             for name, value in state.view_values().items() if name not in NOT_IN_FILE_NAMES]
     name = re.sub(r"[^A-Za-z0-9.,_+-]+", "_", re.sub(r"\s+", "", "-".join([key, *shown])))
     return name[:FILE_NAME_CHARS].rstrip("-_.,")
 

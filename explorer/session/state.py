@@ -281,6 +281,18 @@ def view_params() -> dict[str, str]:
     return wanted
 
 
+def view_values() -> dict[str, Any]:
+    """:func:`view_params`, plus the URL's keys whose control this run has not drawn yet (a page's
+    control below a chart) with their session values (the URL's text, unchecked, before the control
+    was ever drawn): the whole view, while a page draws."""
+    ss = st.session_state
+    values: dict[str, Any] = dict(view_params())
+    registered = {*OPTIONS, *ss.get("_page_options", {})}
+    values.update({name: ss[name] if name in ss else st.query_params[name]
+                   for name in list(st.query_params) if name not in registered})
+    return values
+
+
 def sync_url() -> None:
     """Write every non-default control of this run to the URL (:func:`view_params`); no message
     when nothing changed."""
