@@ -8,6 +8,7 @@ pages/: views/__init__.py says why).
 """
 import gc
 import time
+from pathlib import Path
 
 import streamlit as st
 import torch
@@ -32,7 +33,10 @@ def one_torch_thread() -> None:
 
 one_torch_thread()
 client.refuse_control_messages()  # issue 25: no client clears the caches of every session
-st.set_page_config(page_title="probcore explorer", page_icon=":material/scatter_plot:", layout="wide")
+# The tab icon is a file of the app (sent inline as a data: URL): a `:material/...:` page icon is
+# fetched by Streamlit's frontend from fonts.gstatic.com, which a classroom offline cannot reach.
+PAGE_ICON = Path(__file__).parent / "explorer" / "drawing" / "page_icon.svg"
+st.set_page_config(page_title="probcore explorer", page_icon=PAGE_ICON, layout="wide")
 guard.limit_reruns()
 state.sidebar()
 ui.start_run()

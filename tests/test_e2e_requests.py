@@ -1,5 +1,6 @@
-"""Issue 25 finding 4 in a real browser: every request a page makes while a lesson plays is
-recorded, and none may go to a host other than the test server's. A lesson file with
+"""Issue 25 finding 4 and issue 24 (offline) in a real browser: every request a page makes is
+recorded, and none may go to a host other than the test server's: on every page of the registry
+(a load, a slider step, the Download popover, presentation mode, Chinese), and while a lesson plays. A lesson file with
 reference-style links and images is uploaded through the Lessons page's "Open a lesson" (refused:
 no request follows), then a lesson whose free-text page option carries a Markdown image and link,
 shown through ``{{param:attention_query}}``, is uploaded and played through its steps."""
@@ -19,12 +20,6 @@ pytestmark = [pytest.mark.slow,  # a served worker and a real browser
               pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium at /usr/bin/chromium")]
 
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
-# Known third-party requests (URL prefix: reason), each to be removed by the issue named.
-KNOWN_THIRD_PARTY = {
-    "https://fonts.gstatic.com/s/i/short-term/release/materialsymbolsrounded/":
-        "Streamlit's frontend fetches each `:material/...:` icon (page icons, button icons) as an SVG "
-        "from Google's font server; issue 24 serves them locally",
-}
 PIXEL = "https://tracker.example.com/pixel.png"
 
 REFERENCE_LINKS = f"""title_en = "Refs"
@@ -76,6 +71,44 @@ def server():
         os.environ.pop("PYTHONPATH") if old is None else os.environ.__setitem__("PYTHONPATH", old)
 
 
+def foreign(requested: list[str]) -> list[str]:
+    """The requests that left the test server (http(s) or websocket to another host; blob: and
+    data: URLs stay in the page)."""
+    return sorted({url for url in requested if urlsplit(url).scheme in ("http", "https", "ws", "wss")
+                   and urlsplit(url).hostname not in LOCAL_HOSTS})
+
+
+def test_every_page_requests_nothing_from_another_host(server):
+    """Offline (issue 24): the tab icon was fetched from fonts.gstatic.com on every load. Each page
+    of the registry is loaded (every other one in presentation mode, the others in Chinese), then a
+    slider moved with the keyboard (where it has one) and its first Download popover opened: no
+    request leaves the test server."""
+    from views.registry import PAGES
+    with chromium(sync_api.sync_playwright) as browser:
+        page = new_page(browser)
+        page.set_default_timeout(180_000)  # a whole page's first run on a busy shared machine
+        requested: list[str] = []
+        page.on("request", lambda request: requested.append(request.url))
+        for i, entry in enumerate(PAGES.values()):
+            page.goto(f"{server}/{entry.url_path}?{'present=1' if i % 2 else 'lang=zh'}")
+            idle(page)
+            slider = page.locator("[data-testid='stMain'] [role='slider']")
+            if slider.count():
+                slider.first.focus()
+                page.keyboard.press("ArrowRight")
+                idle(page)
+            popover = page.locator("[data-testid='stMain'] [data-testid='stPopover'] button")
+            if popover.count():
+                popover.first.click()
+                page.wait_for_timeout(300)
+                page.keyboard.press("Escape")
+            page.wait_for_timeout(300)  # images, fonts and icons of the page load
+        icon = page.evaluate("document.querySelector(\"link[rel='shortcut icon']\").href")
+    assert len(requested) > 5 * len(PAGES), len(requested)
+    assert icon.startswith("data:image/svg+xml"), icon[:80]  # the tab icon, sent with the page
+    assert not foreign(requested), foreign(requested)
+
+
 def upload(page, tmp_path: Path, name: str, text: str) -> None:
     path = tmp_path / name
     path.write_text(text)
@@ -104,7 +137,5 @@ def test_a_played_lesson_requests_nothing_from_another_host(server, tmp_path):
                 click(page, "lesson_next")
         assert counter(3, 3) in page.inner_text(".st-key-lesson_bar")
     assert requested, "no request was recorded"
-    foreign = [url for url in requested if urlsplit(url).scheme in ("http", "https", "ws", "wss")
-               and urlsplit(url).hostname not in LOCAL_HOSTS and not url.startswith(tuple(KNOWN_THIRD_PARTY))]
-    assert not foreign, sorted(set(foreign))
+    assert not foreign(requested), foreign(requested)
     assert not any("tracker.example.com" in url for url in requested)

@@ -404,12 +404,49 @@ def _lesson_page(monkeypatch, tmp_path) -> AppTest:
     return at
 
 
+def test_every_narration_renders_whole():
+    """Issue 24: the lesson list showed raw source cut mid-formula (`$\\operatorna`, `${{gap_bound`).
+    It now shows lessons.narration: every placeholder resolved, and the text whole, so its inline
+    formulas are closed (an even number of unescaped `$`) and the source's own text is all there."""
+    for lesson in SHIPPED.values():
+        for k, step in enumerate(lesson.steps, 1):
+            for lang in ("en", "zh"):
+                shown = lessons.narration(step, lang)
+                assert not lessons.PLACEHOLDER.search(shown), (lesson.id, k, lang)
+                assert len(re.findall(r"(?<!\\)\$", shown)) % 2 == 0, (lesson.id, k, lang, shown)
+                assert lessons.PLACEHOLDER.sub("", step.texts["text"][lang]).split("$")[0] in shown
+
+
+def test_every_placeholder_is_described_in_both_languages():
+    """The editor lists every placeholder with what it computes (views/lesson/strings.py)."""
+    from explorer.i18n import EN, ZH
+    for name in lessons.COMPUTATIONS:
+        assert EN.get(f"lesson.ph.{name}") and CJK.search(ZH.get(f"lesson.ph.{name}", "")), name
+
+
+@pytest.mark.slow
+def test_the_lesson_list_shows_each_step_rendered(monkeypatch, tmp_path):
+    """The Play tab lists every step of the chosen lesson: its page's title and its narration as the
+    lesson bar shows it (placeholders resolved), not its source."""
+    from explorer.i18n import EN
+    at = _lesson_page(monkeypatch, tmp_path)
+    lesson = SHIPPED[at.selectbox(key="lesson_pick").value]
+    shown = [m.value for m in at.markdown]
+    for k, step in enumerate(lesson.steps):
+        assert f"**{k + 1}. {EN[REGISTRY[step.page].title]}**" in shown, k
+        assert lessons.narration(step, "en") in shown, k
+    assert not [text for text in shown if lessons.PLACEHOLDER.search(text) and "`{{" not in text]  # but the editor's list
+
+
 @pytest.mark.slow
 def test_writing_a_lesson_from_the_pages(monkeypatch, tmp_path):
-    """Start a lesson, add the compare page's current view as a step, and the draft is a valid lesson
-    whose step holds that view's parameters."""
+    """Start a lesson (the editor opens: its tab is the one shown), add the compare page's current
+    view as a step, and the draft is a valid lesson whose step holds that view's parameters; the
+    fields are named as a teacher would name them, "1 step" is singular, and the placeholder list
+    is whole."""
     at = _lesson_page(monkeypatch, tmp_path)
     at.button(key="author_new").click().run()
+    assert at.session_state["lesson_tab"] == "Write a lesson"
     at.switch_page(REGISTRY["compare"].script).run()
     at.text_input(key="w_logits").set_value("3, 1, 0").run()
     at.button(key="author_add_view").click().run()
@@ -420,9 +457,15 @@ def test_writing_a_lesson_from_the_pages(monkeypatch, tmp_path):
     at.text_input(key="author_title_en").set_value("Mine").run()
     at.text_input(key="author_title_zh").set_value("我的").run()
     assert not at.exception
-    assert any("valid lesson of 1 steps" in s.value for s in at.success)
+    assert any(s.value == "A valid lesson of 1 step." for s in at.success)
     lesson = at.session_state["_draft_lesson"]
     assert lesson.steps[0].params == {"logits": "3, 1, 0"} and lesson.title["zh"] == "我的"
+    labels = [area.label for area in at.text_area]
+    assert labels[:2] == ["Narration (English)", "Narration (Chinese)"], labels
+    assert not [label for label in labels if re.fullmatch(r"(text|question|answer)_(en|zh)", label)]
+    listed = next(m.value for m in at.markdown if "| placeholder |" in m.value)
+    for name, computation in lessons.COMPUTATIONS.items():
+        assert f"`{{{{{':'.join([name, *filter(None, computation.args.split(':'))])}}}}}`" in listed, name
 
 
 @pytest.mark.slow
@@ -431,6 +474,7 @@ def test_starting_and_joining_rooms_on_the_page(monkeypatch, tmp_path):
     at = _lesson_page(monkeypatch, tmp_path)
     at.button(key="room_start").click().run()
     assert not at.exception
+    assert at.session_state["lesson_tab"] == "Live room"  # the code is in the tab shown, no second click
     code = at.session_state["_room"]
     assert re.fullmatch(r"[A-Z2-9]{6}", code) and at.session_state["_room_secret"]
     assert any(code in m.value for m in at.markdown)

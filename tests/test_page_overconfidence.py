@@ -27,7 +27,8 @@ def bound_figure(at) -> dict:
     return figures(at)[0]
 
 
-def test_defaults_show_the_bound_and_wait_for_run():
+def test_defaults_show_the_bound_and_wait_for_run(monkeypatch):
+    monkeypatch.setattr(overconfidence_compute, "_LAST_RUN", {})  # a fresh server: nothing timed yet
     at = run_app(PAGE)
     assert_ok(at)
     assert at.title[0].value == "Why sparse"
@@ -36,8 +37,10 @@ def test_defaults_show_the_bound_and_wait_for_run():
     assert_readable(figs[0])
     assert any("Press Run" in i.value for i in at.info)
     assert at.button(key="oc_run")
-    estimate = overconfidence_compute.oc_estimate_seconds(100, 20)
-    assert any(f"about {estimate:.1f} s on this machine" in c.value for c in at.caption)
+    # issue 24: the page promised "about 2.5 s" (a fit on another machine) and took 5.9 s; it states no time now
+    assert any(c.value.startswith(f"8 runs, {150 + 8 * 101} full-batch updates in all. No run has been timed")
+               for c in at.caption)
+    assert not any(re.search(r"\d s\b", c.value) for c in at.caption if "full-batch" in c.value)
 
 
 @pytest.mark.parametrize("eps,k", [(0.1, 10), (1e-4, 2), (5.0, 10**6), (0.5, 37)])
@@ -96,11 +99,15 @@ def test_run_reports_its_own_time(ran):
     keeps the time it took there."""
     at, _ = ran
     assert_ok(at)
-    assert overconfidence_compute.oc_estimate_seconds(DEFAULT["steps"], DEFAULT["n_classes"]) < 5  # the default run is short
     result = at.session_state[RESULT]
     assert result["settings"] == DEFAULT
     assert result["seconds"] > 0
-    assert any(f"Last run: {result['seconds']:.1f} s" in c.value for c in at.caption)
+    assert any(f"Last run: {result['seconds']:.1f} s (measured)" in c.value for c in at.caption)
+    # the time stated before the next run is this measured one (scaled to the settings: here the same)
+    assert overconfidence_compute.last_run() == (result["seconds"], DEFAULT["steps"], DEFAULT["n_classes"])
+    at.run()
+    assert any(f"about {result['seconds']:.1f} s, scaled from the last run measured on this server "
+               f"({result['seconds']:.1f} s for 100 steps and 20 classes" in c.value for c in at.caption)
 
 
 def test_shown_metrics_are_the_runs(ran):
@@ -179,10 +186,15 @@ def test_small_run_via_widgets_and_k_capped():
     assert len(result["history"][("entmax", True)]["loss"]) == 11
 
 
-def test_estimate_is_linear_in_the_updates():
+def test_estimate_scales_the_last_measured_run(monkeypatch):
+    monkeypatch.setattr(overconfidence_compute, "_LAST_RUN", {})
     assert overconfidence_compute.oc_updates(100) == 150 + 8 * 101
-    assert overconfidence_compute.oc_estimate_seconds(200, 20) > overconfidence_compute.oc_estimate_seconds(100, 20)
-    assert overconfidence_compute.oc_estimate_seconds(100, 50) > overconfidence_compute.oc_estimate_seconds(100, 20)
+    assert overconfidence_compute.oc_estimate(100, 20) is None  # nothing measured: no time stated
+    overconfidence_compute.record_run(3.0, 100, 20)
+    assert overconfidence_compute.oc_estimate(100, 20) == pytest.approx(3.0)
+    work = overconfidence_compute.oc_work
+    assert overconfidence_compute.oc_estimate(200, 50) == pytest.approx(3.0 * work(200, 50) / work(100, 20))
+    assert overconfidence_compute.oc_estimate(200, 20) > 3.0 and overconfidence_compute.oc_estimate(100, 50) > 3.0
     assert training.LOSSES  # the page trains every loss of explorer.training
 
 

@@ -403,7 +403,8 @@ def _add_view(page_name: str) -> None:
     texts = {"text": {lang: t("author.new_text") for lang in ("en", "zh")}}
     draft["steps"].append({"uid": draft["uid"], "page": page_name, "params": params, "texts": texts})
     draft["uid"] += 1
-    st.session_state["_draft_note"] = t("author.added", n=len(draft["steps"]))
+    n = len(draft["steps"])
+    st.session_state["_draft_note"] = t("author.added_one") if n == 1 else t("author.added", n=n)
 
 
 def bar(page) -> None:
@@ -432,8 +433,8 @@ def bar(page) -> None:
         c1, c2 = st.columns([1, 3], vertical_alignment="center")
         c1.button(t("author.add_view"), on_click=_add_view, args=(shown.id,),
                   key="author_add_view", icon=":material/add_circle:")
-        c2.caption(ss.pop("_draft_note", t("author.draft", title=ss["_draft"]["title"].get("en") or "…",
-                                                 n=len(ss["_draft"]["steps"]))))
+        title, n = ss["_draft"]["title"].get(language()) or ss["_draft"]["title"].get("en") or "…", len(ss["_draft"]["steps"])
+        c2.caption(ss.pop("_draft_note", t("author.draft_one", title=title) if n == 1 else t("author.draft", title=title, n=n)))
     if ss.get("_room") and not ss.get("_room_secret"):
         _follow()
         _follow_button()
@@ -454,10 +455,11 @@ def _lesson_bar(lesson: lessons.Lesson, k: int) -> None:
     lang = language()
     step = lesson.steps[k]
     with st.container(border=True, key="lesson_bar"):
-        c_title, c_count = st.columns([4, 1], vertical_alignment="bottom")
+        # the jump list on the title's row: Previous / Next / Back keep room for their labels (presentation mode)
+        c_title, c_jump, c_count = st.columns([3, 1.6, 1], vertical_alignment="bottom")
         c_title.markdown(f"**{state.plain(lesson.title_in(lang))}** · {t('lesson.counter', k=k + 1, n=len(lesson.steps))}")
         c_count.progress((k + 1) / len(lesson.steps))
-        c_prev, c_next, c_jump, c_back, c_leave = st.columns([2, 2, 2.4, 2.6, 0.6], vertical_alignment="center")
+        c_prev, c_next, c_back, c_leave = st.columns([2, 2, 3.4, 0.6], vertical_alignment="center")
         c_prev.button(t("lesson.prev"), on_click=move, args=(-1,), key="lesson_prev", disabled=k == 0,
                       shortcut="PageUp", icon=":material/arrow_back:", width="stretch")
         c_next.button(t("lesson.next"), on_click=move, args=(1,), key="lesson_next", type="primary",
@@ -470,21 +472,17 @@ def _lesson_bar(lesson: lessons.Lesson, k: int) -> None:
                       help=t("lesson.back_help"), width="stretch")
         c_leave.button("", on_click=leave, key="lesson_leave", icon=":material/close:", help=t("lesson.leave"))
         try:
-            st.markdown(lessons.resolve(_text(step, "text", lang), step))
+            st.markdown(lessons.narration(step, lang))
             if "question" in step.texts:
                 with st.expander(t("lesson.question"), icon=":material/quiz:", expanded=True):
-                    st.markdown(lessons.resolve(_text(step, "question", lang), step))
+                    st.markdown(lessons.narration(step, lang, "question"))
                     if "answer" in step.texts and st.toggle(t("lesson.reveal"), key=f"lesson_reveal_{k}"):
-                        st.markdown(lessons.resolve(_text(step, "answer", lang), step))
+                        st.markdown(lessons.narration(step, lang, "answer"))
         except lessons.LessonError as err:
             st.error(state.plain(str(err)))
         if ss.get("_room_secret"):
             st.caption(t("room.teacher_line", code=ss["_room"]))
     st.iframe(ARROW_KEYS, height=1)
-
-
-def _text(step: lessons.Step, field: str, lang: str) -> str:
-    return step.texts[field].get(lang) or step.texts[field]["en"]
 
 
 def _jump(key: str, drawn_at: int) -> None:

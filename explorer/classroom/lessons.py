@@ -208,57 +208,46 @@ def _param(s: StepState, key: str) -> Any:
 
 class Computation(NamedTuple):
     fn: Callable[..., Any]
-    args: str  # what the arguments are, for messages and lessons/README.md
-    help: str
+    args: str  # what the arguments are, for messages and lessons/README.md (what it computes:
+    #             "lesson.ph.<name>" in views/lesson/strings.py, listed by the lesson editor)
 
 
 COMPUTATIONS: dict[str, Computation] = {
-    "n": Computation(lambda s: len(s.logits), "", "number of logits"),
-    "x": Computation(lambda s, i: float(s.logits[_index(i, len(s.logits))]), "i", "logit x_i"),
-    "gap": Computation(lambda s: float(np.ptp(s.logits)), "", "x_max - x_min"),
-    "param": Computation(_param, "key", "the step's value of a query parameter"),
-    "p": Computation(_entry(StepState.probabilities), "mapping:i", "p_i of the mapping"),
-    "pmax": Computation(lambda s, name: float(s.probabilities(name).max()), "mapping", "largest p_i"),
-    "support": Computation(lambda s, name: compute.support_size(s.probabilities(name)), "mapping",
-                           "number of classes with p_i > 0"),
-    "entropy": Computation(lambda s, name: float(compute.entropy(s.probabilities(name))), "mapping",
-                           "Shannon entropy in nats"),
-    "sumsq": Computation(lambda s, name: float(np.sum(s.probabilities(name) ** 2)), "mapping", "sum of p_i^2"),
-    "trace": Computation(lambda s, name: float(np.trace(_jacobian(s, name))), "mapping", "trace of the Jacobian dp/dx"),
-    "rank": Computation(lambda s, name: compute.rank(_bounded(_jacobian(s, name))), "mapping", "rank of the Jacobian"),
+    "n": Computation(lambda s: len(s.logits), ""),
+    "x": Computation(lambda s, i: float(s.logits[_index(i, len(s.logits))]), "i"),
+    "gap": Computation(lambda s: float(np.ptp(s.logits)), ""),
+    "param": Computation(_param, "key"),
+    "p": Computation(_entry(StepState.probabilities), "mapping:i"),
+    "pmax": Computation(lambda s, name: float(s.probabilities(name).max()), "mapping"),
+    "support": Computation(lambda s, name: compute.support_size(s.probabilities(name)), "mapping"),
+    "entropy": Computation(lambda s, name: float(compute.entropy(s.probabilities(name))), "mapping"),
+    "sumsq": Computation(lambda s, name: float(np.sum(s.probabilities(name) ** 2)), "mapping"),
+    "trace": Computation(lambda s, name: float(np.trace(_jacobian(s, name))), "mapping"),
+    "rank": Computation(lambda s, name: compute.rank(_bounded(_jacobian(s, name))), "mapping"),
     "jac": Computation(lambda s, name, i, j: float(_jacobian(s, name)[_index(i, len(s.logits)), _index(j, len(s.logits))]),
-                       "mapping:i:j", "Jacobian entry dp_i/dx_j"),
-    "loss": Computation(lambda s, name: _loss_and_grad(s, name)[0], "mapping", "the mapping's loss at the target"),
-    "grad": Computation(_entry(lambda s, name: _loss_and_grad(s, name)[1]), "mapping:i", "d loss / d x_i"),
-    "margin_p": Computation(lambda s, i: float(_margin(s)["p"][_index(i, int(s["margin_classes"]))]), "i",
-                            "AM-softmax p_i with margin (margin page)"),
-    "margin_p0": Computation(lambda s, i: float(_margin(s)["p0"][_index(i, int(s["margin_classes"]))]), "i",
-                             "the same without margin"),
-    "margin_loss": Computation(lambda s: _margin(s)["loss"], "", "AM-softmax loss with margin"),
-    "margin_loss0": Computation(lambda s: _margin(s)["loss0"], "", "the same without margin"),
-    "attn": Computation(_entry(_attention), "mapping:j", "attention weight of key j (first query)"),
-    "attn_max": Computation(lambda s, name: float(_attention(s, name).max()), "mapping",
-                            "largest attention weight (first query)"),
-    "attn_support": Computation(lambda s, name: int(np.count_nonzero(_attention(s, name))), "mapping",
-                                "keys with a nonzero weight (first query)"),
-    "mc_freq": Computation(lambda s, i: float(_gumbel_max(s)[1][_index(i, len(s.logits))]), "i",
-                           "share of argmax(x + g) over N = perturb_samples Gumbel draws (perturb page)"),
+                       "mapping:i:j"),
+    "loss": Computation(lambda s, name: _loss_and_grad(s, name)[0], "mapping"),
+    "grad": Computation(_entry(lambda s, name: _loss_and_grad(s, name)[1]), "mapping:i"),
+    "margin_p": Computation(lambda s, i: float(_margin(s)["p"][_index(i, int(s["margin_classes"]))]), "i"),
+    "margin_p0": Computation(lambda s, i: float(_margin(s)["p0"][_index(i, int(s["margin_classes"]))]), "i"),
+    "margin_loss": Computation(lambda s: _margin(s)["loss"], ""),
+    "margin_loss0": Computation(lambda s: _margin(s)["loss0"], ""),
+    "attn": Computation(_entry(_attention), "mapping:j"),
+    "attn_max": Computation(lambda s, name: float(_attention(s, name).max()), "mapping"),
+    "attn_support": Computation(lambda s, name: int(np.count_nonzero(_attention(s, name))), "mapping"),
+    "mc_freq": Computation(lambda s, i: float(_gumbel_max(s)[1][_index(i, len(s.logits))]), "i"),
     "clt": Computation(lambda s: float(perturb_compute.clt_total_variation(s.probabilities("softmax"), [_gumbel_max(s)[0]])[0]),
-                       "", "central-limit expectation of the total variation at that N"),
-    "gap_bound": Computation(lambda s, n: _gap_bound(s, n), "n",
-                             "smallest logit gap at cross-entropy oc_eps over n classes"),
-    "gap_bound_topk": Computation(lambda s, n: _gap_bound(s, n, int(s["oc_k"])), "n",
-                                  "the same for the top-k loss, k = oc_k"),
+                       ""),
+    "gap_bound": Computation(lambda s, n: _gap_bound(s, n), "n"),
+    "gap_bound_topk": Computation(lambda s, n: _gap_bound(s, n, int(s["oc_k"])), "n"),
     "hs_sum": Computation(lambda s: vocab_compute.vocab_hs(int(s["vocab_n"]), float(s["vocab_s"]), int(s["vocab_seed"]))["sum"],
-                          "", "sum of the hierarchical-softmax probabilities"),
+                          ""),
     "hs_expected": Computation(lambda s: vocab_compute.vocab_hs(int(s["vocab_n"]), float(s["vocab_s"]),
-                                                          int(s["vocab_seed"]))["expected"], "",
-                               "expected Huffman code length (bits)"),
+                                                          int(s["vocab_seed"]))["expected"], ""),
     "hs_entropy": Computation(lambda s: vocab_compute.vocab_hs(int(s["vocab_n"]), float(s["vocab_s"]),
-                                                         int(s["vocab_seed"]))["entropy"], "",
-                              "entropy of the Zipf frequencies (bits)"),
-    "log2n": Computation(lambda s: math.log2(int(s["vocab_n"])), "", "log2 of the vocabulary size"),
-    "check_rows": Computation(_check_rows, "verdict", "rows of the check example with the verdict ok (or mismatch)"),
+                                                         int(s["vocab_seed"]))["entropy"], ""),
+    "log2n": Computation(lambda s: math.log2(int(s["vocab_n"])), ""),
+    "check_rows": Computation(_check_rows, "verdict"),
 }
 
 
@@ -285,8 +274,7 @@ def placeholders(text: str) -> list[tuple[str, str, list[str], str | None]]:
     for match in PLACEHOLDER.finditer(text):
         body = PLACEHOLDER_BODY.fullmatch(match.group(1))
         if body is None or body.group(1) not in COMPUTATIONS:
-            raise LessonError(t("lesson.err.placeholder", text=state.quote(match.group(0)),
-                                names=", ".join(COMPUTATIONS)))
+            raise LessonError(t("lesson.err.placeholder", text=state.quote(match.group(0))))
         name, args = body.group(1), [a for a in body.group(2).split(":") if a]
         if len(args) != _arity(name):
             raise LessonError(t("lesson.err.arity", text=state.quote(match.group(0)), name=name,
@@ -308,6 +296,12 @@ def resolve(text: str, step: Step) -> str:
         shown = format_value(value, fmt)
         out = out.replace(whole, re.sub(r"([!-/:-@\[-`{-~])", r"\\\1", shown) if isinstance(value, str) else shown, 1)
     return out
+
+
+def narration(step: Step, lang: str, field: str = "text") -> str:
+    """The step's ``field`` in ``lang`` (English where that language's is empty), every placeholder
+    resolved at the step's state (:func:`resolve`): Markdown with LaTeX, whole (never cut)."""
+    return resolve(step.texts[field].get(lang) or step.texts[field]["en"], step)
 
 
 @functools.lru_cache(maxsize=2048)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import io
 import os
+import re
 import sys
 import time
 from typing import Any, Callable
@@ -22,7 +23,10 @@ from explorer.session import state
 from explorer.session.keys import SessionKey
 from probcore.registry import MAPPINGS
 
-PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"scale": 2}}
+PLOTLY_CONFIG = {"displaylogo": False}
+PNG_WIDTH = 1280  # px of a downloaded PNG (x2 scale): wider than a page's column, so a side legend has room
+NOT_IN_FILE_NAMES = ("lang", "present", "lesson", "step", "room")  # the viewer's and the player's, not the view's
+FILE_NAME_CHARS = 150
 
 
 def _csv(frame: Callable[[], pd.DataFrame]) -> Callable[[], bytes]:
@@ -33,19 +37,40 @@ def _csv(frame: Callable[[], pd.DataFrame]) -> Callable[[], bytes]:
     return data
 
 
+def file_name(key: str) -> str:
+    """What a download of chart ``key`` ("<page>_<chart>") is, as a file name without extension:
+    the chart, then the view's parameters (state.view_values: with the controls the page draws
+    below the chart), e.g.
+    ``compare_bars-temperature0.5-logits3,1,0``; at most FILE_NAME_CHARS, safe on any file system."""
+    shown = [f"{name}{value:g}" if isinstance(value, float) else f"{name}{value}"
+             for name, value in state.view_values().items() if name not in NOT_IN_FILE_NAMES]
+    name = re.sub(r"[^A-Za-z0-9.,_+-]+", "_", re.sub(r"\s+", "", "-".join([key, *shown])))
+    return name[:FILE_NAME_CHARS].rstrip("-_.,")
+
+
+def figure_config(key: str) -> dict:
+    """Plotly's config for chart ``key``: the toolbar's camera saves ``file_name(key).png``, PNG_WIDTH
+    wide at twice the resolution (the height as shown), so the whole legend is in the picture."""
+    return {**PLOTLY_CONFIG, "toImageButtonOptions": {"format": "png", "filename": file_name(key), "width": PNG_WIDTH,
+                                                      "height": None, "scale": 2}}
+
+
 def show_figure(fig: go.Figure, key: str, table: Callable[[], pd.DataFrame] | None = None) -> None:
     """The figure (Streamlit theme: follows light/dark) and, in a small popover, downloads of its
-    data as CSV (``table`` builds the frame on click) and of the figure as Plotly JSON. In
-    presentation mode (sidebar) the figure gets large fonts and thick lines."""
+    data as CSV (``table`` builds the frame on click) and of the figure as Plotly JSON, each named
+    by :func:`file_name`; the PNG is the toolbar's camera (:func:`figure_config`). In presentation
+    mode (sidebar) the figure gets large fonts and thick lines."""
     if st.session_state.get("present"):
         fig = figures.for_projector(fig)
-    st.plotly_chart(fig, theme="streamlit", key=key, config=PLOTLY_CONFIG)
+    name = file_name(key)
+    st.plotly_chart(fig, theme="streamlit", key=key, config=figure_config(key))
     with st.popover(t("ui.download"), icon=":material/download:"):
         if table is not None:
-            st.download_button("CSV", _csv(table), file_name=f"{key}.csv", mime="text/csv",
+            st.download_button("CSV", _csv(table), file_name=f"{name}.csv", mime="text/csv",
                                key=f"{key}_csv", on_click="ignore")
         st.download_button("JSON", lambda: fig.to_json().encode(),
-                           file_name=f"{key}.json", mime="application/json", key=f"{key}_json", on_click="ignore")
+                           file_name=f"{name}.json", mime="application/json", key=f"{key}_json", on_click="ignore")
+        st.caption(t("ui.png_hint", name=f"{name}.png"))
 
 
 def log_run(started: float) -> None:
@@ -93,10 +118,26 @@ PROJECTOR_CSS = """<style>
 </style>"""
 
 
+# Presentation mode at 1280x720 with no label cut (issue 24; tests/test_e2e_presentation.py): labels
+# that Streamlit cuts with an ellipsis wrap instead, buttons drop their shortcut hint (Page Up / Down
+# still work), slider values keep their size (larger, they were drawn on the track) and tables
+# (canvas grids, whose font CSS cannot reach) are zoomed as the text is.
+PROJECTOR_FIT_CSS = """<style>
+.stMainBlockContainer .stMarkdownEllipsis, .stMainBlockContainer .stMarkdownEllipsis p,
+.stMainBlockContainer [data-testid="stMetricLabel"] div { white-space: normal; overflow: visible; text-overflow: clip; }
+.stMainBlockContainer button kbd { display: none; }
+.stMainBlockContainer [data-testid="stSliderThumbValue"] p,
+.stMainBlockContainer [data-testid="stSliderTickBar"] p { font-size: 0.875rem; }
+.stMainBlockContainer [data-testid="stDataFrame"] { zoom: 1.3; width: calc(100% / 1.3) !important; }
+.stMainBlockContainer [data-testid="stTable"] th, .stMainBlockContainer [data-testid="stTable"] td { font-size: 1.3rem; }
+</style>"""
+
+
 def projector_style() -> None:
-    """Presentation mode: larger text in the main area (figures: :func:`show_figure`)."""
+    """Presentation mode: larger text in the main area, fitted (figures: :func:`show_figure`)."""
     if st.session_state.get("present"):
         st.html(PROJECTOR_CSS)
+        st.html(PROJECTOR_FIT_CSS)
 
 
 def header(title_key: str, intro_key: str) -> None:

@@ -192,6 +192,10 @@ STRINGS = {
         "en": "Download",
         "zh": "下载",
     },
+    "ui.png_hint": {
+        "en": "PNG: the camera in the chart's toolbar saves `{name}`",
+        "zh": "PNG：点击图表工具栏中的相机图标，保存为 `{name}`",
+    },
     "ui.no_alpha": {
         "en": "Select a mapping with a parameter α (α-entmax) to see this.",
         "zh": "选择带参数 α 的映射（α-entmax）后显示。",
@@ -445,8 +449,8 @@ STRINGS = {
         "zh": "{where}：页面 {page} 没有参数 {key}",
     },
     "lesson.err.placeholder": {
-        "en": "unknown placeholder {text}; write {{{{name:arg}}}} with a name among: {names}",
-        "zh": "未知占位符 {text}；请写成 {{{{名称:参数}}}}，名称可选：{names}",
+        "en": "unknown placeholder {text}; write {{{{name:arg}}}} with a name from the list “Placeholders you can use” (Lessons → Write a lesson)",
+        "zh": "未知占位符 {text}；请写成 {{{{名称:参数}}}}，名称见“可用的占位符”列表（课程 → 编写课程）",
     },
     "lesson.err.arity": {
         "en": "placeholder {text}: {name} takes the arguments {args}",
@@ -708,9 +712,17 @@ STRINGS = {
         "en": "Added: the lesson has {n} steps.",
         "zh": "已添加：这节课现在有 {n} 步。",
     },
+    "author.added_one": {
+        "en": "Added: the lesson has 1 step.",
+        "zh": "已添加：这节课现在有 1 步。",
+    },
     "author.draft": {
         "en": "Writing “{title}”: {n} steps.",
         "zh": "正在编写“{title}”：共 {n} 步。",
+    },
+    "author.draft_one": {
+        "en": "Writing “{title}”: 1 step.",
+        "zh": "正在编写“{title}”：共 1 步。",
     },
     "author.invalid": {
         "en": "Not yet a valid lesson: {error}",
@@ -719,6 +731,10 @@ STRINGS = {
     "author.valid": {
         "en": "A valid lesson of {n} steps.",
         "zh": "有效的课程，共 {n} 步。",
+    },
+    "author.valid_one": {
+        "en": "A valid lesson of 1 step.",
+        "zh": "有效的课程，共 1 步。",
     },
     "author.download": {
         "en": "Download the lesson file",

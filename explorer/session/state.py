@@ -266,9 +266,9 @@ def page_slider(option: Option, label: str, step: float) -> float:
                                                    persist_state="session"))
 
 
-def sync_url() -> None:
-    """Write every non-default control of this run to the URL (logits only for the custom preset,
-    n only for the other presets); no message when nothing changed."""
+def view_params() -> dict[str, str]:
+    """Every non-default control registered so far in this run, as the URL writes it (logits only
+    for the custom preset, n only for the other presets)."""
     ss = st.session_state
     options = {**OPTIONS, **ss.get("_page_options", {})}
     custom = ss.get("preset") == "custom"
@@ -279,6 +279,25 @@ def sync_url() -> None:
         value = ss[key]
         if value != option.default and not (option.kind == "multi" and tuple(value) == tuple(option.default)):
             wanted[key] = serialize(option, value)
+    return wanted
+
+
+def view_values() -> dict[str, Any]:
+    """:func:`view_params`, plus the URL's keys whose control this run has not drawn yet (a page's
+    control below a chart) with their session values (the URL's text, unchecked, before the control
+    was ever drawn): the whole view, while a page draws."""
+    ss = st.session_state
+    values: dict[str, Any] = dict(view_params())
+    registered = {*OPTIONS, *ss.get("_page_options", {})}
+    values.update({name: ss[name] if name in ss else st.query_params[name]
+                   for name in list(st.query_params) if name not in registered})
+    return values
+
+
+def sync_url() -> None:
+    """Write every non-default control of this run to the URL (:func:`view_params`); no message
+    when nothing changed."""
+    wanted = view_params()
     if st.query_params.to_dict() != wanted:
         st.query_params.from_dict(wanted)
 

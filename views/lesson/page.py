@@ -9,6 +9,19 @@ from explorer.serving import limits
 from explorer.session import state
 
 ss = st.session_state
+FIELD_LABELS = {("text", "en"): "author.text_en", ("text", "zh"): "author.text_zh",
+                ("question", "en"): "author.question_en", ("question", "zh"): "author.question_zh",
+                ("answer", "en"): "author.answer_en", ("answer", "zh"): "author.answer_zh"}
+
+
+def placeholder_table() -> str:
+    """Every placeholder a narration may hold (lessons.COMPUTATIONS), with its arguments and what
+    it computes, as a Markdown table: the whole list, never cut."""
+    rows = [f"| `{{{{{':'.join((name, *filter(None, c.args.split(':'))))}}}}}` | {t(f'lesson.ph.{name}')} |"
+            for name, c in lessons.COMPUTATIONS.items()]
+    return "\n".join([f"| {t('author.ph_name')} | {t('author.ph_value')} |", "|---|---|", *rows])
+
+
 st.title(t("page.lesson"))
 st.caption(t("lesson.intro"))
 lang = language()
@@ -20,7 +33,23 @@ except lessons.LessonError as err:  # a broken file in lessons/: the others stil
     shipped = {}
 choices = {**shipped, **({"draft": ss["_draft_lesson"]} if ss.get("_draft_lesson") else {})}
 
-tab_play, tab_room, tab_write = st.tabs([t("lesson.tab_play"), t("room.tab"), t("author.tab")])
+# Stateful tabs (a key, a rerun on a switch): a button's run keeps the tab it was pressed in, and
+# starting a room or a new lesson opens the tab that shows it (show_tab) with no second click.
+TABS = [t("lesson.tab_play"), t("room.tab"), t("author.tab")]
+if ss.get("_lesson_tab_go") is not None:
+    ss["lesson_tab"] = TABS[ss.pop("_lesson_tab_go")]
+tab_play, tab_room, tab_write = st.tabs(TABS, key="lesson_tab", on_change="rerun")
+
+
+def show_tab(index: int) -> None:
+    """Open tab ``index`` (0 play, 1 room, 2 write) on the next run (a callback, or before st.rerun)."""
+    ss["_lesson_tab_go"] = index
+
+
+def new_lesson() -> None:
+    lesson_bar.new_draft({lang_: "" for lang_ in LANGS})
+    show_tab(2)
+
 
 # ---------------------------------------------------------------- play
 with tab_play:
@@ -32,12 +61,16 @@ with tab_play:
         lesson = choices[lesson_id]
         st.button(t("lesson.start"), on_click=lesson_bar.show_step, args=(lesson, 0), type="primary",
                   icon=":material/play_arrow:", key="lesson_start")
-        for k, step in enumerate(lesson.steps):
-            c1, c2 = st.columns([1, 8], vertical_alignment="center")
+        for k, step in enumerate(lesson.steps):  # each step: its page and its whole narration, as the bar shows it
+            c1, c2 = st.columns([1, 11], vertical_alignment="top")
             c1.button(f"{k + 1}", on_click=lesson_bar.show_step, args=(lesson, k), key=f"lesson_goto_{lesson_id}_{k}",
-                      width="stretch")
-            first_line = step.texts["text"].get(lang, step.texts["text"]["en"]).strip().split("\n")[0]
-            c2.markdown(f"**{t('page.' + step.page)}** · {state.plain(first_line[:120])}")
+                      width="stretch", help=t("lesson.goto", k=k + 1))
+            with c2:
+                st.markdown(f"**{k + 1}. {t('page.' + step.page)}**")
+                try:
+                    st.markdown(lessons.narration(step, lang))
+                except lessons.LessonError as err:
+                    st.error(state.plain(str(err)))
         if lesson_id in shipped:
             st.caption(t("lesson.link"))
             st.code(f"{lesson_bar.base_url()}/lesson?lesson={lesson_id}&step=1", language=None)
@@ -77,6 +110,7 @@ with tab_room:
             if error:
                 st.error(state.plain(error))
             else:
+                show_tab(1)  # the code, big, in this tab
                 st.rerun()
     st.divider()
     with st.form("room_join", border=False):
@@ -96,6 +130,7 @@ with tab_room:
                 if error:
                     st.error(state.plain(error))
                 else:
+                    show_tab(1)  # the new PIN, in this tab
                     st.rerun()
     st.caption(t("room.privacy", hours=rooms.ROOM_TTL_S // 3600))
 
@@ -117,12 +152,15 @@ with tab_write:
         else:
             lesson_bar.new_draft(loaded.title, loaded.steps)
             ss.pop("_author_error", None)
+            show_tab(2)
     if ss.get("_author_error"):
         st.error(state.plain(t("author.bad_file", error=ss["_author_error"])))
     st.caption(t("author.how"))
+    with st.expander(t("author.placeholders"), icon=":material/functions:"):
+        st.markdown(t("author.placeholders_how"))
+        st.markdown(placeholder_table())
     if lesson_bar.draft() is None:
-        st.button(t("author.new"), key="author_new", icon=":material/edit_note:", on_click=lesson_bar.new_draft,
-                  args=({lang_: "" for lang_ in LANGS},))
+        st.button(t("author.new"), key="author_new", icon=":material/edit_note:", on_click=new_lesson)
     else:
         draft = lesson_bar.draft()
         steps = draft["steps"]
@@ -149,7 +187,7 @@ with tab_write:
                 texts = {}
                 for field in lessons.TEXT_FIELDS:
                     cols = st.columns(len(LANGS))
-                    values = {lang_: cols[i].text_area(f"{field}_{lang_}", step["texts"].get(field, {}).get(lang_, ""),
+                    values = {lang_: cols[i].text_area(t(FIELD_LABELS[field, lang_]), step["texts"].get(field, {}).get(lang_, ""),
                                                        key=f"author_{field}_{lang_}_{step['uid']}",
                                                        max_chars=lessons.TEXT_CHARS, height=100 if field == "text" else 68)
                               for i, lang_ in enumerate(LANGS)}
@@ -166,7 +204,7 @@ with tab_write:
         if problem:
             st.warning(state.plain(t("author.invalid", error=problem)))
         else:
-            st.success(t("author.valid", n=len(steps)))
+            st.success(t("author.valid_one") if len(steps) == 1 else t("author.valid", n=len(steps)))
         c1, c2, c3 = st.columns(3)
         c1.download_button(t("author.download"), text.encode(), file_name="lesson.toml", mime="application/toml",
                            key="author_download", icon=":material/download:", on_click="ignore", disabled=bool(problem))

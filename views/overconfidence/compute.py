@@ -9,10 +9,11 @@ from explorer.compute import memo
 OC_N = tuple(int(v) for v in np.unique(np.round(np.geomspace(2, 1e6, 241))))  # class counts of the bound plot
 
 
-# Seconds per full-batch update (forward with metrics, backward, Adam) of the training demo, as
-# a + b * n_classes milliseconds: fitted to compare_losses timings on the 2-core development box
-# (100 steps x 20 classes, 8 runs + 150 pretraining steps: 1.5-2.3 s idle, 3-4 s under load).
-OC_MS_PER_UPDATE = (1.0, 0.08)
+# The work of a full-batch update (forward with metrics, backward, Adam) of the training demo grows
+# as a + b * n_classes: the shape fitted to compare_losses timings on the 2-core development box.
+# The page states no time from it: it scales the last run measured on this server (oc_estimate).
+OC_WORK_PER_UPDATE = (1.0, 0.08)
+_LAST_RUN: dict[str, tuple[float, int, int]] = {}  # "run" -> (seconds, steps, classes) of this server process
 
 
 @memo(64)
@@ -33,10 +34,31 @@ def oc_updates(steps: int, runs: int = 8, pretrain_steps: int = 150) -> int:
     return pretrain_steps + runs * (steps + 1)
 
 
-def oc_estimate_seconds(steps: int, n_classes: int, runs: int = 8, pretrain_steps: int = 150) -> float:
-    """Expected seconds of compare_losses(steps, n_classes) on the development box (OC_MS_PER_UPDATE)."""
-    a, b = OC_MS_PER_UPDATE
-    return oc_updates(steps, runs, pretrain_steps) * (a + b * n_classes) / 1000.0
+def oc_work(steps: int, n_classes: int, runs: int = 8, pretrain_steps: int = 150) -> float:
+    """The relative work of compare_losses(steps, n_classes): updates x (a + b * n_classes)."""
+    a, b = OC_WORK_PER_UPDATE
+    return oc_updates(steps, runs, pretrain_steps) * (a + b * n_classes)
+
+
+def record_run(seconds: float, steps: int, n_classes: int) -> None:
+    """Keep the measured seconds of a finished run (this server process's latest)."""
+    _LAST_RUN["run"] = (float(seconds), int(steps), int(n_classes))
+
+
+def last_run() -> tuple[float, int, int] | None:
+    """(seconds, steps, classes) of the last run measured in this server process, None before any."""
+    return _LAST_RUN.get("run")
+
+
+def oc_estimate(steps: int, n_classes: int, pretrain_steps: int = 150) -> float | None:
+    """Seconds a run at these settings should take here: the last measured run's seconds scaled by
+    the work (:func:`oc_work`); None before any run was measured on this server."""
+    last = last_run()
+    if last is None:
+        return None
+    seconds, last_steps, last_classes = last
+    return seconds * oc_work(steps, n_classes, pretrain_steps=pretrain_steps) / oc_work(
+        last_steps, last_classes, pretrain_steps=pretrain_steps)
 
 
 def topk_gradients(x: tuple, target: int, k: int) -> dict:

@@ -87,8 +87,12 @@ STRINGS = {
         "zh": "k = {k} 需要小于类别数 {n}：改用 k = {used}。",
     },
     "overconfidence.duration": {
-        "en": "8 runs, {updates} full-batch updates in all: about {seconds} s on this machine (2 CPU cores; estimated from measured runs, more when the machine is busy).",
-        "zh": "共 8 次运行、{updates} 次全批量更新：在本机上约 {seconds} 秒（2 个 CPU 核；根据实测估计，机器繁忙时更久）。",
+        "en": "8 runs, {updates} full-batch updates in all: about {seconds} s, scaled from the last run measured on this server ({last} s for {last_steps} steps and {last_classes} classes; longer when the server is busier than then).",
+        "zh": "共 8 次运行、{updates} 次全批量更新：约 {seconds} 秒，由本服务器上次实测的运行折算（{last_steps} 步、{last_classes} 个类用了 {last} 秒；服务器更忙时更久）。",
+    },
+    "overconfidence.duration_unmeasured": {
+        "en": "8 runs, {updates} full-batch updates in all. No run has been timed on this server yet: the first run's time is measured and shown here.",
+        "zh": "共 8 次运行、{updates} 次全批量更新。本服务器上还没有计时过的运行：第一次运行的用时会被测量并显示在这里。",
     },
     "overconfidence.run": {
         "en": "Run",
@@ -107,8 +111,8 @@ STRINGS = {
         "zh": "点击“运行”开始训练（修改其他设置时结果会保留在这里）。",
     },
     "overconfidence.ran": {
-        "en": "Last run: {seconds} s (estimated {estimate} s); {steps} steps, {n} classes, k = {k}, seed {seed}.",
-        "zh": "上次运行：{seconds} 秒（估计 {estimate} 秒）；{steps} 步，{n} 个类，k = {k}，种子 {seed}。",
+        "en": "Last run: {seconds} s (measured); {steps} steps, {n} classes, k = {k}, seed {seed}.",
+        "zh": "上次运行：{seconds} 秒（实测）；{steps} 步，{n} 个类，k = {k}，种子 {seed}。",
     },
     "overconfidence.stale": {
         "en": "The settings above changed since this run: press Run to train with them.",
