@@ -84,11 +84,11 @@ st.subheader(t("loss.binary"))
 margins = np.linspace(-3, 3, 241)
 binary = ui.per_mapping(ctl, lambda name: loss_landscape_compute.binary_losses(name, ctl.kw(name), tuple(margins)), with_loss,
                         quiet=True)
-curves = [figures.Curve(labels[name], y, mapping_color(name)) for name, y in binary.items()]
+curves = [figures.mapping_curve(name, labels[name], y) for name, y in binary.items()]
 curves += [
     figures.Curve(t("loss.hinge"), loss_landscape_compute.hinge(margins), EXTRA_COLORS["hinge"], "dash"),
     figures.Curve(t("loss.logistic"), loss_landscape_compute.logistic(margins), EXTRA_COLORS["logistic"], "dot"),
-    figures.Curve(t("loss.huber"), loss_landscape_compute.modified_huber(margins) / 4, EXTRA_COLORS["modified_huber"], "dot"),
+    figures.Curve(t("loss.huber"), loss_landscape_compute.modified_huber(margins) / 4, EXTRA_COLORS["modified_huber"], "dashdot"),
 ]
 ui.show_figure(figures.line_chart(margins, curves, t("loss.margin_axis"), t("fig.loss"), t("loss.binary_title"),
                                   legend_title=t("fig.loss")),

@@ -33,9 +33,9 @@ def surrogate_section() -> None:
     shown = [name for name in ctl.mappings if name in surrogate] or list(surrogate)
     ui.show_figure(figures.bars_and_markers(
         index, ctl.logits,
-        [figures.BarSeries(labels[name], surrogate[name]["grad"], mapping_color(name)) for name in shown],
-        [figures.BarSeries(t("losses.p_minus_onehot", mapping=labels[name]), surrogate[name]["p_minus_onehot"],
-                           mapping_color(name)) for name in shown],
+        [figures.mapping_bars(name, labels[name], surrogate[name]["grad"]) for name in shown],
+        [figures.mapping_bars(name, t("losses.p_minus_onehot", mapping=labels[name]), surrogate[name]["p_minus_onehot"])
+         for name in shown],
         t("losses.surrogate_title", target=ctl.target), t("losses.gradient_axis"), t("fig.mapping")),
         "losses_surrogate", table=lambda: pd.DataFrame({f"{name}_{key}": surrogate[name][key] for name in shown
                                                          for key in ("grad", "p_minus_onehot")}))
