@@ -174,6 +174,14 @@ def all_options() -> dict[str, Option]:
     return {option.key: option for page in PAGES.values() for option in page.options}
 
 
+APP_NAME = "probcore explorer"
+
+
+def window_title(page_title: str) -> str:
+    """The browser window's title of a page (its title in the session's language, then the app's name)."""
+    return f"{page_title} · {APP_NAME}"
+
+
 def navigation() -> dict[str, list]:
     """st.navigation's argument: the pages by section, titles in the session's language."""
     return {t(section): [st.Page(page.script, title=t(page.title), icon=page.icon, url_path=page.url_path or None,

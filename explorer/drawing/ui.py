@@ -1,8 +1,10 @@
-"""Helpers that put results on a page: a figure with its downloads (and presentation mode), a page
-header, per-mapping calls with inline warnings, small tables, a predict-then-reveal question."""
+"""Helpers that put results on a page: a figure with its downloads, its text for a screen reader
+(and presentation mode), a page header, per-mapping calls with inline warnings, small tables, a
+predict-then-reveal question, and the page-wide accessibility layer (:func:`accessibility`)."""
 from __future__ import annotations
 
 import functools
+import html
 import io
 import os
 import sys
@@ -15,8 +17,8 @@ import plotly.graph_objects as go
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from explorer.drawing import figures
-from explorer.i18n import mapping_label, t
+from explorer.drawing import figures, speak
+from explorer.i18n import language, mapping_label, t
 from explorer.serving import guard
 from explorer.session import state
 from explorer.session.keys import SessionKey
@@ -33,17 +35,37 @@ def _csv(frame: Callable[[], pd.DataFrame]) -> Callable[[], bytes]:
     return data
 
 
+def theme() -> str:
+    """The browser's theme ("light" or "dark"; "light" where the session has not said, as under AppTest)."""
+    try:
+        kind = st.context.theme.type
+    except (AttributeError, RuntimeError):
+        kind = None
+    return kind if kind in figures.TEXT_COLORS else "light"
+
+
+def chart_text(name: str, summary: str) -> str:
+    """The chart's text for a screen reader: its name, its computed summary and where its numbers are."""
+    return f"{t('a11y.chart_named', name=name)} {summary}. {t('a11y.table_hint')}"
+
+
 def show_figure(fig: go.Figure, key: str, table: Callable[[], pd.DataFrame] | None = None) -> None:
-    """The figure (Streamlit theme: follows light/dark) and, in a small popover, downloads of its
-    data as CSV (``table`` builds the frame on click) and of the figure as Plotly JSON. In
-    presentation mode (sidebar) the figure gets large fonts and thick lines."""
+    """The figure (Streamlit theme: follows light/dark; its text in the theme's colour of
+    figures.TEXT_COLORS), before it its name and a summary of its numbers as text a screen reader
+    reads (explorer/drawing/speak.py; visually hidden), and, in a small popover, downloads of its
+    data as CSV (``table`` builds the frame on click; else every drawn value, speak.figure_frame) and
+    of the figure as Plotly JSON. In presentation mode (sidebar) the figure gets large fonts and
+    thick lines."""
+    name, summary = speak.describe(fig)
     if st.session_state.get("present"):
         fig = figures.for_projector(fig)
+    fig = figures.with_text_color(fig, theme())
+    st.html(f'<div class="pc-chart-text" data-chart-name="{html.escape(name)}">'
+            f'{html.escape(chart_text(name, summary))}</div>')
     st.plotly_chart(fig, theme="streamlit", key=key, config=PLOTLY_CONFIG)
     with st.popover(t("ui.download"), icon=":material/download:"):
-        if table is not None:
-            st.download_button("CSV", _csv(table), file_name=f"{key}.csv", mime="text/csv",
-                               key=f"{key}_csv", on_click="ignore")
+        st.download_button("CSV", _csv(table or (lambda: speak.figure_frame(fig))), file_name=f"{key}.csv",
+                           mime="text/csv", key=f"{key}_csv", on_click="ignore")
         st.download_button("JSON", lambda: fig.to_json().encode(),
                            file_name=f"{key}.json", mime="application/json", key=f"{key}_json", on_click="ignore")
 
@@ -91,6 +113,70 @@ PROJECTOR_CSS = """<style>
 .stMainBlockContainer h2, .stMainBlockContainer h3 { font-size: 2.2rem; }
 .stMainBlockContainer .katex { font-size: 1.6em; }
 </style>"""
+
+
+ACCESSIBILITY_CSS = """<style>
+/* issue 26: text a screen reader reads but the eye does not see (a chart's name and summary) */
+.pc-chart-text { position: absolute !important; width: 1px; height: 1px; padding: 0; margin: -1px;
+  overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
+/* captions: Streamlit's faded grey was 3.9:1 on white; the theme's text colour at 80 % is over 6:1 */
+[data-testid="stCaptionContainer"] { color: inherit !important; opacity: 0.8; }
+/* focus always visible: toggles and checkboxes (their input is hidden), table toolbar buttons */
+*:focus-visible { outline: 3px solid #1967D2 !important; outline-offset: 2px; }
+label:has(input:focus-visible) { outline: 3px solid #1967D2; outline-offset: 2px; border-radius: 4px; }
+[data-testid="stElementToolbar"]:focus-within { opacity: 1 !important; visibility: visible !important; }
+</style>"""
+# One script in the page (not an iframe): <html lang> follows the language (read from the marker
+# .pc-lang on each run), each chart gets role="figure", its name and its summary (the .pc-chart-text
+# before it; Plotly's SVG, a heap of tick labels, is hidden from screen readers), and opening a
+# popover moves the focus into it.
+ACCESSIBILITY_JS = """<script>
+(() => {
+  const doc = document;
+  const apply = () => {
+    const marker = doc.querySelector('.pc-lang[data-lang]');
+    if (marker && doc.documentElement.lang !== marker.dataset.lang) doc.documentElement.lang = marker.dataset.lang;
+    doc.querySelectorAll('.pc-chart-text').forEach((text, i) => {
+      const holder = text.closest('[data-testid="stElementContainer"]');
+      const next = holder && holder.nextElementSibling;
+      const chart = next && next.querySelector('[data-testid="stPlotlyChart"]');
+      if (!chart) return;
+      if (!text.id) text.id = 'pc-chart-text-' + i;
+      chart.setAttribute('role', 'figure');
+      chart.setAttribute('aria-label', text.dataset.chartName || '');
+      chart.setAttribute('aria-describedby', text.id);
+      chart.querySelectorAll('.main-svg').forEach(svg => svg.setAttribute('aria-hidden', 'true'));
+    });
+  };
+  if (!window.__pcA11y) {
+    window.__pcA11y = true;
+    let queued = false;
+    new MutationObserver(() => {
+      if (!queued) { queued = true; requestAnimationFrame(() => { queued = false; apply(); }); }
+    }).observe(doc.body, {childList: true, subtree: true});
+    doc.addEventListener('click', (e) => {
+      const opener = e.target.closest && e.target.closest('[data-testid="stPopoverButton"]');
+      if (!opener) return;
+      let tries = 0;
+      const focusInside = () => {
+        const body = doc.querySelector('[data-testid="stPopoverBody"]');
+        const first = body && body.querySelector('button, a[href], input, select, textarea, [tabindex]:not([tabindex="-1"])');
+        if (first) first.focus(); else if (tries++ < 30) requestAnimationFrame(focusInside);
+      };
+      requestAnimationFrame(focusInside);
+    });
+  }
+  apply();
+})();
+</script>"""
+
+
+def accessibility() -> None:
+    """Every run (app.py): the page-wide CSS of ACCESSIBILITY_CSS, the language marker and the
+    script of ACCESSIBILITY_JS (in the sidebar: no gap in the page)."""
+    st.html(ACCESSIBILITY_CSS)
+    st.sidebar.html(f'<div class="pc-lang" data-lang="{language()}" hidden></div>')
+    st.sidebar.html(ACCESSIBILITY_JS, unsafe_allow_javascript=True)
 
 
 def projector_style() -> None:
