@@ -18,7 +18,7 @@ from explorer.i18n import catalogue
 from probcore.registry import MAPPINGS
 
 MARKERS = {"circle", "square", "diamond", "triangle-up", "triangle-down", "cross", "x", "star", "hexagon"}
-STREAMLIT_TEXT = {"light": "#31333F", "dark": "#FAFAFA"}  # the themes' body text (captions: 80 % of it)
+STREAMLIT_TEXT = {"light": "#2F2D2B", "dark": "#EDEBE8"}  # Streamlit 1.67's body text (captions: 80 % of it)
 
 
 def blend(color: str, background: str, opacity: float) -> str:
@@ -45,7 +45,23 @@ def test_mapping_colours_have_3_to_1_against_the_background(theme):
 def test_chart_and_caption_text_have_4_5_to_1(theme):
     assert contrast_ratio(F.TEXT_COLORS[theme], BACKGROUNDS[theme]) >= 4.5
     caption = blend(STREAMLIT_TEXT[theme], BACKGROUNDS[theme], 0.8)  # ui.ACCESSIBILITY_CSS: opacity 0.8
+    from explorer.drawing import ui
+    assert "opacity: 0.8;" in ui.ACCESSIBILITY_CSS
     assert contrast_ratio(caption, BACKGROUNDS[theme]) >= 4.5, caption
+
+
+def test_accent_text_has_4_5_to_1():
+    """The light accent (.streamlit/config.toml) on white and on a selected pill's tint; the dark
+    theme's accent text (ui.DARK_ACCENT_TEXT) on the dark background and its tint."""
+    import tomllib
+    from pathlib import Path
+    from explorer.drawing import ui
+    config = tomllib.loads((Path(__file__).resolve().parents[1] / ".streamlit" / "config.toml").read_text())
+    accent = config["theme"]["light"]["primaryColor"]
+    assert contrast_ratio(accent, "#FFFFFF") >= 4.5
+    assert contrast_ratio(accent, blend(accent, "#FFFFFF", 0.14)) >= 4.5  # the pill's tint
+    assert contrast_ratio(ui.DARK_ACCENT_TEXT, BACKGROUNDS["dark"]) >= 4.5
+    assert contrast_ratio(ui.DARK_ACCENT_TEXT, blend("#CF4250", BACKGROUNDS["dark"], 0.2)) >= 4.5
 
 
 def test_every_mapping_has_its_own_dash_marker_and_bar_pattern():

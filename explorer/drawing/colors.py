@@ -1,7 +1,7 @@
 """One colour and one second cue per mapping, the same on every page.
 
 Colours: mid-luminance, each at least 3:1 against both the light (#FFFFFF) and the dark
-(#0E1117) Streamlit background (WCAG 2.1 non-text contrast, 1.4.11; tests/test_a11y.py computes
+(#171614) Streamlit background (WCAG 2.1 non-text contrast, 1.4.11; tests/test_a11y.py computes
 the ratios), so no yellow, no near-white, no near-black.
 
 Second cue (WCAG 1.4.1, use of colour): :func:`mapping_cue` gives each mapping a line dash (an SVG
@@ -31,7 +31,9 @@ EXTRA_COLORS = {
     "modified_huber": "#E45756",
     "argmax": "#8C8C8C",
 }
-BACKGROUNDS = {"light": "#FFFFFF", "dark": "#0E1117"}  # Streamlit's two themes (.streamlit/config.toml)
+# alpha-entmax at these alpha is a mapping of its own: its curves take that mapping's colour and cue
+ALPHA_MAPPINGS = {1.0: "softmax", 1.5: "entmax15", 2.0: "sparsemax"}
+BACKGROUNDS = {"light": "#FFFFFF", "dark": "#171614"}  # Streamlit 1.67's two themes' backgrounds
 
 # mapping -> (SVG stroke-dasharray at a line width of about 2 px, Plotly marker symbol)
 MAPPING_CUES = {

@@ -303,6 +303,7 @@ def bars_and_markers(index: np.ndarray, logits: np.ndarray, bars: list[BarSeries
 # ---------------------------------------------------------------- margin page ----
 
 CLASS_COLORS = ("#4C78A8", "#DD720A", "#53A04A", "#E45756", "#B279A2", "#2A9E9C", "#9D755D", "#DE60B8")
+CLASS_DASHES = ("solid", "dot", "dash", "longdash", "dashdot", "longdashdot", "4,2", "12,3,3,3")  # a class's second cue
 
 
 # ---------------------------------------------------------------- vocab page ----

@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import html
 import io
+import json
 import os
 import sys
 import time
@@ -115,27 +116,43 @@ PROJECTOR_CSS = """<style>
 </style>"""
 
 
-ACCESSIBILITY_CSS = """<style>
+DARK_ACCENT_TEXT = "#F07A82"  # accent-coloured text in the dark theme: 6.7:1 (Streamlit's #cf4250: 3.9:1)
+ACCESSIBILITY_CSS = f"""
 /* issue 26: text a screen reader reads but the eye does not see (a chart's name and summary) */
-.pc-chart-text { position: absolute !important; width: 1px; height: 1px; padding: 0; margin: -1px;
-  overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
+.pc-chart-text {{ position: absolute !important; width: 1px; height: 1px; padding: 0; margin: -1px;
+  overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }}
 /* captions: Streamlit's faded grey was 3.9:1 on white; the theme's text colour at 80 % is over 6:1 */
-[data-testid="stCaptionContainer"] { color: inherit !important; opacity: 0.8; }
+[data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] p {{ color: inherit !important; }}
+[data-testid="stCaptionContainer"] {{ opacity: 0.8; }}
 /* focus always visible: toggles and checkboxes (their input is hidden), table toolbar buttons */
-*:focus-visible { outline: 3px solid #1967D2 !important; outline-offset: 2px; }
-label:has(input:focus-visible) { outline: 3px solid #1967D2; outline-offset: 2px; border-radius: 4px; }
-[data-testid="stElementToolbar"]:focus-within { opacity: 1 !important; visibility: visible !important; }
-</style>"""
-# One script in the page (not an iframe): <html lang> follows the language (read from the marker
-# .pc-lang on each run), each chart gets role="figure", its name and its summary (the .pc-chart-text
-# before it; Plotly's SVG, a heap of tick labels, is hidden from screen readers), and opening a
-# popover moves the focus into it.
+*:focus-visible {{ outline: 3px solid #1967D2 !important; outline-offset: 2px; }}
+label:has(input:focus-visible) {{ outline: 3px solid #1967D2; outline-offset: 2px; border-radius: 4px; }}
+[data-testid="stElementToolbar"]:focus-within {{ opacity: 1 !important; visibility: visible !important; }}
+/* the dark theme's accent text (slider values, a selected pill) */
+html[data-pc-theme="dark"] [data-testid="stSliderThumbValue"] p,
+html[data-pc-theme="dark"] [data-testid="stButtonGroup"] [data-selected="true"] p {{
+  color: {DARK_ACCENT_TEXT} !important; }}
+"""
+# One script in the page (not an iframe), kept across reruns: it puts ACCESSIBILITY_CSS in the
+# document's head; sets <html lang> and the theme from the marker .pc-page written on each run; gives
+# each chart role="figure", its name and its summary (the .pc-chart-text before it; Plotly's SVG, a
+# heap of tick labels, is hidden from screen readers); lets a formula wider than the page (a scroll
+# region) take the focus; and moves the focus into a popover when it opens.
 ACCESSIBILITY_JS = """<script>
 (() => {
   const doc = document;
   const apply = () => {
-    const marker = doc.querySelector('.pc-lang[data-lang]');
-    if (marker && doc.documentElement.lang !== marker.dataset.lang) doc.documentElement.lang = marker.dataset.lang;
+    if (!doc.getElementById('pc-a11y-style')) {
+      const style = doc.createElement('style');
+      style.id = 'pc-a11y-style';
+      style.textContent = %s;
+      doc.head.appendChild(style);
+    }
+    const marker = doc.querySelector('.pc-page[data-lang]');
+    if (marker) {
+      if (doc.documentElement.lang !== marker.dataset.lang) doc.documentElement.lang = marker.dataset.lang;
+      if (doc.documentElement.dataset.pcTheme !== marker.dataset.theme) doc.documentElement.dataset.pcTheme = marker.dataset.theme;
+    }
     doc.querySelectorAll('.pc-chart-text').forEach((text, i) => {
       const holder = text.closest('[data-testid="stElementContainer"]');
       const next = holder && holder.nextElementSibling;
@@ -146,6 +163,9 @@ ACCESSIBILITY_JS = """<script>
       chart.setAttribute('aria-label', text.dataset.chartName || '');
       chart.setAttribute('aria-describedby', text.id);
       chart.querySelectorAll('.main-svg').forEach(svg => svg.setAttribute('aria-hidden', 'true'));
+    });
+    doc.querySelectorAll('.katex-display').forEach(math => {
+      if (math.scrollWidth > math.clientWidth + 1) math.tabIndex = 0;
     });
   };
   if (!window.__pcA11y) {
@@ -168,14 +188,13 @@ ACCESSIBILITY_JS = """<script>
   }
   apply();
 })();
-</script>"""
+</script>""" % json.dumps(ACCESSIBILITY_CSS)
 
 
 def accessibility() -> None:
-    """Every run (app.py): the page-wide CSS of ACCESSIBILITY_CSS, the language marker and the
-    script of ACCESSIBILITY_JS (in the sidebar: no gap in the page)."""
-    st.html(ACCESSIBILITY_CSS)
-    st.sidebar.html(f'<div class="pc-lang" data-lang="{language()}" hidden></div>')
+    """Every run (app.py), in the sidebar (no gap in the page): the marker of the session's language
+    and theme, and the script of ACCESSIBILITY_JS (run once per browser page)."""
+    st.sidebar.html(f'<div class="pc-page" data-lang="{language()}" data-theme="{theme()}" hidden></div>')
     st.sidebar.html(ACCESSIBILITY_JS, unsafe_allow_javascript=True)
 
 

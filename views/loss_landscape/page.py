@@ -7,7 +7,7 @@ import streamlit as st
 
 from explorer import compute
 from explorer.drawing import figures, ui
-from explorer.drawing.colors import EXTRA_COLORS, mapping_color
+from explorer.drawing.colors import ALPHA_MAPPINGS, EXTRA_COLORS, mapping_color
 from explorer.i18n import t
 from explorer.session import state
 from probcore.registry import MAPPINGS
@@ -100,8 +100,8 @@ if "taylor_softmax" in binary:
 st.subheader(t("loss.classic"))
 probs01 = np.linspace(0, 1, 201)
 classic = loss_landscape_compute.classic_panels(tuple(margins), tuple(probs01))
-alpha_colors = {1.0: mapping_color("softmax"), 1.5: mapping_color("entmax15"), 2.0: mapping_color("sparsemax")}
-panel_curves = [[figures.Curve(f"α = {a:g}", values[k], alpha_colors.get(a, EXTRA_COLORS["argmax"]))
+panel_curves = [[figures.mapping_curve(ALPHA_MAPPINGS[a], f"α = {a:g}", values[k]) if a in ALPHA_MAPPINGS
+                  else figures.Curve(f"α = {a:g}", values[k], EXTRA_COLORS["argmax"], "dot")
                  for a, values in classic.items()] for k in range(3)]
 ui.show_figure(figures.panels([probs01, margins, margins], panel_curves,
                               [t("loss.p_axis"), t("loss.margin_axis"), t("loss.margin_axis")],

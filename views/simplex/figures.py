@@ -63,7 +63,7 @@ def simplex_images(clouds: dict[str, np.ndarray], labels: dict[str, str],
         cloud = clouds[name]
         fig.add_scatterternary(
             a=cloud[:, 0], b=cloud[:, 1], c=cloud[:, 2], mode="markers", name=labels[name], cliponaxis=False,
-            marker=dict(size=4, color=mapping_color(name), opacity=0.75),
+            marker=dict(size=4, color=mapping_color(name), opacity=0.75, symbol=mapping_cue(name)["marker"]),
             hovertemplate="p = (%{a:.3f}, %{b:.3f}, %{c:.3f})<extra>%{fullData.name}</extra>",
             row=k // cols + 1, col=k % cols + 1,
         )
