@@ -41,7 +41,9 @@ guard.limit_reruns()
 state.sidebar()
 ui.start_run()
 ui.projector_style()
+ui.accessibility()  # issue 26: <html lang>, chart names and summaries, focus into popovers, visible focus
 page = st.navigation(registry.navigation(), position="top")
+st.set_page_config(page_title=registry.window_title(page.title))  # the window title: this page, this language
 lesson_bar.bar(page)  # lessons (issue 12): the lesson / room bar above the page
 page.run()
 state.sync_url()

@@ -177,6 +177,13 @@ def all_options() -> dict[str, Option]:
 
 NAVIGATION = SessionKey[tuple]("_navigation")  # (language, st.navigation's argument) of this session
 
+APP_NAME = "probcore explorer"
+
+
+def window_title(page_title: str) -> str:
+    """The browser window's title of a page (its title in the session's language, then the app's name)."""
+    return f"{page_title} · {APP_NAME}"
+
 
 def navigation() -> dict[str, list]:
     """st.navigation's argument: the pages by section, titles in the session's language. Built once

@@ -36,19 +36,27 @@ STEP = state.Option("step", "int", 0, low=0, high=lessons.MAX_STEPS)
 ROOM = state.Option("room", "text", "")
 TEACHER_PARAM = "teacher"  # the teacher link's secret: read once, then kept in the session only
 ARROW_KEYS = """<script>
-// Arrow keys for a presenter: Right / Left press Next / Previous, unless the key goes to a control.
+// Arrow keys for a presenter: Right / Left press Next / Previous, only while no control has the
+// focus (a focused chip, slider, field or button keeps its own arrow keys).
 const doc = window.parent.document;
 if (!doc.__lessonKeys) {
   doc.__lessonKeys = true;
   doc.addEventListener('keydown', (e) => {
     if (e.altKey || e.ctrlKey || e.metaKey || !['ArrowRight', 'ArrowLeft'].includes(e.key)) return;
-    const el = e.target;
-    if (el && el.closest && el.closest('input, textarea, select, [role="slider"], [contenteditable="true"], .js-plotly-plot')) return;
+    const focused = doc.activeElement;
+    if (focused && focused !== doc.body && focused !== doc.documentElement) return;
     const button = doc.querySelector(e.key === 'ArrowRight' ? '.st-key-lesson_next button' : '.st-key-lesson_prev button');
     if (button && !button.disabled) { e.preventDefault(); button.click(); }
   });
 }
 </script>"""
+
+
+# The leave button shows its icon only (the column is narrow); its words stay for screen readers.
+LEAVE_CSS = """<style>
+.st-key-lesson_leave button [data-testid="stMarkdownContainer"] { position: absolute; width: 1px; height: 1px;
+  overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+</style>"""
 
 
 @limits.once_per_process
@@ -470,7 +478,8 @@ def _lesson_bar(lesson: lessons.Lesson, k: int) -> None:
                          label_visibility="collapsed", on_change=_jump, args=(f"lesson_jump_{lesson.id}_{k}_{language()}", k))
         c_back.button(t("lesson.back"), on_click=back_to_view, key="lesson_back", icon=":material/restart_alt:",
                       help=t("lesson.back_help"), width="stretch")
-        c_leave.button("", on_click=leave, key="lesson_leave", icon=":material/close:", help=t("lesson.leave"))
+        c_leave.button(t("lesson.leave"), on_click=leave, key="lesson_leave", icon=":material/close:",
+                       help=t("lesson.leave"))  # named by what it does; its words hidden by LEAVE_CSS
         try:
             st.markdown(lessons.narration(step, lang))
             if "question" in step.texts:
@@ -482,7 +491,8 @@ def _lesson_bar(lesson: lessons.Lesson, k: int) -> None:
             st.error(state.plain(str(err)))
         if ss.get("_room_secret"):
             st.caption(t("room.teacher_line", code=ss["_room"]))
-    st.iframe(ARROW_KEYS, height=1)
+    st.html(LEAVE_CSS)
+    st.iframe(ARROW_KEYS, height=1, tab_index=-1)  # the keys' script: no Tab stop
 
 
 def _jump(key: str, drawn_at: int) -> None:

@@ -1,11 +1,12 @@
 """The Plotly figure builders several pages share (a page's own are in views/<page>/figures.py).
 
 Builders take plain numpy arrays (already computed) and return a figure
-with axis titles, a legend (a colour bar for heat maps) and the mapping colours of
-``explorer.drawing.colors``, written as Plotly's JSON (explorer/drawing/plain_figure.py: a ``go.Figure``
+with axis titles, a legend (a colour bar for heat maps) and the mapping colours and second cues
+(dash, marker, bar pattern) of ``explorer.drawing.colors``, written as Plotly's JSON (explorer/drawing/plain_figure.py: a ``go.Figure``
 for st.plotly_chart, but no Plotly object is built and validated on a step). They set no
-background or font colours, so ``st.plotly_chart(theme="streamlit")``
-styles them for the light and the dark theme alike.
+background or font colours: ``st.plotly_chart(theme="streamlit")`` styles them for the light and the
+dark theme, and :func:`with_text_color` (called by ``ui.show_figure``) gives every chart text the
+session's theme colour of :data:`TEXT_COLORS` (Streamlit's own grey ticks were 3.7:1).
 """
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from typing import NamedTuple
 import numpy as np
 import plotly.graph_objects as go
 
-from explorer.drawing.colors import mapping_color, with_alpha
+from explorer.drawing.colors import bar_pattern, mapping_color, mapping_cue, plotly_dash, with_alpha
+from explorer.drawing import speak
 from explorer.drawing.plain_figure import PlainFigure, Spec, plain_subplots
 from explorer.i18n import t
 
@@ -23,6 +25,9 @@ ZERO_SYMBOL = "x-thin-open"
 UNDERFLOW_SYMBOL = "circle-open"  # a p > 0 that float64 rounds to 0
 ZERO_COLOR = "#8C8C8C"
 SYMBOLS = ("circle", "square", "diamond", "triangle-up", "pentagon", "hexagon", "star", "cross", "triangle-down")
+# chart text (ticks, titles, legend, annotations) per theme: >= 4.5:1 on its background (tests/test_a11y.py)
+TEXT_COLORS = {"light": "#3C3E4A", "dark": "#E6E7EB"}
+MARKERS_SHOWN = 12
 
 
 def with_traces(fig: PlainFigure, data: list[dict]) -> PlainFigure:
@@ -33,7 +38,7 @@ def with_traces(fig: PlainFigure, data: list[dict]) -> PlainFigure:
 
 class Curve(NamedTuple):
     """One trace of a line chart: its legend label, y values, colour, dash, mode ("lines",
-    "markers" or both) and optional symmetric error bars."""
+    "markers" or both), optional symmetric error bars and marker symbol."""
 
     label: str
     y: np.ndarray
@@ -41,6 +46,13 @@ class Curve(NamedTuple):
     dash: str = "solid"
     mode: str = "lines"
     error: np.ndarray | None = None
+    symbol: str | None = None
+
+
+def mapping_curve(name: str, label: str, y: np.ndarray, mode: str = "lines") -> Curve:
+    """The curve of mapping ``name``: its colour, its dash and its marker (colors.mapping_cue), the
+    same on every page."""
+    return Curve(label, y, mapping_color(name), plotly_dash(name), mode, symbol=mapping_cue(name)["marker"])
 
 
 def base_layout(x_title: str | None, y_title: str | None, legend_title: str | None = None,
@@ -98,6 +110,48 @@ def for_projector(fig: go.Figure) -> go.Figure:
     return fig
 
 
+def _recolor(part: dict | None, color: str, *paths: str) -> dict:
+    """A copy of layout part ``part`` whose fonts at ``paths`` ("tickfont", "title.font", ...) take ``color``."""
+    out = dict(part or {})
+    for path in paths:
+        *heads, last = path.split(".")
+        node = out
+        for head in heads:
+            child = node.get(head)
+            node[head] = dict(child) if isinstance(child, dict) else ({"text": child} if isinstance(child, str) else {})
+            node = node[head]
+        node[last] = {**(node.get(last) or {}), "color": color}
+    return out
+
+
+def with_text_color(fig: go.Figure, theme: str | None) -> go.Figure:
+    """A copy of ``fig`` whose text (title, axes' ticks and titles, legend, colour bars, annotations
+    without a colour of their own) is drawn in ``TEXT_COLORS[theme]`` (light when unknown); the
+    figure's data is shared, not copied."""
+    color = TEXT_COLORS.get(theme or "light", TEXT_COLORS["light"])
+    spec = getattr(fig, "_spec", None)
+    spec = spec if isinstance(spec, dict) else fig.to_dict()
+    layout = dict(spec.get("layout") or {})
+    layout["font"] = {**(layout.get("font") or {}), "color": color}
+    layout = _recolor(layout, color, "title.font", "legend.font", "legend.title.font")
+    axes = [k for k in layout if k.startswith(("xaxis", "yaxis"))] or ([] if any(
+        k.startswith("ternary") for k in layout) else ["xaxis", "yaxis"])
+    for key in axes:
+        layout[key] = _recolor(layout.get(key), color, "tickfont", "title.font")
+    for key in [k for k in layout if k.startswith("ternary")]:
+        layout[key] = _recolor(layout[key], color, *(f"{a}axis.{part}" for a in "abc" for part in ("tickfont", "title.font")))
+    if "coloraxis" in layout:
+        layout["coloraxis"] = _recolor(layout["coloraxis"], color, "colorbar.tickfont", "colorbar.title.font")
+    if layout.get("annotations"):
+        layout["annotations"] = [note if (note.get("font") or {}).get("color") else _recolor(note, color, "font")
+                                 for note in layout["annotations"]]
+    data = [_recolor(trace, color, "colorbar.tickfont", "colorbar.title.font")
+            if trace.get("type") in ("heatmap", "contour") or "colorbar" in trace else trace for trace in spec.get("data", [])]
+    themed = Spec({**spec, "data": data, "layout": layout})
+    summary = getattr(fig, speak.SUMMARY_ATTR, None) if speak.SUMMARY_ATTR in fig.__dict__ else None
+    return speak.attach(themed, summary) if summary else themed
+
+
 def group_offsets(m: int, width: float = 0.84) -> tuple[np.ndarray, float]:
     """x offsets of m bars grouped around each category, and the bar width."""
     w = width / max(m, 1)
@@ -139,7 +193,7 @@ def probability_bars(index: np.ndarray, logits: np.ndarray, probs: dict[str, np.
         zero = (p == 0) & ~under
         data.append(dict(
             type="bar", x=pos + off, y=np.where(zero, np.nan, p), width=w, name=labels[name], legendgroup=name,
-            marker=dict(color=color), customdata=index,
+            marker=dict(color=color, pattern=bar_pattern(name)), customdata=index,
             hovertemplate="class %{customdata}<br>p = %{y:.6g}<extra>%{fullData.name}</extra>"))
         if zero.any():
             data.append(dict(
@@ -163,13 +217,17 @@ def probability_bars(index: np.ndarray, logits: np.ndarray, probs: dict[str, np.
     layout["margin"] = _margin_for_legend([t("fig.mapping"), *(d["name"] for d in data if d.get("showlegend", True))])
     layout["xaxis"].update(class_ticks(index, logits))
     layout["yaxis"].update(yaxis)
-    return Spec(dict(data=data, layout=dict(layout, title=dict(text=title))))
+    summary = "; ".join(f"{labels[name]}: p = {speak.values_text(p)}{speak.zeros_text(p)}" for name, p in probs.items())
+    return speak.attach(Spec(dict(data=data, layout=dict(layout, title=dict(text=title)))), summary)
 
 
 def _add_curve(fig: go.Figure, x: np.ndarray, c: Curve, shape: str = "linear", **where) -> None:
     """One curve as a scatter trace (error bars where given)."""
+    marker = dict(color=c.color, size=7)
+    if c.symbol is not None:  # a mapping's marker, on at most MARKERS_SHOWN points of a long curve
+        marker.update(symbol=c.symbol, maxdisplayed=MARKERS_SHOWN)
     fig.add_scatter(x=np.asarray(x), y=np.asarray(c.y), mode=c.mode, name=c.label,
-                    line=dict(color=c.color, dash=c.dash, width=2.2, shape=shape), marker=dict(color=c.color, size=7),
+                    line=dict(color=c.color, dash=c.dash, width=2.2, shape=shape), marker=marker,
                     error_y=None if c.error is None else dict(type="data", array=np.asarray(c.error),
                                                              visible=True, color=c.color, thickness=1.2),
                     **where)
@@ -210,29 +268,42 @@ def panels(x: list[np.ndarray], panel_curves: list[list[Curve]], x_titles: list[
 
 
 class BarSeries(NamedTuple):
-    """One set of bars or markers: its legend label, values and colour."""
+    """One set of bars or markers: its legend label, values, colour and, for a mapping's bars, the
+    mapping (its fill pattern, colors.bar_pattern)."""
 
     label: str
     y: np.ndarray
     color: str
+    mapping: str | None = None
+
+
+def mapping_bars(name: str, label: str, y: np.ndarray) -> BarSeries:
+    """The bars of mapping ``name``: its colour and its fill pattern."""
+    return BarSeries(label, y, mapping_color(name), name)
+
+
+def _bar_marker(s: BarSeries, color: str) -> dict:
+    return dict(color=color) if s.mapping is None else dict(color=color, pattern=bar_pattern(s.mapping))
 
 
 def bars_and_markers(index: np.ndarray, logits: np.ndarray, bars: list[BarSeries], markers: list[BarSeries],
                      title: str, y_title: str, legend_title: str, symbol: str = "diamond") -> go.Figure:
     """Grouped bars over the classes ``index`` (logits[i] under each group) with, on the k-th bar of
-    each group, a marker of ``markers[k]`` (an exact value over an estimate, or the reverse)."""
+    each group, a marker of ``markers[k]`` (an exact value over an estimate, or the reverse): ``symbol``,
+    or the mapping's own marker for a mapping's series (:func:`mapping_bars`)."""
     offsets, w = group_offsets(len(bars))
     pos = np.arange(len(index), dtype=float)
     size = float(np.clip(700 * w / max(len(index), 1), 7, 16))
     data = []
     for s, off in zip(bars, offsets):
         data.append(dict(type="bar", x=pos + off, y=np.asarray(s.y, dtype=np.float64), width=w, name=s.label,
-                         marker=dict(color=with_alpha(s.color, 0.75)), customdata=index,
+                         marker=_bar_marker(s, with_alpha(s.color, 0.75)), customdata=index,
                          hovertemplate="class %{customdata}<br>%{y:.6g}<extra>%{fullData.name}</extra>"))
     for s, off in zip(markers, offsets):
         data.append(dict(type="scatter", x=pos + off, y=np.asarray(s.y, dtype=np.float64), mode="markers",
                          name=s.label, cliponaxis=False, customdata=index,
-                         marker=dict(symbol=symbol, size=size, color=s.color, line=dict(width=2.5, color=s.color)),
+                         marker=dict(symbol=mapping_cue(s.mapping)["marker"] if s.mapping else symbol, size=size,
+                                     color=s.color, line=dict(width=2.5, color=s.color)),
                          hovertemplate="class %{customdata}<br>%{y:.6g}<extra>%{fullData.name}</extra>"))
     layout = base_layout(t("fig.class_axis"), y_title, legend_title)
     layout["xaxis"].update(class_ticks(index, logits))
@@ -242,7 +313,8 @@ def bars_and_markers(index: np.ndarray, logits: np.ndarray, bars: list[BarSeries
 
 # ---------------------------------------------------------------- margin page ----
 
-CLASS_COLORS = ("#4C78A8", "#F58518", "#54A24B", "#E45756", "#B279A2", "#2CA6A4", "#9D755D", "#E377C2")
+CLASS_COLORS = ("#4C78A8", "#DD720A", "#53A04A", "#E45756", "#B279A2", "#2A9E9C", "#9D755D", "#DE60B8")
+CLASS_DASHES = ("solid", "dot", "dash", "longdash", "dashdot", "longdashdot", "4,2", "12,3,3,3")  # a class's second cue
 
 
 # ---------------------------------------------------------------- vocab page ----
@@ -256,7 +328,7 @@ def grouped_bars(categories: list[str], series: list[BarSeries], x_title: str, y
     """Bars of each series grouped over categories (e.g. output coordinates per mapping)."""
     fig = PlainFigure()
     for s in series:
-        fig.add_bar(x=categories, y=np.asarray(s.y, dtype=np.float64), name=s.label, marker_color=s.color,
+        fig.add_bar(x=categories, y=np.asarray(s.y, dtype=np.float64), name=s.label, marker=_bar_marker(s, s.color),
                     hovertemplate="%{x}: %{y:.4g}<extra>%{fullData.name}</extra>")
     fig.update_layout(title=title, barmode="group")
     fig.update_xaxes(type="category")

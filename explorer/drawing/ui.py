@@ -1,9 +1,12 @@
-"""Helpers that put results on a page: a figure with its downloads (and presentation mode), a page
-header, per-mapping calls with inline warnings, small tables, a predict-then-reveal question."""
+"""Helpers that put results on a page: a figure with its downloads, its text for a screen reader
+(and presentation mode), a page header, per-mapping calls with inline warnings, small tables, a
+predict-then-reveal question, and the page-wide accessibility layer (:func:`accessibility`)."""
 from __future__ import annotations
 
 import functools
+import html
 import io
+import json
 import os
 import re
 import sys
@@ -16,8 +19,8 @@ import plotly.graph_objects as go
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from explorer.drawing import figures
-from explorer.i18n import mapping_label, t
+from explorer.drawing import figures, speak
+from explorer.i18n import language, mapping_label, t
 from explorer.serving import guard
 from explorer.session import state
 from explorer.session.keys import SessionKey
@@ -55,22 +58,41 @@ def figure_config(key: str) -> dict:
                                                       "height": None, "scale": 2}}
 
 
+def theme() -> str:
+    """The browser's theme ("light" or "dark"; "light" where the session has not said, as under AppTest)."""
+    try:
+        kind = st.context.theme.type
+    except (AttributeError, RuntimeError):
+        kind = None
+    return kind if kind in figures.TEXT_COLORS else "light"
+
+
+def chart_text(name: str, summary: str) -> str:
+    """The chart's text for a screen reader: its name, its computed summary and where its numbers are."""
+    return f"{t('a11y.chart_named', name=name)} {summary}. {t('a11y.table_hint')}"
+
+
 def show_figure(fig: go.Figure, key: str, table: Callable[[], pd.DataFrame] | None = None) -> None:
-    """The figure (Streamlit theme: follows light/dark) and, in a small popover, downloads of its
-    data as CSV (``table`` builds the frame on click) and of the figure as Plotly JSON, each named
-    by :func:`file_name`; the PNG is the toolbar's camera (:func:`figure_config`). In presentation
-    mode (sidebar) the figure gets large fonts and thick lines."""
+    """The figure (Streamlit theme: follows light/dark; its text in the theme's colour of
+    figures.TEXT_COLORS), before it its name and a summary of its numbers as text a screen reader
+    reads (explorer/drawing/speak.py; visually hidden), and, in a small popover, downloads of its
+    data as CSV (``table`` builds the frame on click; else every drawn value, speak.figure_frame) and
+    of the figure as Plotly JSON, each named by :func:`file_name`; the PNG is the toolbar's camera
+    (:func:`figure_config`). In presentation mode (sidebar) the figure gets large fonts and thick lines."""
+    name, summary = speak.describe(fig)
     if st.session_state.get("present"):
         fig = figures.for_projector(fig)
-    name = file_name(key)
+    fig = figures.with_text_color(fig, theme())
+    st.html(f'<div class="pc-chart-text" data-chart-name="{html.escape(name)}">'
+            f'{html.escape(chart_text(name, summary))}</div>')
+    file = file_name(key)
     st.plotly_chart(fig, theme="streamlit", key=key, config=figure_config(key))
     with st.popover(t("ui.download"), icon=":material/download:"):
-        if table is not None:
-            st.download_button("CSV", _csv(table), file_name=f"{name}.csv", mime="text/csv",
-                               key=f"{key}_csv", on_click="ignore")
+        st.download_button("CSV", _csv(table or (lambda: speak.figure_frame(fig))), file_name=f"{file}.csv",
+                           mime="text/csv", key=f"{key}_csv", on_click="ignore")
         st.download_button("JSON", lambda: fig.to_json().encode(),
-                           file_name=f"{name}.json", mime="application/json", key=f"{key}_json", on_click="ignore")
-        st.caption(t("ui.png_hint", name=f"{name}.png"))
+                           file_name=f"{file}.json", mime="application/json", key=f"{key}_json", on_click="ignore")
+        st.caption(t("ui.png_hint", name=f"{file}.png"))
 
 
 def log_run(started: float) -> None:
@@ -131,6 +153,88 @@ PROJECTOR_FIT_CSS = """<style>
 .stMainBlockContainer [data-testid="stDataFrame"] { zoom: 1.3; width: calc(100% / 1.3) !important; }
 .stMainBlockContainer [data-testid="stTable"] th, .stMainBlockContainer [data-testid="stTable"] td { font-size: 1.3rem; }
 </style>"""
+
+
+DARK_ACCENT_TEXT = "#F07A82"  # accent-coloured text in the dark theme: 6.7:1 (Streamlit's #cf4250: 3.9:1)
+ACCESSIBILITY_CSS = f"""
+/* issue 26: text a screen reader reads but the eye does not see (a chart's name and summary) */
+.pc-chart-text {{ position: absolute !important; width: 1px; height: 1px; padding: 0; margin: -1px;
+  overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }}
+/* captions: Streamlit's faded grey was 3.9:1 on white; the theme's text colour at 80 % is over 6:1 */
+[data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] p {{ color: inherit !important; }}
+[data-testid="stCaptionContainer"] {{ opacity: 0.8; }}
+/* focus always visible: toggles and checkboxes (their input is hidden), table toolbar buttons */
+*:focus-visible {{ outline: 3px solid #1967D2 !important; outline-offset: 2px; }}
+label:has(input:focus-visible) {{ outline: 3px solid #1967D2; outline-offset: 2px; border-radius: 4px; }}
+[data-testid="stElementToolbar"]:focus-within {{ opacity: 1 !important; visibility: visible !important; }}
+/* the dark theme's accent text (slider values, a selected pill) */
+html[data-pc-theme="dark"] [data-testid="stSliderThumbValue"] p,
+html[data-pc-theme="dark"] [data-testid="stButtonGroup"] [data-selected="true"] p {{
+  color: {DARK_ACCENT_TEXT} !important; }}
+"""
+# One script in the page (not an iframe), kept across reruns: it puts ACCESSIBILITY_CSS in the
+# document's head; sets <html lang> and the theme from the marker .pc-page written on each run; gives
+# each chart role="figure", its name and its summary (the .pc-chart-text before it; Plotly's SVG, a
+# heap of tick labels, is hidden from screen readers); lets a formula wider than the page (a scroll
+# region) take the focus; and moves the focus into a popover when it opens.
+ACCESSIBILITY_JS = """<script>
+(() => {
+  const doc = document;
+  const apply = () => {
+    if (!doc.getElementById('pc-a11y-style')) {
+      const style = doc.createElement('style');
+      style.id = 'pc-a11y-style';
+      style.textContent = %s;
+      doc.head.appendChild(style);
+    }
+    const marker = doc.querySelector('.pc-page[data-lang]');
+    if (marker) {
+      if (doc.documentElement.lang !== marker.dataset.lang) doc.documentElement.lang = marker.dataset.lang;
+      if (doc.documentElement.dataset.pcTheme !== marker.dataset.theme) doc.documentElement.dataset.pcTheme = marker.dataset.theme;
+    }
+    doc.querySelectorAll('.pc-chart-text').forEach((text, i) => {
+      const holder = text.closest('[data-testid="stElementContainer"]');
+      const next = holder && holder.nextElementSibling;
+      const chart = next && next.querySelector('[data-testid="stPlotlyChart"]');
+      if (!chart) return;
+      if (!text.id) text.id = 'pc-chart-text-' + i;
+      chart.setAttribute('role', 'figure');
+      chart.setAttribute('aria-label', text.dataset.chartName || '');
+      chart.setAttribute('aria-describedby', text.id);
+      chart.querySelectorAll('.main-svg').forEach(svg => svg.setAttribute('aria-hidden', 'true'));
+    });
+    doc.querySelectorAll('.katex-display').forEach(math => {
+      if (math.scrollWidth > math.clientWidth + 1) math.tabIndex = 0;
+    });
+  };
+  if (!window.__pcA11y) {
+    window.__pcA11y = true;
+    let queued = false;
+    new MutationObserver(() => {
+      if (!queued) { queued = true; requestAnimationFrame(() => { queued = false; apply(); }); }
+    }).observe(doc.body, {childList: true, subtree: true});
+    doc.addEventListener('click', (e) => {
+      const opener = e.target.closest && e.target.closest('[data-testid="stPopoverButton"]');
+      if (!opener) return;
+      let tries = 0;
+      const focusInside = () => {
+        const body = doc.querySelector('[data-testid="stPopoverBody"]');
+        const first = body && body.querySelector('button, a[href], input, select, textarea, [tabindex]:not([tabindex="-1"])');
+        if (first) first.focus(); else if (tries++ < 30) requestAnimationFrame(focusInside);
+      };
+      requestAnimationFrame(focusInside);
+    });
+  }
+  apply();
+})();
+</script>""" % json.dumps(ACCESSIBILITY_CSS)
+
+
+def accessibility() -> None:
+    """Every run (app.py), in the sidebar (no gap in the page): the marker of the session's language
+    and theme, and the script of ACCESSIBILITY_JS (run once per browser page)."""
+    st.sidebar.html(f'<div class="pc-page" data-lang="{language()}" data-theme="{theme()}" hidden></div>')
+    st.sidebar.html(ACCESSIBILITY_JS, unsafe_allow_javascript=True)
 
 
 def projector_style() -> None:

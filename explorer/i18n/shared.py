@@ -204,6 +204,46 @@ STRINGS = {
         "en": "n = {n}: showing the {top} classes with the largest probability under any mapping, sorted by logit.",
         "zh": "n = {n}：只显示在任一映射下概率最大的 {top} 个类别，按 logit 排序。",
     },
+    "a11y.chart": {
+        "en": "Chart",
+        "zh": "图表",
+    },
+    "a11y.chart_named": {
+        "en": "Chart: {name}.",
+        "zh": "图表：{name}。",
+    },
+    "a11y.no_data": {
+        "en": "no values drawn",
+        "zh": "没有绘制数值",
+    },
+    "a11y.no_values": {
+        "en": "{n} values, none finite",
+        "zh": "{n} 个数值，均非有限数",
+    },
+    "a11y.range": {
+        "en": "{n} values from {low} to {high}",
+        "zh": "{n} 个数值，从 {low} 到 {high}",
+    },
+    "a11y.one_zero": {
+        "en": "one exact zero",
+        "zh": "一个恰为 0 的值",
+    },
+    "a11y.zeros": {
+        "en": "{n} exact zeros",
+        "zh": "{n} 个恰为 0 的值",
+    },
+    "a11y.grid": {
+        "en": "{name}: a grid of {rows} × {cols} values from {low} to {high}",
+        "zh": "{name}：{rows} × {cols} 个数值的网格，从 {low} 到 {high}",
+    },
+    "a11y.points": {
+        "en": "{name}: {n} points",
+        "zh": "{name}：{n} 个点",
+    },
+    "a11y.table_hint": {
+        "en": "Its numbers: Download, CSV.",
+        "zh": "其数值：下载，CSV。",
+    },
     "fig.exact_zero": {
         "en": "× = exactly 0",
         "zh": "× = 恰为 0",

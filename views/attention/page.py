@@ -7,7 +7,6 @@ import streamlit as st
 
 from explorer import compute
 from explorer.drawing import figures, ui
-from explorer.drawing.colors import mapping_color
 from explorer.i18n import mapping_label, t
 from explorer.session import state
 from probcore.check import parse_vector
@@ -116,7 +115,7 @@ def live() -> None:
     outputs = {name: w @ values for name, w in weights.items()}
     with right:
         fig = figures.grouped_bars([f"o[{i}]" for i in range(dim)],
-                                   [figures.BarSeries(labels[name], o[0], mapping_color(name)) for name, o in outputs.items()],
+                                   [figures.mapping_bars(name, labels[name], o[0]) for name, o in outputs.items()],
                                    t("attention.output_axis"), t("attention.output_value"), t("attention.outputs_title"),
                                    t("attention.mapping_axis"))
         ui.show_figure(fig, "attention_outputs", table=lambda: pd.DataFrame(

@@ -7,7 +7,7 @@ import streamlit as st
 
 from explorer import compute
 from explorer.drawing import figures, ui
-from explorer.drawing.colors import EXTRA_COLORS, mapping_color
+from explorer.drawing.colors import ALPHA_MAPPINGS, EXTRA_COLORS, mapping_color
 from explorer.i18n import t
 from explorer.live import loss_view, runs_javascript
 from explorer.session import state
@@ -96,11 +96,11 @@ for name in too_many:
     st.info(t("loss.binary_k", mapping=labels[name], k=dict(ctl.kw(name))["k"]))
 binary = ui.per_mapping(ctl, lambda name: loss_landscape_compute.binary_losses(name, ctl.kw(name), tuple(margins)),
                         [name for name in with_loss if name not in too_many], quiet=True)
-curves = [figures.Curve(labels[name], y, mapping_color(name)) for name, y in binary.items()]
+curves = [figures.mapping_curve(name, labels[name], y) for name, y in binary.items()]
 references = [
     figures.Curve(t("loss.hinge"), loss_landscape_compute.hinge(margins), EXTRA_COLORS["hinge"], "dash"),
     figures.Curve(t("loss.logistic"), loss_landscape_compute.logistic(margins), EXTRA_COLORS["logistic"], "dot"),
-    figures.Curve(t("loss.huber"), loss_landscape_compute.modified_huber(margins) / 4, EXTRA_COLORS["modified_huber"], "dot"),
+    figures.Curve(t("loss.huber"), loss_landscape_compute.modified_huber(margins) / 4, EXTRA_COLORS["modified_huber"], "dashdot"),
 ]
 curves += references
 top, tall = loss_landscape_compute.binary_axis_top(binary, np.array([c.y for c in references]))
@@ -119,8 +119,8 @@ if "taylor_softmax" in binary:
 st.subheader(t("loss.classic"))
 probs01 = np.linspace(0, 1, 201)
 classic = loss_landscape_compute.classic_panels(tuple(margins), tuple(probs01))
-alpha_colors = {1.0: mapping_color("softmax"), 1.5: mapping_color("entmax15"), 2.0: mapping_color("sparsemax")}
-panel_curves = [[figures.Curve(f"α = {a:g}", values[k], alpha_colors.get(a, EXTRA_COLORS["argmax"]))
+panel_curves = [[figures.mapping_curve(ALPHA_MAPPINGS[a], f"α = {a:g}", values[k]) if a in ALPHA_MAPPINGS
+                  else figures.Curve(f"α = {a:g}", values[k], EXTRA_COLORS["argmax"], "dot")
                  for a, values in classic.items()] for k in range(3)]
 ui.show_figure(figures.panels([probs01, margins, margins], panel_curves,
                               [t("loss.p_axis"), t("loss.margin_axis"), t("loss.margin_axis")],

@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from explorer.drawing import figures, ui
-from explorer.drawing.colors import EXTRA_COLORS, mapping_color
+from explorer.drawing.colors import ALPHA_MAPPINGS, EXTRA_COLORS, mapping_color
 from explorer.i18n import mapping_label, t
 from explorer.session import state
 from views.losses import compute as losses_compute
@@ -33,9 +33,9 @@ def surrogate_section() -> None:
     shown = [name for name in ctl.mappings if name in surrogate] or list(surrogate)
     ui.show_figure(figures.bars_and_markers(
         index, ctl.logits,
-        [figures.BarSeries(labels[name], surrogate[name]["grad"], mapping_color(name)) for name in shown],
-        [figures.BarSeries(t("losses.p_minus_onehot", mapping=labels[name]), surrogate[name]["p_minus_onehot"],
-                           mapping_color(name)) for name in shown],
+        [figures.mapping_bars(name, labels[name], surrogate[name]["grad"]) for name in shown],
+        [figures.mapping_bars(name, t("losses.p_minus_onehot", mapping=labels[name]), surrogate[name]["p_minus_onehot"])
+         for name in shown],
         t("losses.surrogate_title", target=ctl.target), t("losses.gradient_axis"), t("fig.mapping")),
         "losses_surrogate", table=lambda: pd.DataFrame({f"{name}_{key}": surrogate[name][key] for name in shown
                                                          for key in ("grad", "p_minus_onehot")}))
@@ -121,10 +121,9 @@ def zeros_section() -> None:
     alpha = float(state.page_slider(declared("losses_alpha"), t("losses.alpha"), 0.05))
     alphas = tuple(dict.fromkeys((1.0, 1.5, 2.0, alpha)))
     zero = losses_compute.zero_loss_curves(alphas)
-    alpha_colors = {1.0: mapping_color("softmax"), 1.5: mapping_color("entmax15"), 2.0: mapping_color("sparsemax")}
-    fig = figures.line_chart(margins, [
-        figures.Curve(t("losses.alpha_curve", alpha=f"{a:g}"), zero[a], alpha_colors.get(a, mapping_color("entmax")),
-                      "solid" if a == alpha else "dot") for a in alphas],
+    fig = figures.line_chart(margins, [  # each alpha with its mapping's colour and dash; the chosen one with markers too
+        figures.mapping_curve(ALPHA_MAPPINGS.get(a, "entmax"), t("losses.alpha_curve", alpha=f"{a:g}"), zero[a],
+                              "lines+markers" if a == alpha else "lines") for a in alphas],
         t("losses.gap_axis"), t("fig.loss"), t("losses.zero_title"), legend_title="α")
     fig.add_vline(x=1 / (alpha - 1), line_dash="dash", line_color=mapping_color("entmax"),
                   annotation_text=f"1/(α − 1) = {1 / (alpha - 1):.3g}")
@@ -159,8 +158,8 @@ def multilabel_section() -> None:
     left, right = st.columns(2)
     with left:
         ui.show_figure(figures.bars_and_markers(
-            index, ctl.logits, [figures.BarSeries(t("losses.after", steps=steps), run["p"], mapping_color("entmax")),
-                                figures.BarSeries(mapping_label("sparsemax"), p, mapping_color("sparsemax"))],
+            index, ctl.logits, [figures.mapping_bars("entmax", t("losses.after", steps=steps), run["p"]),
+                                figures.mapping_bars("sparsemax", mapping_label("sparsemax"), p)],
             [figures.BarSeries(t("losses.q", m=n_labels), run["q"], EXTRA_COLORS["hinge"])],
             t("losses.multilabel_title", m=n_labels), t("fig.probability"), t("fig.legend")), "losses_multilabel",
             table=lambda: pd.DataFrame({"logit": ctl.logits, "q": run["q"], "p": p, "gradient": grad, "p_after": run["p"]}))

@@ -97,7 +97,8 @@ def margin_sweep(ms: np.ndarray, loss: np.ndarray, target_logit: np.ndarray, run
     fig = plain_subplots(rows=1, cols=2, horizontal_spacing=0.08,
                         subplot_titles=[t("margin.fig_loss_m"), t("margin.fig_logits_m")])
     am = mapping_color("am_softmax")
-    fig.add_scatter(x=ms, y=loss, mode="lines", name=t("margin.fig_loss"), line=dict(color=am, width=2.5), row=1, col=1)
+    fig.add_scatter(x=ms, y=loss, mode="lines", name=t("margin.fig_loss"), line=dict(color=am, width=2.5, dash="dot"),
+                    row=1, col=1)
     fig.add_scatter(x=ms, y=target_logit, mode="lines", name=t("margin.fig_target_logit", target=target),
                     line=dict(color=CLASS_COLORS[target], width=2.5), row=1, col=2)
     fig.add_scatter(x=ms, y=runner_logit, mode="lines", name=t("margin.fig_runner_logit", j=runner),
@@ -106,7 +107,7 @@ def margin_sweep(ms: np.ndarray, loss: np.ndarray, target_logit: np.ndarray, run
              (float(min(target_logit.min(), runner_logit.min())), float(max(target_logit.max(), runner_logit.max())))]
     lines = [(current, t("margin.fig_current_m"), ZERO_COLOR, "solid")]
     if ms[0] <= gap <= ms[-1]:
-        lines.append((gap, t("margin.fig_gap_m"), "#E45756", "dot"))
+        lines.append((gap, t("margin.fig_gap_m"), "#E45756", "dashdot"))
     for c, (low, high) in enumerate(spans, start=1):
         for x, name, color, dash in lines:
             fig.add_scatter(x=[x, x], y=[low, high], mode="lines", name=name, legendgroup=name, showlegend=c == 1,

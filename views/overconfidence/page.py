@@ -8,7 +8,7 @@ import streamlit as st
 
 from explorer import training
 from explorer.drawing import figures, ui
-from explorer.drawing.colors import mapping_color
+from explorer.drawing.colors import mapping_color, mapping_cue
 from explorer.i18n import t
 from explorer.serving import jobs
 from explorer.session import state
@@ -181,7 +181,8 @@ else:
 
     def metric_figure(title_key, y_key, metrics):
         panel_curves = [[figures.Curve(f"{label[name]}{suffix}", np.asarray(history[(name, start)][metric], dtype=float),
-                                       mapping_color(training.LOSSES[name].mapping), dash)
+                                       mapping_color(training.LOSSES[name].mapping), dash, "lines+markers",
+                                       symbol=mapping_cue(training.LOSSES[name].mapping)["marker"])
                          for metric, suffix, dash in metrics for name in names] for start in starts]
         fig = figures.panels([x, x], panel_curves, [t("overconfidence.step_axis")] * 2, [t(y_key)] * 2, panel_titles,
                              t("overconfidence.loss_legend"))

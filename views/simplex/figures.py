@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from explorer.drawing.colors import mapping_color
-from explorer.drawing.figures import SYMBOLS, ZERO_COLOR, base_layout, finish
+from explorer.drawing.colors import mapping_color, mapping_cue, plotly_dash
+from explorer.drawing.figures import ZERO_COLOR, base_layout, finish
 from explorer.drawing.plain_figure import Spec, plain_subplots
 from explorer.i18n import t
 
@@ -42,7 +42,7 @@ def simplex_points(points: dict[str, np.ndarray], labels: dict[str, str],
     A plain spec: it is redrawn on every logit step."""
     data = [dict(type="scatterternary", a=[p[0]], b=[p[1]], c=[p[2]], mode="markers", name=labels[name],
                  cliponaxis=False,
-                 marker=dict(size=max(8, 22 - 2 * k), color=mapping_color(name), symbol=SYMBOLS[k % len(SYMBOLS)],
+                 marker=dict(size=max(8, 22 - 2 * k), color=mapping_color(name), symbol=mapping_cue(name)["marker"],
                              line=dict(width=1, color="rgba(128,128,128,0.8)")),
                  hovertemplate="p = (%{a:.4f}, %{b:.4f}, %{c:.4f})<extra>%{fullData.name}</extra>")
             for k, (name, p) in enumerate(points.items())]
@@ -63,7 +63,7 @@ def simplex_images(clouds: dict[str, np.ndarray], labels: dict[str, str],
         cloud = clouds[name]
         fig.add_scatterternary(
             a=cloud[:, 0], b=cloud[:, 1], c=cloud[:, 2], mode="markers", name=labels[name], cliponaxis=False,
-            marker=dict(size=4, color=mapping_color(name), opacity=0.75),
+            marker=dict(size=4, color=mapping_color(name), opacity=0.75, symbol=mapping_cue(name)["marker"]),
             hovertemplate="p = (%{a:.3f}, %{b:.3f}, %{c:.3f})<extra>%{fullData.name}</extra>",
             row=k // cols + 1, col=k % cols + 1,
         )
@@ -79,12 +79,12 @@ def simplex_paths(paths: dict[str, np.ndarray], values: np.ndarray, value_name: 
     """Each mapping's p as a parameter (temperature, alpha) runs over ``values``: a path in the
     simplex (a plain spec: redrawn on every logit step)."""
     data = []
-    for k, (name, path) in enumerate(paths.items()):
+    for name, path in paths.items():
         color = mapping_color(name)
         data.append(dict(
             type="scatterternary", a=path[:, 0], b=path[:, 1], c=path[:, 2], mode="lines+markers", name=labels[name],
-            cliponaxis=False, line=dict(color=color, width=2),
-            marker=dict(size=4, color=color, symbol=SYMBOLS[k % len(SYMBOLS)]), customdata=values,
+            cliponaxis=False, line=dict(color=color, width=2, dash=plotly_dash(name)),
+            marker=dict(size=4, color=color, symbol=mapping_cue(name)["marker"]), customdata=values,
             hovertemplate=f"{value_name} = %{{customdata:.3g}}<br>p = (%{{a:.3f}}, %{{b:.3f}}, %{{c:.3f}})"
                           "<extra>%{fullData.name}</extra>"))
     return _ternary_spec(data, axis_titles, title)
@@ -118,7 +118,7 @@ def projection_plane(x: np.ndarray, points: dict[str, np.ndarray], projection: s
         u, v = _plane(p)[0]
         data.append(dict(type="scatter", x=[u], y=[v], mode="markers", name=labels[name], cliponaxis=False,
                          marker=dict(size=max(8, 18 - 2 * k), color=mapping_color(name),
-                                     symbol=SYMBOLS[k % len(SYMBOLS)]),
+                                     symbol=mapping_cue(name)["marker"]),
                          customdata=[list(p)], hovertemplate="p = (%{customdata[0]:.3f}, %{customdata[1]:.3f}, "
                                                              "%{customdata[2]:.3f})<extra>%{fullData.name}</extra>"))
     layout = base_layout(t("fig.plane_u"), t("fig.plane_v"), t("fig.legend"), height=480)

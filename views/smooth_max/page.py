@@ -76,9 +76,9 @@ def properties_section() -> None:
     props = smooth_max_compute.property_tests(n_prop, draws, shift, seed)
     names = list(props)
     ui.show_figure(figures.grouped_bars([mapping_label(name) for name in names], [
-        figures.BarSeries(t("smooth.order_share"), [props[name]["order"] for name in names], mapping_color("taylor_softmax")),
-        figures.BarSeries(t("smooth.shift_share"), [float(props[name]["shift"] > smooth_max_compute.PROPERTY_TOL) for name in names],
-                          mapping_color("softmax"))],
+        figures.mapping_bars("taylor_softmax", t("smooth.order_share"), [props[name]["order"] for name in names]),
+        figures.mapping_bars("softmax", t("smooth.shift_share"),
+                             [float(props[name]["shift"] > smooth_max_compute.PROPERTY_TOL) for name in names])],
         t("fig.mapping"), t("smooth.share_axis"), t("smooth.properties_title", draws=draws, n=n_prop, shift=f"{shift:g}")),
         "smooth_properties", table=lambda: pd.DataFrame({"mapping": names, "order_broken_share": [props[m]["order"] for m in names],
                                                          "max_shift_change": [props[m]["shift"] for m in names]}))
@@ -114,7 +114,8 @@ def base_section() -> None:
     shown = index[: state.TOP_VIEW]
     with left:
         fig = figures.line_chart(smooth_max_compute.BETAS, [figures.Curve(f"p{i} (x{i} = {x[i]:.3g})", curves[:, i],
-                                                             figures.CLASS_COLORS[i % len(figures.CLASS_COLORS)])
+                                                             figures.CLASS_COLORS[i % len(figures.CLASS_COLORS)],
+                                                             figures.CLASS_DASHES[i % len(figures.CLASS_DASHES)])
                                                for i in shown], "β", t("fig.probability"), t("smooth.beta_title"))
         fig.add_vline(x=beta, line_dash="dot", line_color=EXTRA_COLORS["argmax"])
         ui.show_figure(fig, "smooth_beta_curves", table=lambda: pd.DataFrame({"beta": smooth_max_compute.BETAS,
@@ -146,7 +147,7 @@ def saturation_section() -> None:
     k = int(state.page_slider(declared("smooth_log2_d"), t("smooth.log2_d"), 1))
     dim = smooth_max_compute.DIMS[k]
     fig = figures.line_chart(sat["d"], [
-        figures.Curve(t("smooth.raw"), sat["raw"], mapping_color("taylor_softmax"), mode="lines+markers"),
+        figures.Curve(t("smooth.raw"), sat["raw"], mapping_color("taylor_softmax"), "dash", "lines+markers", symbol="diamond"),
         figures.Curve(t("smooth.scaled"), sat["scaled"], mapping_color("softmax"), mode="lines+markers"),
         figures.Curve(t("smooth.uniform", L=smooth_max_compute.ATTENTION_KEYS), np.full(len(sat["d"]), sat["uniform"]),
                       EXTRA_COLORS["hinge"], "dot")],

@@ -33,16 +33,16 @@ def relu_power_section() -> None:
     left, right = st.columns(2)
     with left:
         ui.show_figure(figures.line_chart(grid, [
-            figures.Curve("exp(x)", np.exp(grid), mapping_color("softmax")),
-            figures.Curve(t("sfe.relu_curve", beta=f"{beta:g}"), sparse_from_exp_compute.relu_power(grid, beta), mapping_color("entmax")),
-            figures.Curve(t("sfe.relu_curve", beta="1"), sparse_from_exp_compute.relu_power(grid, 1.0), mapping_color("sparsemax"), "dot"),
+            figures.mapping_curve("softmax", "exp(x)", np.exp(grid)),
+            figures.mapping_curve("entmax", t("sfe.relu_curve", beta=f"{beta:g}"), sparse_from_exp_compute.relu_power(grid, beta)),
+            figures.mapping_curve("sparsemax", t("sfe.relu_curve", beta="1"), sparse_from_exp_compute.relu_power(grid, 1.0)),
         ], "x", t("sfe.value_axis"), t("sfe.approx_title")), "sfe_approx",
             table=lambda: pd.DataFrame({"x": grid, "exp": np.exp(grid), "relu_power": sparse_from_exp_compute.relu_power(grid, beta)}))
     ent = sparse_from_exp_compute.entmax_from_threshold(ctl.x, beta)
     with right:
         ui.show_figure(figures.bars_and_markers(
-            index, x, [figures.BarSeries(t("sfe.by_hand", alpha=f"{ent['alpha']:g}"), ent["by_hand"], mapping_color("entmax")),
-                       figures.BarSeries(mapping_label("softmax"), ent["softmax"], mapping_color("softmax"))],
+            index, x, [figures.mapping_bars("entmax", t("sfe.by_hand", alpha=f"{ent['alpha']:g}"), ent["by_hand"]),
+                       figures.mapping_bars("softmax", mapping_label("softmax"), ent["softmax"])],
             [figures.BarSeries(t("sfe.probcore", alpha=f"{ent['alpha']:g}"), ent["probcore"], mapping_color("entmax"))],
             t("sfe.entmax_title", alpha=f"{ent['alpha']:g}"), t("fig.probability"), t("fig.legend")), "sfe_entmax",
             table=lambda: pd.DataFrame({"logit": x, "softmax": ent["softmax"], "by_hand": ent["by_hand"],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from explorer.drawing.colors import mapping_color, with_alpha
+from explorer.drawing.colors import bar_pattern, mapping_color, with_alpha
 from explorer.drawing.figures import base_layout, class_ticks, group_offsets
 from explorer.drawing.plain_figure import Spec
 from explorer.i18n import t
@@ -21,7 +21,7 @@ def animated_bars(index: np.ndarray, logits: np.ndarray, frames: list[dict[str, 
     offsets, w = group_offsets(len(names))
     pos = np.arange(len(index), dtype=float)
     data = [dict(type="bar", x=pos + off, y=frames[start][name], width=w, name=labels[name],
-                 marker=dict(color=mapping_color(name)), customdata=index,
+                 marker=dict(color=mapping_color(name), pattern=bar_pattern(name)), customdata=index,
                  hovertemplate="class %{customdata}<br>p = %{y:.4g}<extra>%{fullData.name}</extra>")
             for name, off in zip(names, offsets)]
     fmt = [f"{v:.3g}" for v in values]

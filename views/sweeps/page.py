@@ -54,7 +54,7 @@ def live() -> None:
             frames = [{name: rows[f, index] for name, rows in by_t.items()} for f in range(len(temps))]
             ui.show_figure(sweeps_figures.animated_bars(index, ctl.logits[index], frames, temps, "T", labels, t_start,
                                                         t("sweeps.temperature_anim")), "sweeps_temperature_anim")
-        curves = [figures.Curve(labels[name], compute.entropy(rows), mapping_color(name)) for name, rows in by_t.items()]
+        curves = [figures.mapping_curve(name, labels[name], compute.entropy(rows)) for name, rows in by_t.items()]
         curves.append(figures.Curve(t("sweeps.log_n"), np.full(len(temps), np.log(ctl.n)), "#8C8C8C", "dot"))
         ui.show_figure(figures.line_chart(temps, curves, t("sweeps.t_axis"), t("sweeps.entropy_axis"),
                                           t("sweeps.entropy_title"), log_x=True, legend_title=t("fig.mapping")),
@@ -70,7 +70,7 @@ def live() -> None:
                                                         t("sweeps.alpha_anim")), "sweeps_alpha_anim")
         left, right = st.columns(2)
         with left:
-            curves = [figures.Curve(labels[name], np.count_nonzero(rows, axis=1).astype(float), mapping_color(name))
+            curves = [figures.mapping_curve(name, labels[name], np.count_nonzero(rows, axis=1).astype(float))
                       for name, rows in by_a.items()]
             ui.show_figure(figures.line_chart(alphas, curves, t("sweeps.alpha_axis"), t("sweeps.support_axis"),
                                               t("sweeps.support_title"), log_x=True, legend_title=t("fig.mapping"), shape="hv"),

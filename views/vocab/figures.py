@@ -9,10 +9,12 @@ from explorer.drawing.figures import Curve, finish, line_chart, panels
 from explorer.drawing.plain_figure import PlainFigure
 from explorer.i18n import t
 
+PROPOSAL_SYMBOLS = {"uniform": "diamond", "unigram": "circle"}
+PROPOSAL_DASHES = {"uniform": "dash", "unigram": "dot"}  # their theory curves
 VOCAB_COLORS = {
     "uniform": "#E45756", "unigram": "#4C78A8", "exact": "#8C8C8C",
-    "full": "#4C78A8", "hierarchical": "#54A24B", "sampled": "#F58518",
-    "classes": "#4C78A8", "mass": "#F58518", "entropy": "#54A24B", "expected": "#E45756", "log2_n": "#8C8C8C",
+    "full": "#4C78A8", "hierarchical": "#53A04A", "sampled": "#DD720A",
+    "classes": "#4C78A8", "mass": "#DD720A", "entropy": "#53A04A", "expected": "#E45756", "log2_n": "#8C8C8C",
     "max_length": "#B279A2",
 }
 
@@ -96,6 +98,7 @@ def vocab_code_lengths(lengths: np.ndarray, freqs: np.ndarray, entropy: float, e
     fig.add_bar(x=ls, y=classes, name=t("vocab.fig_share_classes"), marker_color=VOCAB_COLORS["classes"],
                 hovertemplate="len %{x}: %{y:.3f}<extra>%{fullData.name}</extra>")
     fig.add_bar(x=ls, y=mass, name=t("vocab.fig_share_mass"), marker_color=VOCAB_COLORS["mass"],
+                marker_pattern=dict(shape="/", solidity=0.3, fillmode="overlay", fgcolor="rgba(0, 0, 0, 0.55)"),
                 hovertemplate="len %{x}: %{y:.3f}<extra>%{fullData.name}</extra>")
     top = float(max(classes.max(), mass.max())) * 1.08
     for key, label, value, dash in (("entropy", "vocab.fig_entropy", entropy, "dot"),
@@ -123,7 +126,8 @@ def vocab_bound(ns: np.ndarray, entropy: np.ndarray, expected: np.ndarray, log2_
 def vocab_log_z(ms: np.ndarray, stats: dict[str, dict[str, np.ndarray]], log_z: float, labels: dict[str, str],
                 title: str) -> go.Figure:
     """Mean of log Z_hat ± one standard deviation over the repeats, per proposal, against m, and the exact log Z."""
-    series = [Curve(labels[q], s["log_z"] + s["log_z_bias"], VOCAB_COLORS[q], mode="lines+markers", error=np.sqrt(s["log_z_var"]))
+    series = [Curve(labels[q], s["log_z"] + s["log_z_bias"], VOCAB_COLORS[q], mode="lines+markers", error=np.sqrt(s["log_z_var"]),
+                    symbol=PROPOSAL_SYMBOLS.get(q))  # told apart by their marker too, not by colour alone
               for q, s in stats.items()]
     series.append(Curve(t("vocab.fig_exact_log_z", value=log_z), np.full(len(ms), log_z), VOCAB_COLORS["exact"],
                          "dash", "lines"))
@@ -137,11 +141,13 @@ def vocab_bias_variance(ms: np.ndarray, stats: dict[str, dict[str, np.ndarray]],
     bias, var = [], []
     for q, s in stats.items():
         theory = chi2[q] / ms
-        bias.append(Curve(labels[q], s["log_z_bias"], VOCAB_COLORS[q], mode="lines+markers", error=2 * np.sqrt(s["log_z_var"] / repeats)))
+        symbol, dash = PROPOSAL_SYMBOLS.get(q), PROPOSAL_DASHES.get(q, "dash")  # not told apart by colour alone
+        bias.append(Curve(labels[q], s["log_z_bias"], VOCAB_COLORS[q], mode="lines+markers",
+                          error=2 * np.sqrt(s["log_z_var"] / repeats), symbol=symbol))
         bias.append(Curve(t("vocab.fig_bias_theory", q=labels[q]), np.where(theory <= 1, -theory / 2, np.nan),
-                           VOCAB_COLORS[q], "dash", "lines"))
-        var.append(Curve(labels[q], s["ratio_var"], VOCAB_COLORS[q], mode="markers"))
-        var.append(Curve(t("vocab.fig_var_theory", q=labels[q]), theory, VOCAB_COLORS[q], "dash", "lines"))
+                          VOCAB_COLORS[q], dash, "lines"))
+        var.append(Curve(labels[q], s["ratio_var"], VOCAB_COLORS[q], mode="markers", symbol=symbol))
+        var.append(Curve(t("vocab.fig_var_theory", q=labels[q]), theory, VOCAB_COLORS[q], dash, "lines"))
     return panels([ms, ms], [bias, var], [t("vocab.fig_m")] * 2, [t("vocab.fig_bias"), t("vocab.fig_var")],
                   [t("vocab.fig_bias_title"), t("vocab.fig_var_title")], log_x=True, log_y=(False, True), title=title,
                   legend_title=t("vocab.fig_proposal"))
@@ -150,7 +156,8 @@ def vocab_bias_variance(ms: np.ndarray, stats: dict[str, dict[str, np.ndarray]],
 def vocab_grad_error(ms: np.ndarray, stats: dict[str, dict[str, np.ndarray]], labels: dict[str, str],
                      title: str) -> go.Figure:
     """Mean total-variation distance between the self-normalised gradient estimate and softmax(x)."""
-    series = [Curve(labels[q], s["grad_tv"], VOCAB_COLORS[q], mode="lines+markers") for q, s in stats.items()]
+    series = [Curve(labels[q], s["grad_tv"], VOCAB_COLORS[q], mode="lines+markers",
+                    symbol=PROPOSAL_SYMBOLS.get(q)) for q, s in stats.items()]
     return line_chart(ms, series, t("vocab.fig_m"), t("vocab.fig_grad_tv"), title, log_x=True, log_y=True,
                     legend_title=t("vocab.fig_proposal"))
 
