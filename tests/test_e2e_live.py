@@ -180,8 +180,11 @@ def next_frame(page) -> None:
 
 def drag_in(page, locator, fx: float, fy: float, steps: int = 10) -> None:
     """Press in the middle of ``locator`` and drag to the fraction (fx, fy) of its box."""
-    locator.scroll_into_view_if_needed()
-    box = locator.bounding_box()
+    box = locator.evaluate("""e => {  // in one go: a live view may replace its SVG elements in any frame
+        e.scrollIntoView({block: 'nearest'});
+        const r = e.getBoundingClientRect();
+        return {x: r.x, y: r.y, width: r.width, height: r.height};
+    }""")
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
     page.mouse.move(box["x"] + fx * box["width"], box["y"] + fy * box["height"], steps=steps)

@@ -60,6 +60,27 @@ function dragPlane(view) {
   view.isDragging = () => dragging;
 }
 
+const PATHS_EVERY_MS = 250;
+
+/** Each mapping's T path (temperature_sweep: 61 mappings calls each, perturb-max's quadrature among them): recomputed
+ * at most every PATHS_EVERY_MS while the logits keep moving (the points move every frame), and once more after the
+ * last move. */
+function paths(view, x, kwargs, names) {
+  const key = JSON.stringify([x, names.map((name) => kwargs[name]), view.data.target]);
+  if (view.pathKey === key) return view.paths;
+  const now = performance.now();
+  clearTimeout(view.pathTimer);
+  if (view.paths && now - view.pathsAt < PATHS_EVERY_MS && names.every((name) => view.paths[name])) {
+    view.pathTimer = setTimeout(() => schedule(view), PATHS_EVERY_MS);
+    return view.paths;
+  }
+  view.paths = {};
+  for (const name of names) view.paths[name] = temperature_sweep(name, x, kwargs[name], view.data.target);
+  view.pathKey = key;
+  view.pathsAt = now;
+  return view.paths;
+}
+
 function drawSimplex(view) {
   const { data, svg } = view;
   const started = performance.now();
@@ -82,8 +103,9 @@ function drawSimplex(view) {
   const tri = planeMap({ ...left, y: left.y + font, height: left.height - font }, 0.62, [0, -0.2]);
   triangle(svg, tri, axes, font);
   const plane = {};
+  const pathRows = paths(view, x, kwargs, names);
   for (const name of names) {
-    const rows = temperature_sweep(name, x, kwargs[name], data.target);
+    const rows = pathRows[name];
     const d = rows.map((p) => tri.to(plane_coordinates(p)).map((c) => c.toFixed(1)).join(",")).join("L");
     el("path", { d: `M${d}`, class: "pl-path", stroke: data.colors[name], "stroke-dasharray": data.cues[name].dash }, svg, SVG);
   }
