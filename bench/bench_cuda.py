@@ -1,5 +1,8 @@
 """CUDA benchmark: forward + backward of torch.softmax, probcore's sparse mappings and (when installed)
-the public entmax package on one GPU, float32 (and bfloat16 for probcore's default path).
+the public entmax package on one GPU, float32 (and bfloat16 for probcore's default path). For each
+mapping: the default call, the eager path (fused=False) and the sync-free path (_EntmaxOps, what
+torch.compile takes and the default call takes up to functional._OPS_MAX_NUMEL entries), so the size
+rule can be read off the table.
 
     python bench/bench_cuda.py [--rounds 15] [--out bench/results/cuda.md]
 
@@ -29,7 +32,7 @@ try:
 except ImportError:  # the GPU machine may not have it
     entmax_pkg = None
 
-SHAPES = [(4096, 256), (256, 32000), (4096, 32000)]
+SHAPES = [(4096, 256), (256, 32000), (1024, 8192), (1024, 32000), (4096, 32000)]  # 2**23 = 1024 x 8192
 CALLS = 5
 
 
@@ -43,7 +46,8 @@ def candidates() -> dict:
     }
     ops = probcore.functional._EntmaxOps.apply  # the sync-free path torch.compile / torch.func take
     for name, a in (("sparsemax", 2.0), ("entmax15", 1.5), ("entmax a=1.3", 1.3), ("entmax a=1.75", 1.75)):
-        out[f"ops {name}"] = lambda x, a=a: ops(x - x.detach().amax(-1, keepdim=True), a, None)
+        out[f"ops {name}"] = lambda x, a=a: ops(x, a, None)
+        out[f"eager {name}"] = lambda x, a=a: probcore.entmax(x, alpha=a, fused=False)
     if entmax_pkg is not None:
         out["pkg sparsemax"] = lambda x: entmax_pkg.sparsemax(x, -1)
         out["pkg entmax15"] = lambda x: entmax_pkg.entmax15(x, -1)
@@ -100,9 +104,9 @@ def main() -> None:
                 extra = f"| {med[pkg]:.3f} | {med[pkg] / med[name]:.1f}x |" if pkg in med else "| | |"
                 lines.append(f"| {shape[0]} x {shape[1]} | {str(dtype)[6:]} | {name} | {med[name]:.3f} | "
                              f"{med[name] / base:.2f}x {extra}")
-                ops = f"ops {name}"
-                lines.append(f"| {shape[0]} x {shape[1]} | {str(dtype)[6:]} | {ops} | {med[ops]:.3f} | "
-                             f"{med[ops] / base:.2f}x | | |")
+                for path in (f"eager {name}", f"ops {name}"):
+                    lines.append(f"| {shape[0]} x {shape[1]} | {str(dtype)[6:]} | {path} | {med[path]:.3f} | "
+                                 f"{med[path] / base:.2f}x | | |")
     report = "\n".join(lines) + "\n"
     print(report)
     if args.out:

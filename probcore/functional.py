@@ -738,12 +738,24 @@ class _EntmaxOpsJvp(_EntmaxOps):
         return dp
 
 
+_OPS_MAX_NUMEL = 2**23  # CUDA inputs up to this size take the sync-free path by default (_ops_applies)
+
+
+def _ops_applies(z: Tensor) -> bool:
+    """Whether the default call on z takes the sync-free _EntmaxOps outside transforms: CUDA inputs
+    of at most _OPS_MAX_NUMEL entries, where the eager path is bound by its host syncs and small
+    kernel launches (an H200, bench/results/cuda.md: sync-free 2.5-2.9x faster at 4096 x 256 and
+    256 x 32000 for alpha 1.5 and 2, 1.4-1.6x for alpha 1.3 and 1.75, 3-5x slower at 4096 x 32000)."""
+    return z.device.type == "cuda" and z.numel() <= _OPS_MAX_NUMEL
+
+
 def _entmax_apply(z: Tensor, alpha: Tensor | float, n_iter: int | None = None, fused: bool | None = None) -> Tensor:
     """p of alpha-entmax on z (dim last): _EntmaxOps when traced, else _Entmax, through the compiled
     kernel (probcore.fused) wherever it applies (a float alpha in [1.25, 2], CPU, no n_iter) unless
     fused is False; measured faster there than the eager path at every shape of
-    bench/bench_core.py (docs/library-kernel.md)."""
-    if traced():
+    bench/bench_core.py (docs/library-kernel.md). On CUDA, small inputs with a float alpha take
+    _EntmaxOps unless fused is False (_ops_applies)."""
+    if traced() or (fused is None and not isinstance(alpha, torch.Tensor) and _ops_applies(z)):
         return (_EntmaxOps if torch.compiler.is_compiling() else _EntmaxOpsJvp).apply(z, alpha, n_iter)
     kernel = (fused is not False and n_iter is None and not isinstance(alpha, torch.Tensor)
               and _SMOOTH_BELOW <= alpha <= 2 and _fused.applies(z) and _fused.available())
@@ -761,8 +773,9 @@ def sparsemax(x: Tensor, dim: int = -1, *, temperature: float = 1.0, fused: bool
     """p = relu(z - tau), z = x / T, tau such that sum p = 1 (Euclidean projection onto the
     simplex). Jacobian on the support S: I - 11^T / |S| (over T). fused: None (default) runs the
     threshold, p and backward in probcore's compiled CPU kernel wherever it applies (CPU float
-    tensors, outside torch.func / torch.compile; same results, faster), True / False force it on
-    / off (probcore.fused; without the compiled kernel: one RuntimeWarning, then the eager path)."""
+    tensors, outside torch.func / torch.compile; same results, faster) and, on CUDA inputs of at
+    most 2**23 entries, the sync-free path of torch.compile; True / False force the kernel on / off
+    (probcore.fused; without the compiled kernel: one RuntimeWarning, then the eager path)."""
     z, back = _lastdim(x, dim)
     return back(_entmax_apply(_shifted_scaled(z, temperature), 2.0, fused=_check_fused(fused)))
 
