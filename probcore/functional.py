@@ -744,8 +744,9 @@ _OPS_MAX_NUMEL = 2**23  # CUDA inputs up to this size take the sync-free path by
 def _ops_applies(z: Tensor) -> bool:
     """Whether the default call on z takes the sync-free _EntmaxOps outside transforms: CUDA inputs
     of at most _OPS_MAX_NUMEL entries, where the eager path is bound by its host syncs and small
-    kernel launches (an H200, bench/results/cuda.md: sync-free 2.5-2.9x faster at 4096 x 256 and
-    256 x 32000 for alpha 1.5 and 2, 1.4-1.6x for alpha 1.3 and 1.75, 3-5x slower at 4096 x 32000)."""
+    kernel launches (an H200, bench/results/cuda.md, float32: there the default call is 2.5-2.7x
+    faster than the eager path at 4096 x 256 and 256 x 32000 for alpha 1.5 and 2, 1.4-1.6x for alpha
+    1.3; the sync-free path is 1.2-1.9x slower at 1024 x 32000 and 3.1-6.9x slower at 4096 x 32000)."""
     return z.device.type == "cuda" and z.numel() <= _OPS_MAX_NUMEL
 
 
