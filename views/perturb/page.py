@@ -203,6 +203,9 @@ def quantile_section() -> None:
     st.latex(r"p_i = \mathbb{E}_\varepsilon\Big[\prod_{j \ne i} \Phi(x_i - x_j + \varepsilon)\Big] \approx \frac1M \sum_{m=1}^{M}"
              r" \prod_{j \ne i} \Phi(x_i - x_j + \varepsilon_m),\quad \varepsilon_m = \Phi^{-1}\Big(\frac{m - 1/2}{M}\Big);"
              r"\qquad \mathbf 1[\arg\max x = t] \approx P[\arg\max(x + T\varepsilon) = t]")
+    if ctl.n > perturb_compute.QUANTILE_MAX_N:
+        st.caption(t("perturb.quantiles_large_n", limit=perturb_compute.QUANTILE_MAX_N, n=ctl.n))
+        return
     q = perturb_compute.quantile_perturbmax(ctl.x)
     acc = perturb_compute.smooth_accuracy(ctl.x, 0)
     left, right = st.columns(2)

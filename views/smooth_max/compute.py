@@ -98,7 +98,8 @@ def softmax_readings(x: tuple, draws: int = 200, seed: int = 0) -> dict:
     """Softmax read four ways, at logits x: (1) an exponential family p_i = exp(x_i - A(x)) with
     the log-partition A = log sum e^x (its gradient, by autograd, is softmax); (2) the maximum-
     entropy distribution with the same mean logit sum p_i x_i: ``draws`` random distributions
-    q = p + s delta, delta orthogonal to 1 and x (same total, same mean), s drawn so that q >= 0,
+    q = p + s delta, delta orthogonal to 1 and x (same total, same mean), s between 0.1 and 1 of the
+    most that keeps q >= 0,
     all have less entropy; (3) base e^beta: cosines in [-1, 1] keep p_i / p_j <= e^(2 beta); (4) a
     soft read of memory: values v_i = i read with weights p give sum p_i i, argmax reads one slot."""
     z = torch.tensor(x, dtype=D64, requires_grad=True)
@@ -108,17 +109,20 @@ def softmax_readings(x: tuple, draws: int = 200, seed: int = 0) -> dict:
     xs = np.asarray(x, dtype=float)
     entropy = float(-np.sum(p * np.log(p)))
     rng = np.random.default_rng(seed)
-    basis = np.linalg.svd(np.stack([np.ones_like(xs), xs]))[2][2:]  # orthonormal complement of (1, x)
+    constraints = np.stack([np.ones_like(xs), xs], axis=1)  # q - p must be orthogonal to 1 and to x
+    free = len(xs) - np.linalg.matrix_rank(constraints)
+    frame = np.linalg.qr(constraints)[0]
     best = -np.inf
-    for _ in range(draws if len(basis) else 0):
-        delta = rng.normal(size=len(basis)) @ basis
+    for _ in range(draws if free else 0):
+        g = rng.normal(size=len(xs))
+        delta = g - frame @ (frame.T @ g)
         room = np.min(np.where(delta < 0, p / -np.where(delta < 0, delta, -1.0), np.inf))
-        q = np.clip(p + rng.uniform(0.0, 1.0) * room * delta, 0.0, None)
+        q = np.clip(p + rng.uniform(0.1, 1.0) * room * delta, 0.0, None)
         best = max(best, float(-np.sum(np.where(q > 0, q * np.log(np.where(q > 0, q, 1.0)), 0.0))))
     ratios = {beta: float(np.divide(*probcore.softmax(torch.tensor([1.0, -1.0], dtype=D64), beta=beta).numpy()))
               for beta in (1.0, 10.0)}
     return {"A": float(log_partition.detach()), "grad_diff": float(np.abs(z.grad.numpy() - p).max()),
-            "mean": float(p @ xs), "entropy": entropy, "draws": draws if len(basis) else 0, "best_other": best,
+            "mean": float(p @ xs), "entropy": entropy, "draws": draws if free else 0, "best_other": best,
             "ratios": ratios, "soft_read": float(p @ np.arange(len(xs))), "hard_read": int(np.argmax(xs))}
 
 
