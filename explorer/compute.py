@@ -246,7 +246,7 @@ def positive_exactly(name: str, x: tuple, kw: Kw) -> np.ndarray:
 
 def underflows(name: str, x: tuple, kw: Kw, p: np.ndarray) -> np.ndarray:
     """Where p is 0 in float64 though the mapping's value is > 0 (:func:`positive_exactly`): an
-    underflow, under 2.5e-324 (half the smallest positive float64, 4.9e-324), e.g. softmax at a logit 1000 below
+    underflow (float64 has no number between 0 and 4.9e-324), e.g. softmax at a logit 1000 below
     the largest (e^-1000); the other zeros of p are exact (off a sparse mapping's support)."""
     zero = np.asarray(p) == 0
     if not zero.any() or (name == "gumbel_softmax" and dict(kw).get("hard")):  # no zero, or a one-hot sample's

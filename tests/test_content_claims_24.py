@@ -29,9 +29,14 @@ def softmax_log(x: np.ndarray) -> np.ndarray:
 
 # ---------------------------------------------------------------- underflow against exact zeros
 
-def test_float64_rounds_values_under_half_the_smallest_subnormal_to_zero():
-    """The words: "under 2.5e-324, too small for float64, is stored as 0"."""
-    assert np.nextafter(0.0, 1.0) == SMALLEST and float("2.47e-324") == 0.0 and float("2.48e-324") == SMALLEST
+def test_float64_has_no_number_between_0_and_its_smallest_positive_one():
+    """The words: "float64 has no number between 0 and 4.9e-324": the smallest positive float64 prints
+    as 4.9e-324 (its next value down is 0); and a p > 0 just above half of it can still be computed as 0
+    (softmax's exp, then its division, each round: reviewer's case), so the page names no other bound."""
+    assert np.nextafter(0.0, 1.0) == SMALLEST and f"{SMALLEST:.1e}" == "4.9e-324" and np.nextafter(SMALLEST, 0.0) == 0.0
+    from probcore.reference import softmax
+    d = -(np.log(2.6e-324))  # p_2 = e^-d / (1 + 1 + e^-d) would be 1.3e-324 > 0 in exact arithmetic
+    assert softmax(np.array([0.0, 0.0, -d]))[2] == 0.0
 
 
 def test_softmax_at_minus_1000_underflows_and_sparsemax_zero_is_exact():
@@ -118,7 +123,7 @@ def test_binary_slice_axis_is_not_flattened_by_am_softmax():
     hinge_top = float(np.max(1 - t))  # 4, at t = -3
     assert top == pytest.approx(1.05 * hinge_top)  # the references' scale, not AM-softmax's 100
     text = " ".join(c.value for c in at.caption)
-    assert f"reaches {am.max():.3g} at t = -3" in text
+    assert "reaches 100.5 at t = -3" in text and f"{am.max():.4g}" == "100.5"  # not "100" (.3g, review)
 
 
 @pytest.mark.slow  # a whole page under AppTest

@@ -8,6 +8,8 @@ import math
 
 import numpy as np
 import pytest
+
+from views.attention.strings import STRINGS as STRINGS_ATTENTION
 from helpers import assert_ok, run_app
 from scipy import integrate, stats
 
@@ -348,3 +350,15 @@ def test_new_notes_have_the_same_fields_in_both_languages(key):
     import string
     fields = lambda text: sorted(f for _, f, _, _ in string.Formatter().parse(text) if f)  # noqa: E731
     assert fields(EN[key]) == fields(ZH[key]) and fields(EN[key])
+
+
+def test_taylor_weight_is_not_monotone_and_never_below_one_half():
+    """attention.taylor_text: f(s) = 1 + s + s^2/2 never falls below 1/2 (its minimum, at s = -1),
+    grows again below -1, and a score of -3 outweighs a score of 0 (independent review's wording)."""
+    s = np.linspace(-50, 50, 200_001)
+    f = 1 + s + s ** 2 / 2
+    assert f.min() == pytest.approx(0.5, abs=1e-12) and s[np.argmin(f)] == pytest.approx(-1.0, abs=1e-3)
+    assert 1 + (-3) + 9 / 2 == 2.5 > 1.0 and np.all(np.diff(f[s < -1]) < 0)
+    words = STRINGS_ATTENTION["attention.taylor_text"]
+    assert "½" in words["en"] and "s = −1" in words["en"] and "−3 outweighs a score of 0" in words["en"]
+    assert "½" in words["zh"] and "s = −1" in words["zh"] and "分数 −3 的权重超过分数 0" in words["zh"]

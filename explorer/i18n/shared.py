@@ -253,8 +253,8 @@ STRINGS = {
         "zh": "○ = 大于 0，舍入为 0",
     },
     "fig.underflow_hover": {
-        "en": "p > 0 but under 2.5e-324, too small for float64: stored as 0 (underflow)",
-        "zh": "p > 0 但小于 2.5e-324，float64 表示不了：存为 0（下溢）",
+        "en": "p > 0 but computed as 0 (underflow: float64 has no number between 0 and 4.9e-324)",
+        "zh": "p > 0 但被算成 0（下溢：float64 在 0 与 4.9e-324 之间没有数）",
     },
     "fig.class_axis": {
         "en": "class i (logit xᵢ)",

@@ -27,8 +27,8 @@ STRINGS = {
         "zh": "{support}（其中 {under} 个舍入为 0）",
     },
     "compare.underflow_note": {
-        "en": "Underflow in {mappings}: a class whose p is > 0 (every p of softmax is) but under 2.5e-324, too small for float64, is stored as 0. It is marked ○ on the chart, not × (× is an exact zero, such as sparsemax outside its support), and counted in the support.",
-        "zh": "{mappings} 出现下溢：某些类别的 p 大于 0（softmax 的每个 p 都大于 0），但小于 2.5e-324，float64 表示不了，于是存为 0。图中用 ○ 标出，而不是 ×（× 表示恰为 0，例如 sparsemax 支撑集之外的类别），并计入支撑集大小。",
+        "en": "Underflow in {mappings}: a class whose p is > 0 (every p of softmax is) was computed as 0, since float64 has no number between 0 and 4.9e-324. It is marked ○ on the chart, not × (× is an exact zero, such as sparsemax outside its support), and counted in the support.",
+        "zh": "{mappings} 出现下溢：某些类别的 p 大于 0（softmax 的每个 p 都大于 0），但被算成了 0，因为 float64 在 0 与 4.9e-324 之间没有数。图中用 ○ 标出，而不是 ×（× 表示恰为 0，例如 sparsemax 支撑集之外的类别），并计入支撑集大小。",
     },
     "compare.formulas": {
         "en": "Formulas and reference code",
@@ -63,7 +63,7 @@ STRINGS = {
         "zh": "每个 logit 加 10",
     },
     "q_compare.a": {
-        "en": "Adding the same number to every logit cancels in the normalisation (softmax) and in the threshold λ (sparsemax, entmax): {same} of the shown mappings give exactly the same p at x + 10. Changed (largest change in p): {changed}. Taylor softmax is the exception: 1 + x + x²/2 depends on x itself, not only on differences. Press the button and watch the chart stay put.",
-        "zh": "给所有 logit 加同一个数，会在归一化（softmax）和阈值 λ（sparsemax、entmax）中抵消：所显示的映射中有 {same} 个在 x + 10 处给出完全相同的 p。发生变化的（p 的最大变化）：{changed}。Taylor softmax 是例外：1 + x + x²/2 依赖 x 本身，而不只是差值。按下按钮，看图保持不动。",
+        "en": "Adding the same number to every logit cancels in the normalisation (softmax) and in the threshold λ (sparsemax, entmax): {same} of the shown mappings give the same p (to 1e-9) at x + 10. Changed (largest change in p): {changed}. Taylor softmax is the exception: 1 + x + x²/2 depends on x itself, not only on differences. Press the button and watch the chart stay put.",
+        "zh": "给所有 logit 加同一个数，会在归一化（softmax）和阈值 λ（sparsemax、entmax）中抵消：所显示的映射中有 {same} 个在 x + 10 处给出相同的 p（误差 1e-9 以内）。发生变化的（p 的最大变化）：{changed}。Taylor softmax 是例外：1 + x + x²/2 依赖 x 本身，而不只是差值。按下按钮，看图保持不动。",
     },
 }

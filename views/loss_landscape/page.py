@@ -111,7 +111,7 @@ ui.show_figure(binary_figure, "loss_binary", table=lambda: pd.DataFrame({"t": ma
 st.caption(t("loss.binary_note"))
 for name in tall:
     peak = int(np.nanargmax(binary[name]))
-    st.caption(t("loss.binary_tall", mapping=labels[name], peak=f"{binary[name][peak]:.3g}", at=f"{margins[peak]:g}",
+    st.caption(t("loss.binary_tall", mapping=labels[name], peak=f"{binary[name][peak]:.4g}", at=f"{margins[peak]:g}",
                  top=f"{top:.2g}"))
 if "taylor_softmax" in binary:
     st.caption(t("loss.taylor_binary", **loss_landscape_compute.taylor_binary_turn(margins, binary["taylor_softmax"])))

@@ -219,8 +219,8 @@ STRINGS = {
         "zh": "α-entmax 损失的展开式",
     },
     "losses.fy_text": {
-        "en": "The entmax loss is a Fenchel–Young loss: with p = α-entmax(z) and the Tsallis entropy H_α(p) = (1 − Σᵢ pᵢ^α)/(α(α − 1)), L(z; t) = ⟨p − eₜ, z⟩ + H_α(p). Its gradient is p − eₜ; it is ≥ 0, and 0 exactly when p = eₜ. α → 1 gives Shannon's entropy and cross-entropy; α = 2 gives H₂(p) = (1 − Σ pᵢ²)/2 and the sparsemax loss above.",
-        "zh": "entmax 损失是一个 Fenchel–Young 损失：取 p = α-entmax(z) 与 Tsallis 熵 H_α(p) = (1 − Σᵢ pᵢ^α)/(α(α − 1))，则 L(z; t) = ⟨p − eₜ, z⟩ + H_α(p)。它的梯度是 p − eₜ；它 ≥ 0，且恰在 p = eₜ 时为 0。α → 1 得到 Shannon 熵与交叉熵；α = 2 得到 H₂(p) = (1 − Σ pᵢ²)/2 与上面的 sparsemax 损失。",
+        "en": "The entmax loss is a Fenchel–Young loss: with p = α-entmax(z) and the Tsallis entropy H_α(p) = (1 − Σᵢ pᵢ^α)/(α(α − 1)), L(z; t) = ⟨p − eₜ, z⟩ + H_α(p). Its gradient is p − eₜ; it is ≥ 0, and 0 exactly when p = eₜ. α → 1 gives Shannon's entropy and cross-entropy; α = 2 gives the Tsallis entropy (1 − Σ pᵢ²)/2 and the sparsemax loss above.",
+        "zh": "entmax 损失是一个 Fenchel–Young 损失：取 p = α-entmax(z) 与 Tsallis 熵 H_α(p) = (1 − Σᵢ pᵢ^α)/(α(α − 1))，则 L(z; t) = ⟨p − eₜ, z⟩ + H_α(p)。它的梯度是 p − eₜ；它 ≥ 0，且恰在 p = eₜ 时为 0。α → 1 得到 Shannon 熵与交叉熵；α = 2 得到 Tsallis 熵 (1 − Σ pᵢ²)/2 与上面的 sparsemax 损失。",
     },
     "losses.fy_note": {
         "en": "At the logits above, target {target}: the written-out loss and probcore's differ by at most {diff} over these α.",

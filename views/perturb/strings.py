@@ -200,7 +200,7 @@ STRINGS = {
     },
     "perturb.quantiles": {
         "en": "Quantiles instead of samples, and a smooth accuracy",
-        "zh": "用分位数代替采样，以及光滑的准确率",
+        "zh": "用分位数代替采样，以及平滑的准确率",
     },
     "perturb.quantiles_text": {
         "en": "For most noises the integral pᵢ = E_ε[Πⱼ≠ᵢ Φ(xᵢ − xⱼ + ε)] has no closed form. A deterministic estimate replaces random draws by M evenly spaced quantiles: take tₘ = (m − ½)/M and εₘ = Φ⁻¹(tₘ) through the inverse distribution function, then average. Used with a temperature, perturb-max also smooths accuracy: 1[argmax x = t] jumps, while the chance that argmax(x + Tε) = t, which is perturb-max's pₜ at temperature T, changes smoothly with x and, when the largest logit is unique, tends to the accuracy as T → 0 (the EXACT method trains it).",
@@ -212,10 +212,10 @@ STRINGS = {
     },
     "perturb.quantiles_note": {
         "en": "Normal noise, the logits above. Left: the quantile estimate against probcore.perturbmax(x, noise=\"normal\") (quadrature), for M quantiles. Right: the smooth accuracy of class 0, probcore.perturbmax(x, noise=\"normal\", temperature=T)₀; its accuracy 1[argmax x = 0] here is {accuracy}.",
-        "zh": "正态噪声，上方的 logits。左：分位数估计与 probcore.perturbmax(x, noise=\"normal\")（数值积分）之差，M 为分位数个数。右：类别 0 的光滑准确率 probcore.perturbmax(x, noise=\"normal\", temperature=T)₀；这里它的准确率 1[argmax x = 0] 为 {accuracy}。",
+        "zh": "正态噪声，上方的 logits。左：分位数估计与 probcore.perturbmax(x, noise=\"normal\")（数值积分）之差，M 为分位数个数。右：类别 0 的平滑的准确率 probcore.perturbmax(x, noise=\"normal\", temperature=T)₀；这里它的准确率 1[argmax x = 0] 为 {accuracy}。",
     },
     "perturb.quantiles_large_n": {
         "en": "The quantile estimate and the smooth accuracy are shown for n ≤ {limit} classes (the estimate holds n × n × M values); here n = {n}.",
-        "zh": "分位数估计与光滑准确率只在 n ≤ {limit} 个类别时显示（估计要存 n × n × M 个值）；这里 n = {n}。",
+        "zh": "分位数估计与平滑的准确率只在 n ≤ {limit} 个类别时显示（估计要存 n × n × M 个值）；这里 n = {n}。",
     },
 }

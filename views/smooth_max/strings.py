@@ -215,8 +215,8 @@ STRINGS = {
         "zh": "1 − Σ pᵢ² 与碰撞熵",
     },
     "smooth.collision_text": {
-        "en": "Σ pᵢ² is the chance that two independent draws from p give the same class (a collision). Its negative log, H₂(p) = −log Σ pᵢ², is the Rényi entropy of order 2, the collision entropy; it never exceeds Shannon's entropy H(p). So the saturation measure above, 1 − Σ pᵢ² = 1 − e^(−H₂(p)), is an entropy in disguise: it goes to 0 exactly when p becomes one-hot. (It is also twice the Tsallis entropy of order 2.)",
-        "zh": "Σ pᵢ² 是从 p 中独立抽两次得到同一类别（碰撞）的概率。它的负对数 H₂(p) = −log Σ pᵢ² 是 2 阶 Rényi 熵，即碰撞熵；它永远不超过 Shannon 熵 H(p)。所以上面的饱和度 1 − Σ pᵢ² = 1 − e^(−H₂(p)) 其实是一个熵：恰在 p 变成 one-hot 时为 0。（它也是 2 阶 Tsallis 熵的两倍。）",
+        "en": "Σ pᵢ² is the chance that two independent draws from p give the same class (a collision). Its negative log, H₂(p) = −log Σ pᵢ², is the Rényi entropy of order 2, the collision entropy; it never exceeds Shannon's entropy H(p). So the saturation measure above, 1 − Σ pᵢ² = 1 − e^(−H₂(p)), is an entropy in disguise: it goes to 0 exactly when p becomes one-hot. (It is also twice the Tsallis entropy of order 2 as the entmax pages normalise it, (1 − Σ pᵢ²)/2.)",
+        "zh": "Σ pᵢ² 是从 p 中独立抽两次得到同一类别（碰撞）的概率。它的负对数 H₂(p) = −log Σ pᵢ² 是 2 阶 Rényi 熵，即碰撞熵；它永远不超过 Shannon 熵 H(p)。所以上面的饱和度 1 − Σ pᵢ² = 1 − e^(−H₂(p)) 其实是一个熵：恰在 p 变成 one-hot 时为 0。（它也是 entmax 各页所用归一化下 2 阶 Tsallis 熵 (1 − Σ pᵢ²)/2 的两倍。）",
     },
     "smooth.collision_note": {
         "en": "Softmax of the logits above: Σ pᵢ² = {sq}; {pairs} pairs of independent draws collide with frequency {freq}. H₂ = {h2} ≤ H = {H}; 1 − Σ pᵢ² = {one}.",
