@@ -59,18 +59,13 @@ ALL_DRAWN = """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"
     && !document.querySelector('[data-stale="true"]')"""
 
 
-QUIET = """ms => new Promise(done => {  // the script idle and nothing stale for ms in a row
+CALM_FOR = """ms => {  // the script idle and nothing stale, polled, for ms in a row
     const app = document.querySelector('[data-testid="stApp"]');
-    let timer = null;
-    const check = () => {
-        clearTimeout(timer);
-        const calm = app.getAttribute('data-test-script-state') === 'notRunning' && !document.querySelector('[data-stale="true"]');
-        if (calm) timer = setTimeout(() => { observer.disconnect(); done(true); }, ms);
-    };
-    const observer = new MutationObserver(check);
-    observer.observe(document.body, {attributes: true, subtree: true, attributeFilter: ['data-test-script-state', 'data-stale']});
-    check();
-})"""
+    const calm = app && app.getAttribute('data-test-script-state') === 'notRunning' && !document.querySelector('[data-stale="true"]');
+    if (!calm) { window.__calmSince = null; return false; }
+    if (window.__calmSince == null) window.__calmSince = performance.now();
+    return performance.now() - window.__calmSince >= ms;
+}"""
 
 
 def drawn(page) -> None:
@@ -79,7 +74,8 @@ def drawn(page) -> None:
     stale (a live view's first values start a run after the page's: a faded page is not the page)."""
     page.wait_for_selector(IDLE, state="attached")
     page.wait_for_function(ALL_DRAWN)
-    page.evaluate(QUIET, 1000)
+    page.evaluate("() => { window.__calmSince = null; }")
+    page.wait_for_function(CALM_FOR, arg=1000, polling=100)  # within TIMEOUT_MS, like every wait here
 
 
 def grow_to_full_height(page) -> None:
