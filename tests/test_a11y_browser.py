@@ -32,10 +32,7 @@ WCAG21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 # (language, presentation mode, colour scheme): every page is audited in each
 VARIANTS = (("en", False, "light"), ("zh", False, "light"), ("en", True, "dark"))
 # (rule id, CSS selector axe reports) -> why the app cannot fix it here
-FRAMEWORK_LEFTOVERS: dict[tuple[str, str], str] = {
-    ("svg-img-alt", ".pl-chart"): "the live views' SVG (explorer/live, issue 21) is named by that work, not by the "
-                                  "server-side chart layer (explorer/drawing/speak.py); remove once it is",
-}
+FRAMEWORK_LEFTOVERS: dict[tuple[str, str], str] = {}  # none: the live views' SVG is named (role="img", aria-label)
 
 pytestmark = [pytest.mark.slow,  # a real browser on a served explorer
               pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
