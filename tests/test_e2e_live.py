@@ -349,10 +349,15 @@ FIRST_SCREEN = """view => {  // what is not on the first screen, or cut
 @pytest.mark.slow
 @pytest.mark.parametrize("present", [0, 1], ids=["plain", "present"])
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=["1280x720", "1920x1080"])
-def test_figure_first(server, browser, size, present):
+def test_figure_first(server, browser, size, present, request):
     """Every core page at 1280x720 and 1920x1080, presentation mode off and on: its live figure and the handle
     that drives it are on the first screen without scrolling, and no label there is cut (scrollWidth <=
-    clientWidth; no chart label outside the chart). Screenshots in artifacts/figure-first/."""
+    clientWidth; no chart label outside the chart). Screenshots in artifacts/figure-first/. Known defect
+    (issue 21, open): at 1280x720 in presentation mode Jacobian's heat maps end about 32 px below the window
+    and Sweeps' rotated axis label runs past its panel: a strict xfail, so a fix shows as XPASS."""
+    if size == (1280, 720) and present:
+        request.applymarker(pytest.mark.xfail(strict=True, reason="issue 21: Jacobian and Sweeps overflow the "
+                                              "first screen at 1280x720 in presentation mode"))
     shots = ROOT / "artifacts" / "figure-first"
     shots.mkdir(parents=True, exist_ok=True)
     width, height = size
