@@ -6,6 +6,7 @@ where a step should redraw only that part (explorer.drawing.ui.fragment). Every 
 A page is its folder under views/ plus one entry in views/registry.py (docs/architecture.md; not
 pages/: views/__init__.py says why).
 """
+
 import gc
 import time
 from pathlib import Path

@@ -8,6 +8,7 @@ that have it (see the head of _fused_kernel.c). The extension is optional: where
 (no C compiler), the install goes on without it and probcore's fused calls warn once and take the
 eager path.
 """
+
 import platform
 import sys
 

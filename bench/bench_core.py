@@ -13,6 +13,7 @@ and ratios of medians from the same run. Memory is measured per candidate in a f
 (see ``memory_probe``). Writes the Markdown report to --out and prints it. This is a benchmark,
 not a test: nothing here asserts, the "goal" columns only report.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -65,10 +66,11 @@ def candidates():
 # (mapping label, probcore candidate (the default call), package candidate, goal: max ratio to
 # softmax on short rows (n < 32000), on wide rows); issue 22's goals for sparsemax, entmax15 and
 # alpha = 1.3, issue 2's for the other alphas
-MAPPINGS = [("sparsemax", "probcore sparsemax", "entmax-pkg sparsemax", (1.5, 1.5)),
-            ("entmax15", "probcore entmax15", "entmax-pkg entmax15", (2, 1.5)),
-            (f"entmax a={FUSED_ALPHA}", f"probcore entmax a={FUSED_ALPHA}", f"entmax-pkg bisect a={FUSED_ALPHA}", (3, 1.5))
-            ] + [(f"entmax a={a}", f"probcore entmax a={a}", f"entmax-pkg bisect a={a}", (6, 6)) for a in GENERAL_ALPHAS]
+MAPPINGS = [
+    ("sparsemax", "probcore sparsemax", "entmax-pkg sparsemax", (1.5, 1.5)),
+    ("entmax15", "probcore entmax15", "entmax-pkg entmax15", (2, 1.5)),
+    (f"entmax a={FUSED_ALPHA}", f"probcore entmax a={FUSED_ALPHA}", f"entmax-pkg bisect a={FUSED_ALPHA}", (3, 1.5)),
+] + [(f"entmax a={a}", f"probcore entmax a={a}", f"entmax-pkg bisect a={a}", (6, 6)) for a in GENERAL_ALPHAS]
 
 
 def inputs(shape, seed=0):
@@ -146,6 +148,7 @@ def memory(names, shape):
 
 # ------------------------------------------------------------------ report
 
+
 def ms(seconds):
     return f"{seconds * 1e3:.3g}" if seconds >= 1e-3 else f"{seconds * 1e3:.2f}"
 
@@ -161,8 +164,11 @@ def headline(shapes, rounds):
     fault their pages in again, which slows softmax more than probcore and flatters the ratios."""
     ours_names = [ours for _, ours, _, _ in MAPPINGS]
     pkg_names = [pkg for _, _, pkg, _ in MAPPINGS]
-    lines = ["| shape (rows x n) | mapping | torch.softmax ms | probcore ms | probcore / softmax | goal |"
-             " entmax pkg ms | pkg / probcore | goal (n = 32000) |", "|---|---|---:|---:|---:|---|---:|---:|---|"]
+    lines = [
+        "| shape (rows x n) | mapping | torch.softmax ms | probcore ms | probcore / softmax | goal |"
+        " entmax pkg ms | pkg / probcore | goal (n = 32000) |",
+        "|---|---|---:|---:|---:|---|---:|---:|---|",
+    ]
     for shape in shapes:
         t = interleaved(["softmax", *ours_names], shape, rounds)
         u = interleaved([*ours_names, *pkg_names], shape, max(3, rounds // 2))
@@ -170,61 +176,92 @@ def headline(shapes, rounds):
             limit = limits[shape[1] >= 32000]
             r_soft, r_pkg = t[ours] / t["softmax"], u[pkg] / u[ours]
             goal_pkg = ("met" if r_pkg >= 10 else "NOT met") if shape[1] >= 32000 else "-"
-            lines.append(f"| {shape[0]} x {shape[1]} | {label} | {ms(t['softmax'])} | {ms(t[ours])} |"
-                         f" {ratio(t[ours], t['softmax'])} | <= {limit}x: {'met' if r_soft <= limit else 'NOT met'} |"
-                         f" {ms(u[pkg])} | {r_pkg:.1f}x | {goal_pkg} |")
+            lines.append(
+                f"| {shape[0]} x {shape[1]} | {label} | {ms(t['softmax'])} | {ms(t[ours])} |"
+                f" {ratio(t[ours], t['softmax'])} | <= {limit}x: {'met' if r_soft <= limit else 'NOT met'} |"
+                f" {ms(u[pkg])} | {r_pkg:.1f}x | {goal_pkg} |"
+            )
     return lines
 
 
 # (mapping label, eager candidate, fused candidate, package candidate, goal: max ratio to softmax)
-FUSED = [("sparsemax", "eager sparsemax", "fused sparsemax", "entmax-pkg sparsemax", 1.5),
-         ("entmax15", "eager entmax15", "fused entmax15", "entmax-pkg entmax15", 2),
-         (f"entmax a={FUSED_ALPHA}", f"eager entmax a={FUSED_ALPHA}", f"fused entmax a={FUSED_ALPHA}",
-          f"entmax-pkg bisect a={FUSED_ALPHA}", 3)]
+FUSED = [
+    ("sparsemax", "eager sparsemax", "fused sparsemax", "entmax-pkg sparsemax", 1.5),
+    ("entmax15", "eager entmax15", "fused entmax15", "entmax-pkg entmax15", 2),
+    (
+        f"entmax a={FUSED_ALPHA}",
+        f"eager entmax a={FUSED_ALPHA}",
+        f"fused entmax a={FUSED_ALPHA}",
+        f"entmax-pkg bisect a={FUSED_ALPHA}",
+        3,
+    ),
+]
 
 
 def load_cost():
     """Seconds a first fused call in a fresh process spends loading the compiled kernel (it is
     compiled when probcore is installed, never at run time)."""
     code = "import time, probcore.fused as f; t = time.perf_counter(); f.available(); print(time.perf_counter() - t)"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     return float(done.stdout.split()[-1])
 
 
 def fused_table(shapes, rounds):
     """Eager and fused (fused=True) side by side with softmax (one interleaved group), then fused
     with the entmax package (a second group, as in headline)."""
-    lines = ["| shape (rows x n) | mapping | torch.softmax ms | eager ms | fused ms | eager / softmax |"
-             " fused / softmax | goal (fused) | fused speed-up | entmax pkg ms | pkg / fused |",
-             "|---|---|---:|---:|---:|---:|---:|---|---:|---:|---:|"]
+    lines = [
+        "| shape (rows x n) | mapping | torch.softmax ms | eager ms | fused ms | eager / softmax |"
+        " fused / softmax | goal (fused) | fused speed-up | entmax pkg ms | pkg / fused |",
+        "|---|---|---:|---:|---:|---:|---:|---|---:|---:|---:|",
+    ]
     for shape in shapes:
         t = interleaved(["softmax", *(e for _, e, _, _, _ in FUSED), *(f for _, _, f, _, _ in FUSED)], shape, rounds)
         u = interleaved([*(f for _, _, f, _, _ in FUSED), *(p for _, _, _, p, _ in FUSED)], shape, max(3, rounds // 2))
         for label, eager, fast, pkg, limit in FUSED:
             r = t[fast] / t["softmax"]
-            lines.append(f"| {shape[0]} x {shape[1]} | {label} | {ms(t['softmax'])} | {ms(t[eager])} | {ms(t[fast])} |"
-                         f" {ratio(t[eager], t['softmax'])} | {ratio(t[fast], t['softmax'])} |"
-                         f" <= {limit}x: {'met' if r <= limit else 'NOT met'} | {ratio(t[eager], t[fast])} |"
-                         f" {ms(u[pkg])} | {ratio(u[pkg], u[fast])} |")
+            lines.append(
+                f"| {shape[0]} x {shape[1]} | {label} | {ms(t['softmax'])} | {ms(t[eager])} | {ms(t[fast])} |"
+                f" {ratio(t[eager], t['softmax'])} | {ratio(t[fast], t['softmax'])} |"
+                f" <= {limit}x: {'met' if r <= limit else 'NOT met'} | {ratio(t[eager], t[fast])} |"
+                f" {ms(u[pkg])} | {ratio(u[pkg], u[fast])} |"
+            )
     return lines
 
 
-SCALING = ["softmax", "probcore sparsemax", "probcore entmax15", "probcore entmax a=1.25", "probcore entmax a=1.75",
-           "entmax-pkg sparsemax"]
+SCALING = [
+    "softmax",
+    "probcore sparsemax",
+    "probcore entmax15",
+    "probcore entmax a=1.25",
+    "probcore entmax a=1.75",
+    "entmax-pkg sparsemax",
+]
 STAGED = [("sparsemax", 2.0), ("entmax15", 1.5)] + [(f"entmax a={a}", a) for a in GENERAL_ALPHAS]
 
 
 def thresholds(shapes, rounds):
     """Forward only: probcore.threshold's fast thresholds against its sort / bisection references."""
     a = torch.tensor(GENERAL_ALPHAS[0])
-    pairs = [("sparsemax", 1.0, threshold.sparsemax_threshold, threshold.sparsemax_threshold_sort),
-             ("entmax15", 0.5, threshold.entmax15_threshold, threshold.entmax15_threshold_sort),
-             (f"entmax a={a.item()}", a.item() - 1, lambda z: threshold.entmax_threshold(z, a),
-              lambda z: threshold.entmax_threshold_bisect(z, a))]
-    lines = ["| shape | threshold | torch.softmax forward ms | fast ms | reference ms | fast / softmax |"
-             " reference / fast |",
-             "|---|---|---:|---:|---:|---:|---:|"]
+    pairs = [
+        ("sparsemax", 1.0, threshold.sparsemax_threshold, threshold.sparsemax_threshold_sort),
+        ("entmax15", 0.5, threshold.entmax15_threshold, threshold.entmax15_threshold_sort),
+        (
+            f"entmax a={a.item()}",
+            a.item() - 1,
+            lambda z: threshold.entmax_threshold(z, a),
+            lambda z: threshold.entmax_threshold_bisect(z, a),
+        ),
+    ]
+    lines = [
+        "| shape | threshold | torch.softmax forward ms | fast ms | reference ms | fast / softmax | reference / fast |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
     for shape in shapes:
         x = inputs(shape)[0].detach()
         thunks = {"softmax": lambda x=x: torch.softmax(x, -1)}
@@ -234,8 +271,10 @@ def thresholds(shapes, rounds):
         t = timed(thunks, rounds)
         for label, *_ in pairs:
             fast, ref = t[label], t[label + " ref"]
-            lines.append(f"| {shape[0]} x {shape[1]} | {label} | {ms(t['softmax'])} | {ms(fast)} | {ms(ref)} | "
-                         f"{ratio(fast, t['softmax'])} | {ratio(ref, fast)} |")
+            lines.append(
+                f"| {shape[0]} x {shape[1]} | {label} | {ms(t['softmax'])} | {ms(fast)} | {ms(ref)} | "
+                f"{ratio(fast, t['softmax'])} | {ratio(ref, fast)} |"
+            )
     return lines
 
 
@@ -244,37 +283,64 @@ def stages(shapes, rounds):
     calls), the whole forward (with autograd recording), the backward alone
     (torch.autograd.grad on a kept graph), against torch.softmax's forward and backward. One
     interleaved group per mapping (only its own graph kept alive)."""
-    lines = ["| shape | mapping | threshold ms | rest of forward ms | backward ms | forward + backward ms |"
-             " softmax fwd / bwd ms | threshold share |", "|---|---|---:|---:|---:|---:|---:|---:|"]
+    lines = [
+        "| shape | mapping | threshold ms | rest of forward ms | backward ms | forward + backward ms |"
+        " softmax fwd / bwd ms | threshold share |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
     for shape in shapes:
         x, g = inputs(shape)
         xd = x.detach()
         soft = torch.softmax(x, -1)
-        base = timed({"fwd": lambda x=x: torch.softmax(x, -1),
-                      "bwd": lambda x=x, g=g, soft=soft: torch.autograd.grad(soft, x, g, retain_graph=True)}, rounds)
+        base = timed(
+            {
+                "fwd": lambda x=x: torch.softmax(x, -1),
+                "bwd": lambda x=x, g=g, soft=soft: torch.autograd.grad(soft, x, g, retain_graph=True),
+            },
+            rounds,
+        )
         del soft
         for label, alpha in STAGED:
             f = candidates()[f"probcore {label}"]
             p = f(x)
-            t = timed({"thr": lambda xd=xd, alpha=alpha: threshold.threshold_candidates(xd, alpha),
-                       "fwd": lambda f=f, x=x: f(x),
-                       "bwd": lambda x=x, g=g, p=p: torch.autograd.grad(p, x, g, retain_graph=True)}, rounds)
+            t = timed(
+                {
+                    "thr": lambda xd=xd, alpha=alpha: threshold.threshold_candidates(xd, alpha),
+                    "fwd": lambda f=f, x=x: f(x),
+                    "bwd": lambda x=x, g=g, p=p: torch.autograd.grad(p, x, g, retain_graph=True),
+                },
+                rounds,
+            )
             del p
-            lines.append(f"| {shape[0]} x {shape[1]} | {label} | {ms(t['thr'])} | {ms(max(t['fwd'] - t['thr'], 0))} |"
-                         f" {ms(t['bwd'])} | {ms(t['fwd'] + t['bwd'])} | {ms(base['fwd'])} / {ms(base['bwd'])} |"
-                         f" {100 * t['thr'] / (t['fwd'] + t['bwd']):.0f}% |")
+            lines.append(
+                f"| {shape[0]} x {shape[1]} | {label} | {ms(t['thr'])} | {ms(max(t['fwd'] - t['thr'], 0))} |"
+                f" {ms(t['bwd'])} | {ms(t['fwd'] + t['bwd'])} | {ms(base['fwd'])} / {ms(base['bwd'])} |"
+                f" {100 * t['thr'] / (t['fwd'] + t['bwd']):.0f}% |"
+            )
     return lines
 
 
 def scaling(shapes, rounds, vary):
-    head = "| " + vary + " | " + " | ".join(f"{n} ms" for n in SCALING) + " | " + \
-        " | ".join(f"{n} / softmax" for n in SCALING[1:]) + " |"
+    head = (
+        "| "
+        + vary
+        + " | "
+        + " | ".join(f"{n} ms" for n in SCALING)
+        + " | "
+        + " | ".join(f"{n} / softmax" for n in SCALING[1:])
+        + " |"
+    )
     lines = [head, "|" + "---:|" * (2 * len(SCALING))]
     for shape in shapes:
         t = interleaved(SCALING, shape, rounds)
         key = shape[1] if vary == "n" else shape[0]
-        lines.append(f"| {key:,} | " + " | ".join(ms(t[n]) for n in SCALING) + " | "
-                     + " | ".join(ratio(t[n], t["softmax"]) for n in SCALING[1:]) + " |")
+        lines.append(
+            f"| {key:,} | "
+            + " | ".join(ms(t[n]) for n in SCALING)
+            + " | "
+            + " | ".join(ratio(t[n], t["softmax"]) for n in SCALING[1:])
+            + " |"
+        )
     return lines
 
 
@@ -289,8 +355,9 @@ def memory_table(shapes):
                 lines.append(f"| {shape[0]} x {shape[1]} | {name} | n/a | n/a | n/a |")
                 continue
             peak, kept = mem[name]
-            lines.append(f"| {shape[0]} x {shape[1]} | {name} | {peak / 2**20:.1f} | {peak / base:.1f}x |"
-                         f" {kept / 2**20:.1f} |")
+            lines.append(
+                f"| {shape[0]} x {shape[1]} | {name} | {peak / 2**20:.1f} | {peak / base:.1f}x | {kept / 2**20:.1f} |"
+            )
     return lines
 
 
@@ -317,15 +384,18 @@ def fused_only(path, rounds):
     (the other sections stay those of its last full run), with this run's conditions."""
     load_before, started = os.getloadavg()[0], time.perf_counter()
     section = fused_section([(4096, 256)], rounds)
-    section.insert(2, f"This section alone was rerun with `--fused-only` ({rounds} interleaved rounds, "
-                      f"{time.perf_counter() - started:.0f} s, {datetime.date.today()}, 1-min load average "
-                      f"{load_before:.1f} before / {os.getloadavg()[0]:.1f} after); the other sections are "
-                      "from the full run described above.\n")
+    section.insert(
+        2,
+        f"This section alone was rerun with `--fused-only` ({rounds} interleaved rounds, "
+        f"{time.perf_counter() - started:.0f} s, {datetime.date.today()}, 1-min load average "
+        f"{load_before:.1f} before / {os.getloadavg()[0]:.1f} after); the other sections are "
+        "from the full run described above.\n",
+    )
     text = path.read_text() if path.exists() else "# Core benchmark: forward + backward\n\n"
     start = text.find("## The fused path")
     if start >= 0:
         end = text.find("\n## ", start + 1)
-        text = text[:start] + "\n".join(section) + text[end + 1:]
+        text = text[:start] + "\n".join(section) + text[end + 1 :]
     else:
         anchor = text.find("## Against torch.softmax")
         anchor = anchor if anchor >= 0 else len(text)
@@ -348,71 +418,75 @@ def report(quick):
     mem = memory_table([(4096, 256), (256, 32000)])
     took = time.perf_counter() - started
     load_after = os.getloadavg()[0]
-    meta = (f"torch {torch.__version__}, {torch.get_num_threads()} threads, {os.cpu_count()} CPUs, float32, "
-            f"{'quick' if quick else 'full'} run ({rounds} interleaved rounds per table row group, {took:.0f} s), "
-            f"{datetime.date.today()}, 1-min load average {load_before:.1f} before / {load_after:.1f} after")
-    return "\n".join([
-        "# Core benchmark: forward + backward",
-        "",
-        f"{meta}. Inputs: x ~ N(0, 1), upstream gradient g ~ N(0, 1). Each cell: median wall time of "
-        "`f(x).backward(g)`; the candidates of one shape run interleaved in shuffled rounds, so the "
-        "ratios compare like with like. entmax pkg = the public `entmax` package (sort-based "
-        "sparsemax / entmax15, `entmax_bisect` for other alphas).",
-        "",
-        *fast,
-        "## Against torch.softmax and the entmax package (eager path)",
-        "",
-        "Two interleaved groups per shape: softmax with probcore's four mappings (columns 3 to 6), then "
-        "probcore's mappings with the package's (columns 7 and 8: the package's time, and its ratio to "
-        "probcore's time in that group). The package stays out of the softmax group: its large "
-        "temporaries, freed between calls, make the next allocations fault their pages in again, which "
-        "slows softmax more than probcore and would flatter the ratios.",
-        "",
-        *head,
-        "",
-        "## Where the time goes",
-        "",
-        "Each stage timed on its own (interleaved with the other stages of its mapping and shape): the threshold "
-        "(`threshold.threshold_candidates`, what the forward runs first: on wide rows the search for tau on "
-        "the screened candidates; on short rows, solved whole, it includes p, written by the pass that "
-        "certifies tau), the rest of the forward (wide rows: p scattered from the candidates; short rows: "
-        "the renormalisation for a general alpha and autograd's bookkeeping), and the backward "
-        "(`torch.autograd.grad` on a kept graph: on the candidates alone for wide rows, in 4 MB chunks on "
-        "short ones). Stage sums differ a little from the table above (separate calls, their own cache state).",
-        "",
-        *staged,
-        "",
-        "## The thresholds alone (forward, no autograd)",
-        "",
-        "`probcore.threshold`'s fast thresholds against the sort-based references it keeps for the tests "
-        "(bisection for general alpha), with torch.softmax's forward for scale; z = (alpha - 1) x. "
-        "The public functions are timed, alpha given as a tensor: for a general alpha that is the log/exp "
-        "Newton, while the forward with a float alpha runs the cheaper multiply-based one "
-        "(`threshold_candidates`, in the stage table above). On short rows the fast sparsemax and entmax15 "
-        "thresholds build p as well (the pass that certifies tau writes it).",
-        "",
-        *thr,
-        "",
-        "## Scaling with n (16 rows)",
-        "",
-        *by_n,
-        "",
-        "## Scaling with the batch (n = 1000)",
-        "",
-        *by_batch,
-        "",
-        "## Peak memory (one forward + backward)",
-        "",
-        "Extra resident memory at the peak of one call beyond its inputs, each candidate in a fresh "
-        "process (after a warm-up call, `malloc_trim`, peak-RSS reset; VmHWM after minus VmRSS before). "
-        "It counts what the OS had to supply, allocator slack included; one 4096 x 256 float32 tensor "
-        "is 4 MB, one 256 x 32000 tensor 31.3 MB. The last column is the scratch probcore's threshold "
-        "keeps between calls (a per-thread workspace, at most 16 MB per buffer; made by the warm-up "
-        "call, so not in the peak).",
-        "",
-        *mem,
-        "",
-    ])
+    meta = (
+        f"torch {torch.__version__}, {torch.get_num_threads()} threads, {os.cpu_count()} CPUs, float32, "
+        f"{'quick' if quick else 'full'} run ({rounds} interleaved rounds per table row group, {took:.0f} s), "
+        f"{datetime.date.today()}, 1-min load average {load_before:.1f} before / {load_after:.1f} after"
+    )
+    return "\n".join(
+        [
+            "# Core benchmark: forward + backward",
+            "",
+            f"{meta}. Inputs: x ~ N(0, 1), upstream gradient g ~ N(0, 1). Each cell: median wall time of "
+            "`f(x).backward(g)`; the candidates of one shape run interleaved in shuffled rounds, so the "
+            "ratios compare like with like. entmax pkg = the public `entmax` package (sort-based "
+            "sparsemax / entmax15, `entmax_bisect` for other alphas).",
+            "",
+            *fast,
+            "## Against torch.softmax and the entmax package (eager path)",
+            "",
+            "Two interleaved groups per shape: softmax with probcore's four mappings (columns 3 to 6), then "
+            "probcore's mappings with the package's (columns 7 and 8: the package's time, and its ratio to "
+            "probcore's time in that group). The package stays out of the softmax group: its large "
+            "temporaries, freed between calls, make the next allocations fault their pages in again, which "
+            "slows softmax more than probcore and would flatter the ratios.",
+            "",
+            *head,
+            "",
+            "## Where the time goes",
+            "",
+            "Each stage timed on its own (interleaved with the other stages of its mapping and shape): the threshold "
+            "(`threshold.threshold_candidates`, what the forward runs first: on wide rows the search for tau on "
+            "the screened candidates; on short rows, solved whole, it includes p, written by the pass that "
+            "certifies tau), the rest of the forward (wide rows: p scattered from the candidates; short rows: "
+            "the renormalisation for a general alpha and autograd's bookkeeping), and the backward "
+            "(`torch.autograd.grad` on a kept graph: on the candidates alone for wide rows, in 4 MB chunks on "
+            "short ones). Stage sums differ a little from the table above (separate calls, their own cache state).",
+            "",
+            *staged,
+            "",
+            "## The thresholds alone (forward, no autograd)",
+            "",
+            "`probcore.threshold`'s fast thresholds against the sort-based references it keeps for the tests "
+            "(bisection for general alpha), with torch.softmax's forward for scale; z = (alpha - 1) x. "
+            "The public functions are timed, alpha given as a tensor: for a general alpha that is the log/exp "
+            "Newton, while the forward with a float alpha runs the cheaper multiply-based one "
+            "(`threshold_candidates`, in the stage table above). On short rows the fast sparsemax and entmax15 "
+            "thresholds build p as well (the pass that certifies tau writes it).",
+            "",
+            *thr,
+            "",
+            "## Scaling with n (16 rows)",
+            "",
+            *by_n,
+            "",
+            "## Scaling with the batch (n = 1000)",
+            "",
+            *by_batch,
+            "",
+            "## Peak memory (one forward + backward)",
+            "",
+            "Extra resident memory at the peak of one call beyond its inputs, each candidate in a fresh "
+            "process (after a warm-up call, `malloc_trim`, peak-RSS reset; VmHWM after minus VmRSS before). "
+            "It counts what the OS had to supply, allocator slack included; one 4096 x 256 float32 tensor "
+            "is 4 MB, one 256 x 32000 tensor 31.3 MB. The last column is the scratch probcore's threshold "
+            "keeps between calls (a per-thread workspace, at most 16 MB per buffer; made by the warm-up "
+            "call, so not in the peak).",
+            "",
+            *mem,
+            "",
+        ]
+    )
 
 
 def main():

@@ -11,6 +11,7 @@ Candidates of a shape are interleaved: each round runs all of them once in a fre
 tables give medians over the rounds and ratios of medians to torch.softmax from the same run. A
 benchmark, not a test: nothing asserts.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -90,23 +91,35 @@ def main() -> None:
     args = parser.parse_args()
     if not torch.cuda.is_available():
         sys.exit("bench_cuda.py needs a CUDA device")
-    lines = [f"# CUDA benchmark, {datetime.date.today()}, {torch.cuda.get_device_name()}, torch {torch.__version__}",
-             "", f"forward + backward, medians of {args.rounds} interleaved rounds (each the mean of {CALLS} calls)", "",
-             "| shape | dtype | mapping | ms | / torch.softmax | package ms | package / probcore |",
-             "|---|---|---|---:|---:|---:|---:|"]
+    lines = [
+        f"# CUDA benchmark, {datetime.date.today()}, {torch.cuda.get_device_name()}, torch {torch.__version__}",
+        "",
+        f"forward + backward, medians of {args.rounds} interleaved rounds (each the mean of {CALLS} calls)",
+        "",
+        "| shape | dtype | mapping | ms | / torch.softmax | package ms | package / probcore |",
+        "|---|---|---|---:|---:|---:|---:|",
+    ]
     for dtype in (torch.float32, torch.bfloat16):
         for shape in SHAPES:
             med = run(shape, dtype, args.rounds)
             base = med["softmax"]
             lines.append(f"| {shape[0]} x {shape[1]} | {str(dtype)[6:]} | torch.softmax | {base:.3f} | 1.00 | | |")
-            for name, pkg in (("sparsemax", "pkg sparsemax"), ("entmax15", "pkg entmax15"),
-                              ("entmax a=1.3", "pkg bisect a=1.3"), ("entmax a=1.75", None)):
+            for name, pkg in (
+                ("sparsemax", "pkg sparsemax"),
+                ("entmax15", "pkg entmax15"),
+                ("entmax a=1.3", "pkg bisect a=1.3"),
+                ("entmax a=1.75", None),
+            ):
                 extra = f"| {med[pkg]:.3f} | {med[pkg] / med[name]:.1f}x |" if pkg in med else "| | |"
-                lines.append(f"| {shape[0]} x {shape[1]} | {str(dtype)[6:]} | {name} | {med[name]:.3f} | "
-                             f"{med[name] / base:.2f}x {extra}")
+                lines.append(
+                    f"| {shape[0]} x {shape[1]} | {str(dtype)[6:]} | {name} | {med[name]:.3f} | "
+                    f"{med[name] / base:.2f}x {extra}"
+                )
                 for path in (f"eager {name}", f"ops {name}"):
-                    lines.append(f"| {shape[0]} x {shape[1]} | {str(dtype)[6:]} | {path} | {med[path]:.3f} | "
-                                 f"{med[path] / base:.2f}x | | |")
+                    lines.append(
+                        f"| {shape[0]} x {shape[1]} | {str(dtype)[6:]} | {path} | {med[path]:.3f} | "
+                        f"{med[path] / base:.2f}x | | |"
+                    )
     report = "\n".join(lines) + "\n"
     print(report)
     if args.out:

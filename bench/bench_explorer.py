@@ -18,6 +18,7 @@ React's, other JavaScript, native work and garbage collection); and, outside the
 Compare rerun's script time goes (cProfile under ``streamlit.testing``). Goals are ratios to the
 floor measured in the same run. Writes bench/results/explorer.md and .json. A benchmark, not a test.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -41,14 +42,14 @@ from bench.browser import IDLE, ROOT, VIEWPORT, chromium, open_controls, percent
 from views import registry  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
-FLOOR_APP = '''import gc
+FLOOR_APP = """import gc
 import plotly.graph_objects as go
 import streamlit as st
 gc.freeze()  # as app.py does
 x = st.sidebar.slider("x2", -10.0, 10.0, -0.5, step=0.05, key="x_2")
 st.plotly_chart(go.Figure(go.Bar(y=[1.2, 0.3, x])))
-'''
-TABLE_APP = '''import gc
+"""
+TABLE_APP = """import gc
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
@@ -63,7 +64,7 @@ frame = pd.DataFrame({"mapping": [f"mapping {i}" for i in range(8)], "support": 
 cells = [[f"{v:.4f}" if isinstance(v, float) else str(v) for v in row] for row in frame.itertuples(index=False)]
 markdown = "\\n".join("| " + " | ".join(r) + " |" for r in [list(frame.columns), ["---"] * frame.shape[1], *cells])
 ELEMENT
-'''
+"""
 TABLE_ELEMENTS = {  # the Compare table (8 rows) drawn three ways beside the floor's chart
     "st.dataframe": "st.dataframe(frame, hide_index=True)",
     "st.table": "st.table(frame.set_index('mapping'))",
@@ -132,7 +133,9 @@ def step(page, action: Interaction, forward: bool) -> float:
         start = time.perf_counter()
         target.press("ArrowRight" if forward else "ArrowLeft")
     else:
-        target = page.locator(f".st-key-{action.key} button[data-testid='stNumberInputStep{'Up' if forward else 'Down'}']")
+        target = page.locator(
+            f".st-key-{action.key} button[data-testid='stNumberInputStep{'Up' if forward else 'Down'}']"
+        )
         start = time.perf_counter()
         target.click()
     page.wait_for_function(f"b => ({CHARTS_DATA})() !== b", arg=before, polling="raf")
@@ -141,8 +144,12 @@ def step(page, action: Interaction, forward: bool) -> float:
     return time.perf_counter() - start
 
 
-BROWSER_METRICS = {"TaskDuration": "browser_busy_ms", "ScriptDuration": "js_ms", "LayoutDuration": "layout_ms",
-                   "RecalcStyleDuration": "style_ms"}
+BROWSER_METRICS = {
+    "TaskDuration": "browser_busy_ms",
+    "ScriptDuration": "js_ms",
+    "LayoutDuration": "layout_ms",
+    "RecalcStyleDuration": "style_ms",
+}
 PAGE_SIZE = """() => ({charts: document.querySelectorAll('[data-testid="stPlotlyChart"]').length,
     traces: [...document.querySelectorAll('.js-plotly-plot')].reduce((n, p) => n + (p._fullData || []).length, 0),
     elements: document.querySelectorAll('[data-testid="stMain"] [data-testid="stElementContainer"]').length})"""
@@ -164,7 +171,8 @@ def js_split(profile: dict, count: int) -> dict[str, float]:
         part = next((v for k, v in JS_PARTS.items() if k in url), None)
         if part is None:
             part = {"(program)": "native_ms", "(garbage collector)": "gc_ms", "(idle)": None, "(root)": None}.get(
-                name, "other_js_ms")
+                name, "other_js_ms"
+            )
         if part is not None:
             split[part] += dt / 1000 / count
     return {k: round(v, 1) for k, v in split.items()}
@@ -172,10 +180,14 @@ def js_split(profile: dict, count: int) -> dict[str, float]:
 
 def browser_metrics(cdp) -> dict[str, float]:
     """Chromium's cumulative main-thread times (seconds) from the DevTools Performance domain."""
-    return {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"] if m["name"] in BROWSER_METRICS}
+    return {
+        m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"] if m["name"] in BROWSER_METRICS
+    }
 
 
-def steps(browser, url: str, action: Interaction, count: int) -> tuple[float, list[float], list[tuple[float, float]], dict]:
+def steps(
+    browser, url: str, action: Interaction, count: int
+) -> tuple[float, list[float], list[tuple[float, float]], dict]:
     """The page's first render, then ``count`` steps alternating forward / back (one cache-warming
     step first, dropped). Returns the first render, the step times, (press time, step time) and the
     browser's profile of a step: main-thread busy / JavaScript / layout / style ms per step (DevTools
@@ -197,7 +209,9 @@ def steps(browser, url: str, action: Interaction, count: int) -> tuple[float, li
             presses.append((pressed, total))
     after = browser_metrics(cdp)
     profile = {name: round(1000 * (after[m] - before[m]) / count, 1) for m, name in BROWSER_METRICS.items()}
-    cdp.send("Profiler.enable")  # then a few more steps under the sampling profiler (its overhead kept out of the timing)
+    cdp.send(
+        "Profiler.enable"
+    )  # then a few more steps under the sampling profiler (its overhead kept out of the timing)
     cdp.send("Profiler.setSamplingInterval", {"interval": 500})
     cdp.send("Profiler.start")
     profiled = min(count, PROFILED_STEPS)
@@ -229,8 +243,13 @@ def split(presses: list[tuple[float, float]], runs: list[tuple[float, float]]) -
 
 
 def summary(times: list[float], parts: dict | None = None) -> dict:
-    return {"n": len(times), "p50_s": round(statistics.median(times), 3),
-            "p95_s": round(percentile(sorted(times), 0.95), 3), "max_s": round(max(times), 3), **(parts or {})}
+    return {
+        "n": len(times),
+        "p50_s": round(statistics.median(times), 3),
+        "p95_s": round(percentile(sorted(times), 0.95), 3),
+        "max_s": round(max(times), 3),
+        **(parts or {}),
+    }
 
 
 def script_profile(count: int) -> str:
@@ -282,19 +301,25 @@ def table(report: dict) -> list[str]:
         g50, g95 = GOALS[action.group]
         r50, r95 = s["p50_s"] / floor["p50_s"], s["p95_s"] / floor["p95_s"]
         met = "yes" if r50 <= g50 and r95 <= g95 else "**no**"
-        parts = " | ".join(f"{s[k]:.3f}" if k in s else "—" for k in ("press_to_script_s", "script_s", "script_end_to_drawn_s"))
-        lines.append(f"| {name} ({action.key}) | {s['p50_s']:.3f} | {s['p95_s']:.3f} | {r50:.2f} | {r95:.2f} | "
-                     f"{g50:g} / {g95:g} | {met} | {parts} | {r['first_render_s']:.2f} | {r['first_render_s'] / floor_render:.2f} |")
+        parts = " | ".join(
+            f"{s[k]:.3f}" if k in s else "—" for k in ("press_to_script_s", "script_s", "script_end_to_drawn_s")
+        )
+        lines.append(
+            f"| {name} ({action.key}) | {s['p50_s']:.3f} | {s['p95_s']:.3f} | {r50:.2f} | {r95:.2f} | "
+            f"{g50:g} / {g95:g} | {met} | {parts} | {r['first_render_s']:.2f} | {r['first_render_s'] / floor_render:.2f} |"
+        )
     return lines
 
 
 def browser_table(report: dict) -> list[str]:
     floor = report["floor"]["browser"]
     rows = [("floor app", floor), *((name, r["browser"]) for name, r in report["pages"].items())]
-    return [f"| {name} | {b['browser_busy_ms']:.0f} | {b['js_ms']:.0f} | {b['layout_ms']:.0f} | {b['style_ms']:.0f} | "
-            f"{b['browser_busy_ms'] / floor['browser_busy_ms']:.2f} | {b['plotly_ms']:.0f} | {b['react_ms']:.0f} | "
-            f"{b['other_js_ms']:.0f} | {b['native_ms']:.0f} | {b['gc_ms']:.0f} | {b['charts']} | {b['traces']} | {b['elements']} |"
-            for name, b in rows]
+    return [
+        f"| {name} | {b['browser_busy_ms']:.0f} | {b['js_ms']:.0f} | {b['layout_ms']:.0f} | {b['style_ms']:.0f} | "
+        f"{b['browser_busy_ms'] / floor['browser_busy_ms']:.2f} | {b['plotly_ms']:.0f} | {b['react_ms']:.0f} | "
+        f"{b['other_js_ms']:.0f} | {b['native_ms']:.0f} | {b['gc_ms']:.0f} | {b['charts']} | {b['traces']} | {b['elements']} |"
+        for name, b in rows
+    ]
 
 
 LIVE_VIEWS = {"compare": "", "jacobian": "jacobian", "simplex": "simplex", "loss": "loss", "sweeps": "sweeps"}
@@ -312,7 +337,9 @@ FRAME_PROBE = """view => {  // per input event on x0's handle: its time, the end
         pending = null;
     }).observe(root, {attributes: true, attributeFilter: ['data-values']});
 }"""
-SHOWN_X0 = "view => JSON.parse(document.querySelector(`[data-live-view='${view}']`).getAttribute('data-values')).logits[0]"
+SHOWN_X0 = (
+    "view => JSON.parse(document.querySelector(`[data-live-view='${view}']`).getAttribute('data-values')).logits[0]"
+)
 
 
 def live_drag(page, moves: int, view: str = "compare") -> list[dict]:
@@ -346,8 +373,11 @@ def live_release(page, forward: bool = True) -> float:
     handle.press("ArrowRight" if forward else "ArrowLeft")
     page.wait_for_function(f"b => ({SHOWN_X0})('compare') !== b", arg=x0, polling="raf")
     shown = page.evaluate(SHOWN_X0, "compare")
-    page.wait_for_function("x => (new URL(location.href).searchParams.get('logits') || '').startsWith(x + ',')",
-                           arg=f"{shown:.6g}", polling="raf")
+    page.wait_for_function(
+        "x => (new URL(location.href).searchParams.get('logits') || '').startsWith(x + ',')",
+        arg=f"{shown:.6g}",
+        polling="raf",
+    )
     page.wait_for_selector(IDLE, state="attached")
     page.wait_for_function(NOTHING_STALE, polling="raf")
     return time.perf_counter() - start
@@ -355,8 +385,12 @@ def live_release(page, forward: bool = True) -> float:
 
 def ms_summary(ms: list[float]) -> dict:
     """summary() of millisecond readings, kept to 0.1 ms."""
-    return {"n": len(ms), "p50_s": round(statistics.median(ms) / 1000, 5),
-            "p95_s": round(percentile(sorted(ms), 0.95) / 1000, 5), "max_s": round(max(ms) / 1000, 5)}
+    return {
+        "n": len(ms),
+        "p50_s": round(statistics.median(ms) / 1000, 5),
+        "p95_s": round(percentile(sorted(ms), 0.95) / 1000, 5),
+        "max_s": round(max(ms) / 1000, 5),
+    }
 
 
 def live_bench(browser, moves: int, releases: int, sessions: int, floor_steps: int) -> dict:
@@ -378,9 +412,11 @@ def live_bench(browser, moves: int, releases: int, sessions: int, floor_steps: i
                 settle(page)
                 frames = live_drag(page, moves, view)
                 settle(page)
-                report["views"][view] = {"frames": len(frames),
-                                         "frame_input_to_drawn": ms_summary([f["drawn"] - f["input"] for f in frames]),
-                                         "frame_work_ms": ms_summary([f["ms"] for f in frames])}
+                report["views"][view] = {
+                    "frames": len(frames),
+                    "frame_input_to_drawn": ms_summary([f["drawn"] - f["input"] for f in frames]),
+                    "frame_work_ms": ms_summary([f["ms"] for f in frames]),
+                }
                 if view == "compare":
                     report["release"] = summary([live_release(page, k % 2 == 0) for k in range(releases)])
                 page.context.close()
@@ -392,11 +428,14 @@ def live_lines(report: dict) -> list[str]:
     floor, floor_render = report["floor_step"], report["floor_first_render"]
     release, render = report["release"], report["compare_first_render"]
     lines = [
-        "# Live views (issue 21; bench/bench_explorer.py --live)", "",
+        "# Live views (issue 21; bench/bench_explorer.py --live)",
+        "",
         f"One run, beside the one-slider one-chart floor app. Load average before / after: "
         f"{' '.join(f'{v:.2f}' for v in report['load_before'])} / {' '.join(f'{v:.2f}' for v in report['load_after'])} "
-        "(2 cores, shared).", "",
-        "| measure | p50 (ms) | p95 (ms) | p50 / floor step | p95 / floor step | goal |", "|---|---:|---:|---:|---:|---|",
+        "(2 cores, shared).",
+        "",
+        "| measure | p50 (ms) | p95 (ms) | p50 / floor step | p95 / floor step | goal |",
+        "|---|---:|---:|---:|---:|---|",
         f"| floor app: slider step (key press -> chart drawn, idle) | {1000 * floor['p50_s']:.1f} | {1000 * floor['p95_s']:.1f} "
         "| 1.00 | 1.00 | |",
     ]
@@ -407,7 +446,8 @@ def live_lines(report: dict) -> list[str]:
             f"data-values drawn) | {1000 * frame['p50_s']:.1f} | {1000 * frame['p95_s']:.1f} | {frame['p50_s'] / floor['p50_s']:.2f} "
             f"| {frame['p95_s'] / floor['p95_s']:.2f} | p50 <= 0.3, p95 <= 0.5 |",
             f"| of which {view}'s own work (compute + SVG + data-values) | {1000 * work['p50_s']:.1f} "
-            f"| {1000 * work['p95_s']:.1f} | | | |"]
+            f"| {1000 * work['p95_s']:.1f} | | | |",
+        ]
     lines += [
         f"| Compare live: release (a key press on x0's handle) -> server run done (URL, table), not redrawn | {1000 * release['p50_s']:.1f} "
         f"| {1000 * release['p95_s']:.1f} | {release['p50_s'] / floor['p50_s']:.2f} | {release['p95_s'] / floor['p95_s']:.2f} "
@@ -425,16 +465,21 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=20, help="steps per page (default 20)")
     parser.add_argument("--sessions", type=int, default=3, help="new sessions for the warm first render")
     parser.add_argument("--pages", nargs="*", default=list(PAGES), help="pages to time (default: all)")
-    parser.add_argument("--live", action="store_true", help="only the live views beside the floor app "
-                        "(frames of a drag on each, Compare's release and first render): bench/results/live.md")
+    parser.add_argument(
+        "--live",
+        action="store_true",
+        help="only the live views beside the floor app "
+        "(frames of a drag on each, Compare's release and first render): bench/results/live.md",
+    )
     parser.add_argument("--moves", type=int, default=60, help="--live: pointer moves per view (default 60)")
     parser.add_argument("--releases", type=int, default=10, help="--live: Compare releases timed (default 10)")
     args = parser.parse_args()
     RESULTS.mkdir(parents=True, exist_ok=True)
     if args.live:
         with chromium(sync_playwright) as browser:
-            report = live_bench(browser, moves=args.moves, releases=args.releases, sessions=args.sessions,
-                                floor_steps=args.steps)
+            report = live_bench(
+                browser, moves=args.moves, releases=args.releases, sessions=args.sessions, floor_steps=args.steps
+            )
         (RESULTS / "live.json").write_text(json.dumps(report, indent=1))
         (RESULTS / "live.md").write_text("\n".join(live_lines(report)))
         print("\n".join(live_lines(report)))
@@ -446,15 +491,20 @@ def main() -> None:
         with serve(Path(tmp) / "floor.log", script=floor_script) as url:
             renders = first_renders(browser, url, 1 + args.sessions)
             first, totals, _, profile = steps(browser, url, Interaction("", "x_2", "slider", ""), args.steps)
-            report["floor"] = {"first_render_cold_s": round(renders[0], 3), "first_render": summary(renders[1:]),
-                               "step": summary(totals), "browser": profile}
+            report["floor"] = {
+                "first_render_cold_s": round(renders[0], 3),
+                "first_render": summary(renders[1:]),
+                "step": summary(totals),
+                "browser": profile,
+            }
         report["table elements"] = {}
         for name, element in TABLE_ELEMENTS.items():
             script = Path(tmp) / f"table_{name.replace('.', '_')}.py"
             script.write_text(TABLE_APP.replace("ELEMENT", element))
             with serve(Path(tmp) / f"{script.stem}.log", script=script) as url:
-                report["table elements"][name] = summary(steps(browser, url, Interaction("", "x_2", "slider", ""),
-                                                               args.steps)[1])
+                report["table elements"][name] = summary(
+                    steps(browser, url, Interaction("", "x_2", "slider", ""), args.steps)[1]
+                )
         os.environ["PROBCORE_RUN_LOG"] = "1"
         log = RESULTS / "explorer-server.log"
         start = time.perf_counter()
@@ -466,8 +516,11 @@ def main() -> None:
             for name in args.pages:
                 action = PAGES[name]
                 first, totals, presses, profile = steps(browser, f"{url}/{action.path}", action, args.steps)
-                report["pages"][name] = {"first_render_s": round(first, 3),
-                                         "step": summary(totals, split(presses, script_runs(log))), "browser": profile}
+                report["pages"][name] = {
+                    "first_render_s": round(first, 3),
+                    "step": summary(totals, split(presses, script_runs(log))),
+                    "browser": profile,
+                }
                 print(name, report["pages"][name], flush=True)
     report["load_after"] = os.getloadavg()
     profile = script_profile(min(args.steps, 10))
@@ -476,34 +529,50 @@ def main() -> None:
     floor_render = report["floor"]["first_render"]["p50_s"]
     home = report["home_first_render"]
     lines = [
-        "# Explorer responsiveness (bench/bench_explorer.py)", "",
+        "# Explorer responsiveness (bench/bench_explorer.py)",
+        "",
         f"Each page's main interaction (a logit or parameter step) -> every chart it changes drawn, the script idle and "
         f"nothing stale; {args.steps} steps per page, Playwright + Debian Chromium, all in one run beside the floor app "
         f"(one slider, one chart). Load average before / after: {' '.join(f'{v:.2f}' for v in report['load_before'])} / "
         f"{' '.join(f'{v:.2f}' for v in report['load_after'])} (2 cores, shared). Goals: step p50 <= 1.5x floor "
         "(core pages) / 2x (topic pages), p95 <= 2x / 3x; home first render <= 1.25x floor (new session), "
-        "<= 2x (first session after the server starts); script time of a Compare step <= 25 ms.", "",
-        *(table(report) if len(report["pages"]) == len(PAGES) else []), "",
-        "| first render of the home page | seconds | / floor |", "|---|---:|---:|",
+        "<= 2x (first session after the server starts); script time of a Compare step <= 25 ms.",
+        "",
+        *(table(report) if len(report["pages"]) == len(PAGES) else []),
+        "",
+        "| first render of the home page | seconds | / floor |",
+        "|---|---:|---:|",
         f"| explorer, new session (median of {args.sessions}) | {home['p50_s']:.2f} | {home['p50_s'] / floor_render:.2f} |",
         f"| explorer, first session after the server starts | {home['cold_s']:.2f} | {home['cold_s'] / floor_render:.2f} |",
         f"| floor app, new session (median) | {floor_render:.2f} | 1.00 |",
         f"| explorer server start -> health | {report['server_start_s']:.2f} | |",
-        "", "Where a step's time goes in the browser, ms per step: Chromium's main thread (DevTools Performance "
+        "",
+        "Where a step's time goes in the browser, ms per step: Chromium's main thread (DevTools Performance "
         "metrics over the timed steps; JavaScript, layout and style are parts of busy), then a V8 sampling profile of "
         f"{PROFILED_STEPS} more steps split by where the time was spent (Plotly's bundle, React's, the rest of the JavaScript, "
-        "native work outside JavaScript, garbage collection), and what the page holds:", "",
+        "native work outside JavaScript, garbage collection), and what the page holds:",
+        "",
         "| page | busy (ms) | JavaScript | layout | style | busy / floor | Plotly JS | React JS | other JS | native | GC "
         "| charts | traces | elements |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         *browser_table(report),
-        "", "The floor app plus the Compare table (8 rows) drawn as each element, stepped the same way:", "",
-        "| element | step p50 (s) | p95 (s) | p50 / floor |", "|---|---:|---:|---:|",
-        *(f"| {name} | {r['p50_s']:.3f} | {r['p95_s']:.3f} | {r['p50_s'] / report['floor']['step']['p50_s']:.2f} |"
-          for name, r in report["table elements"].items()),
-        "", "Where a Compare rerun's script time goes (cProfile, cumulative; AppTest reruns the whole script, "
-        "a browser step only the fragment):", "",
-        "```", "\n".join(profile.strip().splitlines()[:50]), "```", "",
+        "",
+        "The floor app plus the Compare table (8 rows) drawn as each element, stepped the same way:",
+        "",
+        "| element | step p50 (s) | p95 (s) | p50 / floor |",
+        "|---|---:|---:|---:|",
+        *(
+            f"| {name} | {r['p50_s']:.3f} | {r['p95_s']:.3f} | {r['p50_s'] / report['floor']['step']['p50_s']:.2f} |"
+            for name, r in report["table elements"].items()
+        ),
+        "",
+        "Where a Compare rerun's script time goes (cProfile, cumulative; AppTest reruns the whole script, "
+        "a browser step only the fragment):",
+        "",
+        "```",
+        "\n".join(profile.strip().splitlines()[:50]),
+        "```",
+        "",
     ]
     (RESULTS / "explorer.md").write_text("\n".join(lines))
     print("\n".join(lines))

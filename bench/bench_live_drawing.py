@@ -5,6 +5,7 @@ live view's SVG and as Plotly.react on the plotly.js the plotly package ships, i
 
     python bench/bench_live_drawing.py
 """
+
 from __future__ import annotations
 
 import json
@@ -53,11 +54,23 @@ TIMED = """async ([js, data, frames]) => {
 
 def main() -> None:
     names = list(state.DEFAULT_SHOWN)
-    data = {"logits": [1.2, 0.3, -0.5], "mappings": names, "target": 0, "log_y": False,
-            "kwargs": {n: {k: v for k, v in state.default_kwargs(n).items() if v is not None} for n in names},
-            "params": [], "param_values": {}, "labels": {n: n for n in names},
-            "colors": {n: mapping_color(n) for n in names}, "handles": True, "bound": 10.0, "height": 380,
-            "font_size": 13, "text": {"probability": "p", "class_axis": "class", "exact_zero": "x = 0"}, "lang": "en"}
+    data = {
+        "logits": [1.2, 0.3, -0.5],
+        "mappings": names,
+        "target": 0,
+        "log_y": False,
+        "kwargs": {n: {k: v for k, v in state.default_kwargs(n).items() if v is not None} for n in names},
+        "params": [],
+        "param_values": {},
+        "labels": {n: n for n in names},
+        "colors": {n: mapping_color(n) for n in names},
+        "handles": True,
+        "bound": 10.0,
+        "height": 380,
+        "font_size": 13,
+        "text": {"probability": "p", "class_axis": "class", "exact_zero": "x = 0"},
+        "lang": "en",
+    }
     js = "\n".join((STATIC / name).read_text() for name in ("probcore.js", "live_core.js", "compare.js"))
     with chromium(sync_playwright) as browser:
         page = browser.new_page(viewport={"width": 1000, "height": 1000})
@@ -66,7 +79,9 @@ def main() -> None:
         result = page.evaluate(TIMED, [js, data, FRAMES])
     for name, ms in result.items():
         ms = sorted(ms)
-        print(f"{name}: p50 {statistics.median(ms):.1f} ms, p95 {percentile(ms, 0.95):.1f} ms per frame ({len(ms)} frames)")
+        print(
+            f"{name}: p50 {statistics.median(ms):.1f} ms, p95 {percentile(ms, 0.95):.1f} ms per frame ({len(ms)} frames)"
+        )
     print("load average", " ".join(f"{v:.2f}" for v in os.getloadavg()))
     print(json.dumps({k: [round(v, 2) for v in ms] for k, ms in result.items()}))
 

@@ -50,6 +50,7 @@ Protocol facts from streamlit==1.67.0's proto/ and web/server/starlette/; the we
 bench_explorer.py's one-slider one-chart app (every student moving its slider): the floor of this
 machine under the same load, to read the explorer's figures against. A benchmark, not a test.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -106,6 +107,7 @@ FINISHED_OK = (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RU
 
 # ---------------------------------------------------------------- the class: pages and actions ----
 
+
 @dataclass(frozen=True)
 class Action:
     """One thing a student does on a page: ``kind`` in slider / number / choice / button / upload /
@@ -125,24 +127,57 @@ class Page:
     actions: tuple[Action, ...]
 
 
-ELSEWHERE = tuple(Action("page", registry.PAGES[name].url_path, 0.3)
-                  for name in ("compare", "simplex", "jacobian", "perturb", "margin", "overconfidence", "check"))
+ELSEWHERE = tuple(
+    Action("page", registry.PAGES[name].url_path, 0.3)
+    for name in ("compare", "simplex", "jacobian", "perturb", "margin", "overconfidence", "check")
+)
 # A step on a live page (explorer/live) is a release, one state commit of its live view (a logit, or
 # now and then a parameter: a full page run follows); "release" falls back to the slider of the same
 # key on a page whose view is not live yet. Topic pages: widget changes.
 PAGES = (
-    Page(registry.PAGES["compare"].url_path, "", 4, (Action("release", "x_0", 3), Action("release", "x_2", 3),
-                                                     Action("release", "temperature", 0.5),
-                                                     Action("number", "w_target", 1, (0, 1, 2)), *ELSEWHERE)),
+    Page(
+        registry.PAGES["compare"].url_path,
+        "",
+        4,
+        (
+            Action("release", "x_0", 3),
+            Action("release", "x_2", 3),
+            Action("release", "temperature", 0.5),
+            Action("number", "w_target", 1, (0, 1, 2)),
+            *ELSEWHERE,
+        ),
+    ),
     Page(registry.PAGES["simplex"].url_path, "", 1, (Action("release", "x_1", 3), *ELSEWHERE)),
     Page(registry.PAGES["jacobian"].url_path, "", 1, (Action("release", "x_1", 3), *ELSEWHERE)),
     Page(registry.PAGES["perturb"].url_path, "", 1, (Action("slider", "x_1", 3), *ELSEWHERE)),
-    Page(registry.PAGES["margin"].url_path, "", 1, (Action("slider", "margin_m", 2), Action("slider", "margin_angle", 1), *ELSEWHERE)),
-    Page(registry.PAGES["overconfidence"].url_path, "", 2, (Action("button", "oc_run", 1), Action("number", "oc_eps", 2, (0.05, 0.1, 0.5, 1.0)),
-                                   Action("number", "oc_seed", 0.5, (0, 1)), *ELSEWHERE)),
-    Page(registry.PAGES["check"].url_path, "", 1.5, (Action("choice", "check_source", 1, (1,)),
-                            Action("upload", ("check_logits_file", "check_probs_file"), 2),
-                            Action("choice", "check_example", 1, (2, 3)), *ELSEWHERE)),
+    Page(
+        registry.PAGES["margin"].url_path,
+        "",
+        1,
+        (Action("slider", "margin_m", 2), Action("slider", "margin_angle", 1), *ELSEWHERE),
+    ),
+    Page(
+        registry.PAGES["overconfidence"].url_path,
+        "",
+        2,
+        (
+            Action("button", "oc_run", 1),
+            Action("number", "oc_eps", 2, (0.05, 0.1, 0.5, 1.0)),
+            Action("number", "oc_seed", 0.5, (0, 1)),
+            *ELSEWHERE,
+        ),
+    ),
+    Page(
+        registry.PAGES["check"].url_path,
+        "",
+        1.5,
+        (
+            Action("choice", "check_source", 1, (1,)),
+            Action("upload", ("check_logits_file", "check_probs_file"), 2),
+            Action("choice", "check_example", 1, (2, 3)),
+            *ELSEWHERE,
+        ),
+    ),
 )
 FLOOR_PAGES = (Page("", "", 1, (Action("slider", "x_2", 1),)),)  # the yardstick app: one slider, one chart
 UPLOAD_SOURCE = ("check_source", 1)  # the choice that shows the uploaders, and its option index
@@ -170,6 +205,7 @@ def upload_files(rng: random.Random) -> list[tuple[str, bytes]]:
 
 
 # ---------------------------------------------------------------- one simulated browser ----
+
 
 @dataclass
 class Widget:
@@ -223,8 +259,9 @@ class Student:
         conn = http.client.HTTPConnection(url.hostname, url.port, timeout=15)
         try:
             cookie = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-            conn.request(method, path, body=body or None, headers={**({"Cookie": cookie} if cookie else {}),
-                                                                   **(headers or {})})
+            conn.request(
+                method, path, body=body or None, headers={**({"Cookie": cookie} if cookie else {}), **(headers or {})}
+            )
             response = conn.getresponse()
             self._take_cookies(response.headers.get_all("Set-Cookie") or [])
             return response.status, response.read()
@@ -243,10 +280,20 @@ class Student:
             raise OSError(f"health {status}")
         url = self.base.replace("http", "ws", 1) + "/_stcore/stream"
         cookie = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        protocols = ["streamlit", self.cookies.get("_streamlit_xsrf", "-")] + ([self.session_id] if self.session_id else [])
-        self.ws = await connect(url, subprotocols=protocols,
-                                additional_headers={"Cookie": cookie}, origin=self.base, max_size=None,
-                                compression=None, open_timeout=10, ping_interval=None, close_timeout=2)
+        protocols = ["streamlit", self.cookies.get("_streamlit_xsrf", "-")] + (
+            [self.session_id] if self.session_id else []
+        )
+        self.ws = await connect(
+            url,
+            subprotocols=protocols,
+            additional_headers={"Cookie": cookie},
+            origin=self.base,
+            max_size=None,
+            compression=None,
+            open_timeout=10,
+            ping_interval=None,
+            close_timeout=2,
+        )
         self._take_cookies(self.ws.response.headers.get_all("Set-Cookie"))
         self.report.worker = self.cookies.get("PROBCORE_WORKER", "")
         self.report.workers.append(self.report.worker)
@@ -277,14 +324,24 @@ class Student:
         await self.ws.send(msg.SerializeToString())
 
     # ---- the protocol
-    async def rerun(self, page_hash: str | None = None, triggers: tuple[WidgetState, ...] = (),
-                    fragment_id: str = "", timeout: float = STEP_TIMEOUT_S, auto: bool = False) -> tuple[bool, str]:
+    async def rerun(
+        self,
+        page_hash: str | None = None,
+        triggers: tuple[WidgetState, ...] = (),
+        fragment_id: str = "",
+        timeout: float = STEP_TIMEOUT_S,
+        auto: bool = False,
+    ) -> tuple[bool, str]:
         """Send a rerun as the frontend does and read until script_finished: (ok, reason). ``auto``: a
         fragment's timer (``st.fragment(run_every=...)``, the room poll) asked for it."""
-        state = ClientState(query_string=self.query, page_script_hash=self.page_hash if page_hash is None else page_hash,
-                            page_name="" if (self.page_hash if page_hash is None else page_hash) else self.page_name,
-                            fragment_id=fragment_id, is_auto_rerun=auto,
-                            cached_message_hashes=list(self.cache))
+        state = ClientState(
+            query_string=self.query,
+            page_script_hash=self.page_hash if page_hash is None else page_hash,
+            page_name="" if (self.page_hash if page_hash is None else page_hash) else self.page_name,
+            fragment_id=fragment_id,
+            is_auto_rerun=auto,
+            cached_message_hashes=list(self.cache),
+        )
         live = {wid: s for wid, s in self.states.items() if wid in self.widgets or not self.widgets}
         state.widget_states.widgets.extend([*live.values(), *triggers])
         if not fragment_id:
@@ -422,7 +479,9 @@ class Student:
         if action.target.startswith("x_"):
             i = int(action.target[2:]) % len(logits)
             bound = float(data["bound"])
-            logits[i] = js_number(float(f"{-bound + LIVE_STEP * self.rng.randint(0, round(2 * bound / LIVE_STEP)):.6g}"))
+            logits[i] = js_number(
+                float(f"{-bound + LIVE_STEP * self.rng.randint(0, round(2 * bound / LIVE_STEP)):.6g}")
+            )
         else:
             spec = next((p for p in data["params"] if p["name"] == action.target), None)
             if spec is None:
@@ -451,24 +510,41 @@ class Student:
             if found is None:
                 return True, "skipped"
             wid, _ = found
-            request = BackMsg(file_urls_request=FileURLsRequest(request_id=uuid.uuid4().hex, file_names=[name],
-                                                                session_id=self.session_id))
+            request = BackMsg(
+                file_urls_request=FileURLsRequest(
+                    request_id=uuid.uuid4().hex, file_names=[name], session_id=self.session_id
+                )
+            )
             await self.send(request)
             ok, why = await self.until_finished(STEP_TIMEOUT_S)
             if not ok:
                 return ok, why
             urls = self.file_urls.file_urls[0]
             boundary = uuid.uuid4().hex
-            body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\n"
-                    f"Content-Type: text/csv\r\n\r\n").encode() + data + f"\r\n--{boundary}--\r\n".encode()
-            status, _ = await asyncio.to_thread(self._http, "PUT", urls.upload_url, body, {
-                "Content-Type": f"multipart/form-data; boundary={boundary}",
-                "X-Xsrftoken": self.cookies.get("_streamlit_xsrf", "")})
+            body = (
+                (
+                    f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{name}"\r\n'
+                    f"Content-Type: text/csv\r\n\r\n"
+                ).encode()
+                + data
+                + f"\r\n--{boundary}--\r\n".encode()
+            )
+            status, _ = await asyncio.to_thread(
+                self._http,
+                "PUT",
+                urls.upload_url,
+                body,
+                {
+                    "Content-Type": f"multipart/form-data; boundary={boundary}",
+                    "X-Xsrftoken": self.cookies.get("_streamlit_xsrf", ""),
+                },
+            )
             if status != 204:
                 return False, f"upload HTTP {status}"
             ws = WidgetState(id=wid)
-            ws.file_uploader_state_value.uploaded_file_info.append(UploadedFileInfo(
-                file_id=urls.file_id, name=name, size=len(data), file_urls=urls))
+            ws.file_uploader_state_value.uploaded_file_info.append(
+                UploadedFileInfo(file_id=urls.file_id, name=name, size=len(data), file_urls=urls)
+            )
             self.states[wid] = ws
         return await self.rerun()
 
@@ -568,6 +644,7 @@ class Student:
 
 # ---------------------------------------------------------------- the run ----
 
+
 def quantile(values: list[float], q: float) -> float:
     """The q-quantile (nearest rank below), nan for none."""
     s = sorted(values)
@@ -634,8 +711,13 @@ async def the_class(args, base: str, cluster: Cluster | None) -> dict:
     if cluster is not None and killed_at is None:  # a killed worker's counters start again
         cpu = [(own - own0, job - job0) for (own, job), (own0, job0) in zip(cluster.cpu_seconds(), cpu_start)]
         burst = result["burst"] or {"students": 0, "presses": 0}
-        runs = (result["steps"] + args.students + result["runs"]["presses"]  # steps, first runs, presses
-                + burst["students"] + burst["presses"])
+        runs = (
+            result["steps"]
+            + args.students
+            + result["runs"]["presses"]  # steps, first runs, presses
+            + burst["students"]
+            + burst["presses"]
+        )
         result["worker_cpu_s"] = [round(own, 1) for own, _ in cpu]
         result["job_cpu_s"] = [round(job, 1) for _, job in cpu]
         result["worker_cpu_ms_per_run"] = round(1000 * sum(own for own, _ in cpu) / max(1, runs), 1)
@@ -649,6 +731,7 @@ async def start_later(student: Student, delay: float, args) -> None:
 
 async def burst_student(student: Student, i: int, at: float, args) -> None:
     """Opens the training demo early, sets its seed (distinct bursts), presses Run at ``at``."""
+
     async def press() -> Action:
         if args.burst_distinct:
             found = student.find(BURST_SEED)
@@ -669,8 +752,12 @@ def summarize(args, reports: list[Report], burst: list[Report], burst_at: float,
     by_action = {}
     for kind in sorted({s[0] for s in steps}):
         values = [s[1] for s in steps if s[0] == kind and s[2]]
-        by_action[kind] = {"steps": sum(1 for s in steps if s[0] == kind), "p50_s": quantile(values, 0.5),
-                           "p95_s": quantile(values, 0.95), "max_s": max(values, default=float("nan"))}
+        by_action[kind] = {
+            "steps": sum(1 for s in steps if s[0] == kind),
+            "p50_s": quantile(values, 0.5),
+            "p95_s": quantile(values, 0.95),
+            "max_s": max(values, default=float("nan")),
+        }
     runs = [r_ for r in reports for r_ in r.runs]
     burst_runs = [r_ for r in burst for r_ in r.runs]
     burst_end = burst_at + max((s for s, _ in burst_runs), default=0.0)
@@ -678,31 +765,60 @@ def summarize(args, reports: list[Report], burst: list[Report], burst_at: float,
     reconnects = [c for r in reports + burst for c in r.reconnects]
     warm = [m for t, m in memory if t >= min(args.seconds * 0.2, 60)]  # the class's own warm-up: arrivals
     n_workers = len(memory[0][1]) if memory else 0
-    rss = [{"worker": i + 1, "after_warmup": round(warm[0][i], 1) if warm else None,
+    rss = [
+        {
+            "worker": i + 1,
+            "after_warmup": round(warm[0][i], 1) if warm else None,
             "end": round(memory[-1][1][i], 1) if memory else None,
-            "max": round(max(m[i] for _, m in memory), 1) if memory else None} for i in range(n_workers)]
+            "max": round(max(m[i] for _, m in memory), 1) if memory else None,
+        }
+        for i in range(n_workers)
+    ]
     per_worker: dict[str, int] = {}
     for r in reports:
         per_worker[r.worker] = per_worker.get(r.worker, 0) + 1
     errors = [e for r in reports + burst for e in r.errors]
     return {
-        "students": args.students, "seconds": args.seconds, "workers": args.workers, "step_every_s": args.step_every,
-        "steps": len(steps), "p50_s": quantile(times, 0.5), "p95_s": quantile(times, 0.95),
-        "max_s": max(times, default=float("nan")), "errors": len(errors),
-        "sessions_lost": sum(r.lost for r in reports + burst), "by_action": by_action,
-        "runs": {"presses": len(runs), "ok": sum(ok for _, ok in runs), "p50_s": quantile([s for s, _ in runs], 0.5),
-                 "max_s": max((s for s, _ in runs), default=float("nan"))},
-        "burst": {"students": len(burst), "distinct_seeds": bool(args.burst_distinct), "at_s": round(burst_at, 1),
-                  "presses": len(burst_runs), "ok": sum(ok for _, ok in burst_runs),
-                  "p50_s": quantile([s for s, _ in burst_runs], 0.5),
-                  "max_s": max((s for s, _ in burst_runs), default=float("nan")),
-                  "per_worker": {w: sum(r.worker == w for r in burst) for w in sorted({r.worker for r in burst})},
-                  "other_steps_meanwhile": len(during), "other_max_s": max(during, default=float("nan"))}
-        if burst else None,
-        "reconnects": {"count": len(reconnects), "restored_url": sum(ok for _, ok in reconnects),
-                       "p95_s": quantile([s for s, _ in reconnects], 0.95),
-                       "max_s": max((s for s, _ in reconnects), default=float("nan")), "killed_at_s": killed_at},
-        "rss_mb": rss, "students_per_worker": per_worker,
+        "students": args.students,
+        "seconds": args.seconds,
+        "workers": args.workers,
+        "step_every_s": args.step_every,
+        "steps": len(steps),
+        "p50_s": quantile(times, 0.5),
+        "p95_s": quantile(times, 0.95),
+        "max_s": max(times, default=float("nan")),
+        "errors": len(errors),
+        "sessions_lost": sum(r.lost for r in reports + burst),
+        "by_action": by_action,
+        "runs": {
+            "presses": len(runs),
+            "ok": sum(ok for _, ok in runs),
+            "p50_s": quantile([s for s, _ in runs], 0.5),
+            "max_s": max((s for s, _ in runs), default=float("nan")),
+        },
+        "burst": {
+            "students": len(burst),
+            "distinct_seeds": bool(args.burst_distinct),
+            "at_s": round(burst_at, 1),
+            "presses": len(burst_runs),
+            "ok": sum(ok for _, ok in burst_runs),
+            "p50_s": quantile([s for s, _ in burst_runs], 0.5),
+            "max_s": max((s for s, _ in burst_runs), default=float("nan")),
+            "per_worker": {w: sum(r.worker == w for r in burst) for w in sorted({r.worker for r in burst})},
+            "other_steps_meanwhile": len(during),
+            "other_max_s": max(during, default=float("nan")),
+        }
+        if burst
+        else None,
+        "reconnects": {
+            "count": len(reconnects),
+            "restored_url": sum(ok for _, ok in reconnects),
+            "p95_s": quantile([s for s, _ in reconnects], 0.95),
+            "max_s": max((s for s, _ in reconnects), default=float("nan")),
+            "killed_at_s": killed_at,
+        },
+        "rss_mb": rss,
+        "students_per_worker": per_worker,
         "first_worker": [r.workers[0] if r.workers else "" for r in reports],
         "reconnected": [len(r.reconnects) for r in reports],
         "error_samples": [f"{t:.1f}s {what}" for t, what in errors[:10]],
@@ -714,33 +830,66 @@ def summarize(args, reports: list[Report], burst: list[Report], burst_at: float,
 
 def table(result: dict) -> str:
     groups = result.get("groups", 1)
-    rows = [("app, students / workers", f"{result.get('app', 'explorer')}, {result['students']} / {result['workers']}"
-             + (f" in each of {groups} groups (one Redis, one HAProxy)" if groups > 1 else "")),
-            ("page steps", result["steps"]), ("p50 s", f"{result['p50_s']:.3f}"), ("p95 s", f"{result['p95_s']:.3f}"),
-            ("max s", f"{result['max_s']:.3f}"), ("errors", result["errors"]),
-            ("sessions lost", result["sessions_lost"]),
-            ("training presses (ok), p50 / max s", f"{result['runs']['presses']} ({result['runs']['ok']}), "
-             f"{result['runs']['p50_s']:.2f} / {result['runs']['max_s']:.2f}"),
-            ("reconnects (URL kept), max s", f"{result['reconnects']['count']} ({result['reconnects']['restored_url']}), "
-             f"{result['reconnects']['max_s']:.2f}"),
-            ("students per worker", ", ".join(f"{k or '?'}: {v}" for k, v in sorted(result["students_per_worker"].items()))),
-            ("RSS MiB per worker (warm, end, max)", "; ".join(f"w{r['worker']}: {r['after_warmup']}, {r['end']}, {r['max']}"
-                                                             for r in result["rss_mb"])),
-            ("actions whose widget was missing", ", ".join(f"{k} x{v}" for k, v in result["missing_widgets"].items())
-             or "none"),
-            ("load average (1 min) at the end", f"{result['load_average_end']:.2f}"),
-            ("CPU seconds of this load generator", result["client_cpu_s"])]
+    rows = [
+        (
+            "app, students / workers",
+            f"{result.get('app', 'explorer')}, {result['students']} / {result['workers']}"
+            + (f" in each of {groups} groups (one Redis, one HAProxy)" if groups > 1 else ""),
+        ),
+        ("page steps", result["steps"]),
+        ("p50 s", f"{result['p50_s']:.3f}"),
+        ("p95 s", f"{result['p95_s']:.3f}"),
+        ("max s", f"{result['max_s']:.3f}"),
+        ("errors", result["errors"]),
+        ("sessions lost", result["sessions_lost"]),
+        (
+            "training presses (ok), p50 / max s",
+            f"{result['runs']['presses']} ({result['runs']['ok']}), "
+            f"{result['runs']['p50_s']:.2f} / {result['runs']['max_s']:.2f}",
+        ),
+        (
+            "reconnects (URL kept), max s",
+            f"{result['reconnects']['count']} ({result['reconnects']['restored_url']}), "
+            f"{result['reconnects']['max_s']:.2f}",
+        ),
+        (
+            "students per worker",
+            ", ".join(f"{k or '?'}: {v}" for k, v in sorted(result["students_per_worker"].items())),
+        ),
+        (
+            "RSS MiB per worker (warm, end, max)",
+            "; ".join(f"w{r['worker']}: {r['after_warmup']}, {r['end']}, {r['max']}" for r in result["rss_mb"]),
+        ),
+        (
+            "actions whose widget was missing",
+            ", ".join(f"{k} x{v}" for k, v in result["missing_widgets"].items()) or "none",
+        ),
+        ("load average (1 min) at the end", f"{result['load_average_end']:.2f}"),
+        ("CPU seconds of this load generator", result["client_cpu_s"]),
+    ]
     if result.get("worker_cpu_s"):
-        rows.append(("worker CPU s (job process CPU s), ms per script run",
-                     f"{result['worker_cpu_s']} ({result['job_cpu_s']}), {result['worker_cpu_ms_per_run']}"))
+        rows.append(
+            (
+                "worker CPU s (job process CPU s), ms per script run",
+                f"{result['worker_cpu_s']} ({result['job_cpu_s']}), {result['worker_cpu_ms_per_run']}",
+            )
+        )
     for kind, a in result["by_action"].items():
-        rows.append((f"  {kind}: steps, p50 / p95 / max s", f"{a['steps']}, {a['p50_s']:.3f} / {a['p95_s']:.3f} / "
-                                                             f"{a['max_s']:.3f}"))
+        rows.append(
+            (
+                f"  {kind}: steps, p50 / p95 / max s",
+                f"{a['steps']}, {a['p50_s']:.3f} / {a['p95_s']:.3f} / {a['max_s']:.3f}",
+            )
+        )
     if result["burst"]:
         b = result["burst"]
-        rows.append((f"burst of {b['students']} Run presses ({'distinct' if b['distinct_seeds'] else 'identical'})",
-                     f"{b['ok']}/{b['presses']} ok, p50 {b['p50_s']:.2f} s, last {b['max_s']:.2f} s; other steps "
-                     f"meanwhile {b['other_steps_meanwhile']}, max {b['other_max_s']:.3f} s"))
+        rows.append(
+            (
+                f"burst of {b['students']} Run presses ({'distinct' if b['distinct_seeds'] else 'identical'})",
+                f"{b['ok']}/{b['presses']} ok, p50 {b['p50_s']:.2f} s, last {b['max_s']:.2f} s; other steps "
+                f"meanwhile {b['other_steps_meanwhile']}, max {b['other_max_s']:.3f} s",
+            )
+        )
         rows.append(("  burst students per worker", ", ".join(f"{k or '?'}: {v}" for k, v in b["per_worker"].items())))
     if result.get("heavy_runs_computed") is not None:
         rows.append(("heavy runs computed, all workers (shared store)", result["heavy_runs_computed"]))
@@ -757,23 +906,39 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--kill-at", type=float, default=None, help="SIGKILL worker 1 at this second")
     parser.add_argument("--burst", type=int, default=0, help="extra students pressing Run together")
     parser.add_argument("--burst-distinct", action="store_true", help="each burst student with its own seed")
-    parser.add_argument("--app", choices=("explorer", "floor"), default="explorer",
-                        help="floor: bench_explorer.py's one-slider one-chart app, the yardstick of this machine")
+    parser.add_argument(
+        "--app",
+        choices=("explorer", "floor"),
+        default="explorer",
+        help="floor: bench_explorer.py's one-slider one-chart app, the yardstick of this machine",
+    )
     parser.add_argument("--url", default=None, help="load a class already served here instead (loopback)")
-    parser.add_argument("--groups", type=int, default=1,
-                        help="groups of --workers workers, as that many machines: one Redis, one HAProxy")
+    parser.add_argument(
+        "--groups",
+        type=int,
+        default=1,
+        help="groups of --workers workers, as that many machines: one Redis, one HAProxy",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
-    if not (1 <= args.students <= 500 and 1 <= args.seconds <= 3600 and 1 <= args.workers <= 16
-            and 1 <= args.groups <= 4):
+    if not (
+        1 <= args.students <= 500 and 1 <= args.seconds <= 3600 and 1 <= args.workers <= 16 and 1 <= args.groups <= 4
+    ):
         parser.error("students in [1, 500], seconds in [1, 3600], workers in [1, 16], groups in [1, 4]")
-    missing = [f"{name} (apt-get install -y {package})" for name, path, package, needed in (
-        ("HAProxy", serving.HAPROXY, "haproxy", not args.url), ("redis-server", REDIS, "redis-server", args.groups > 1))
-        if needed and not Path(path).exists()]
+    missing = [
+        f"{name} (apt-get install -y {package})"
+        for name, path, package, needed in (
+            ("HAProxy", serving.HAPROXY, "haproxy", not args.url),
+            ("redis-server", REDIS, "redis-server", args.groups > 1),
+        )
+        if needed and not Path(path).exists()
+    ]
     if missing:
-        parser.error(f"not installed: {', '.join(missing)}; bash scripts/serve.sh installs HAProxy, "
-                     "and redis-server with --store redis")
+        parser.error(
+            f"not installed: {', '.join(missing)}; bash scripts/serve.sh installs HAProxy, "
+            "and redis-server with --store redis"
+        )
     if args.url:
         host = urllib.parse.urlsplit(args.url).hostname
         if host not in ("127.0.0.1", "localhost", "::1"):
@@ -793,7 +958,9 @@ def main(argv: list[str] | None = None) -> dict:
                     result["heavy_runs_computed"] = RedisRuns(cluster.redis.url).computed()
             else:
                 store = Path(tmp) / "runs.sqlite3"  # this class's shared heavy-run store: its count starts at 0
-                with Cluster(args.workers, script=script, env={**WORKER_ENV, RUNS_URL: f"sqlite:///{store}"}) as cluster:
+                with Cluster(
+                    args.workers, script=script, env={**WORKER_ENV, RUNS_URL: f"sqlite:///{store}"}
+                ) as cluster:
                     result = asyncio.run(the_class(args, cluster.url, cluster))
                 result["heavy_runs_computed"] = SharedRuns(store).computed()
     result["app"], result["groups"] = args.app, args.groups

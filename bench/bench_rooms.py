@@ -6,6 +6,7 @@ student's time is the poll interval (explorer.classroom.lesson_bar.POLL_S) plus 
 at most 2 s. Prints both, their ratio and the load average (the machine is shared).
 
 Run: python -m bench.bench_rooms [--moves 10]"""
+
 from __future__ import annotations
 
 import argparse
@@ -30,8 +31,11 @@ def main() -> None:
     args = parser.parse_args()
     n = len(lessons.shipped()["01_softmax_temperature"].steps)  # steps 1 and 2: both on the compare page
     own, follow = [], []
-    with tempfile.TemporaryDirectory() as tmp, workers(2, Path(tmp) / "rooms.sqlite3", ROOT / "artifacts") as urls, \
-            chromium(sync_playwright) as browser:
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        workers(2, Path(tmp) / "rooms.sqlite3", ROOT / "artifacts") as urls,
+        chromium(sync_playwright) as browser,
+    ):
         teacher, student = new_page(browser), new_page(browser)
         code = start_room(teacher, urls[0], n)
         click(teacher, "lesson_back")
@@ -48,12 +52,16 @@ def main() -> None:
             wait_for_step(student, k, n)
             follow.append(time.monotonic() - start)
     load = os.getloadavg()
-    print(f"{args.moves} moves, poll every {lesson_bar.POLL_S:g} s, load average {load[0]:.1f} {load[1]:.1f} "
-          f"{load[2]:.1f} on {os.cpu_count()} cores")
+    print(
+        f"{args.moves} moves, poll every {lesson_bar.POLL_S:g} s, load average {load[0]:.1f} {load[1]:.1f} "
+        f"{load[2]:.1f} on {os.cpu_count()} cores"
+    )
     for name, values in (("teacher's own bar", own), ("following student", follow)):
         print(f"{name:>20}: median {statistics.median(values):.2f} s, max {max(values):.2f} s")
-    print(f"{'ratio':>20}: median {statistics.median(follow) / statistics.median(own):.1f}x; "
-          f"moves followed within {TARGET_S:g} s: {sum(v <= TARGET_S for v in follow)}/{len(follow)}")
+    print(
+        f"{'ratio':>20}: median {statistics.median(follow) / statistics.median(own):.1f}x; "
+        f"moves followed within {TARGET_S:g} s: {sum(v <= TARGET_S for v in follow)}/{len(follow)}"
+    )
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ sent as the frontend's timer does, ``is_auto_rerun``) follows a room made in the
 store. ``--floor`` adds bench_explorer.py's one-slider one-chart app on a worker of its own: the
 floor of a script run here. A benchmark, not a test.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -59,8 +60,9 @@ async def measure(url: str, cpu, page_path: str, action: Action | None, n: int, 
     """One student: open the page (or the room link), WARM_UP steps, then n steps: worker CPU ms per
     step and the steps' latencies."""
     seed = zlib.crc32(f"{page_path} {action}".encode())  # each kind its own values: no cache hit from another kind
-    student = Student(url, Page(page_path, f"room={room}" if room else "", 1, ()), random.Random(seed), Report(),
-                      time.monotonic)
+    student = Student(
+        url, Page(page_path, f"room={room}" if room else "", 1, ()), random.Random(seed), Report(), time.monotonic
+    )
     await student.open()
     ok, why = await student.rerun(timeout=120)
     if not ok:
@@ -78,7 +80,7 @@ async def measure(url: str, cpu, page_path: str, action: Action | None, n: int, 
             return await student.act(Action("page", next(pages)))
         if action is not None:
             return await student.act(action)
-        fragment, = student.polls
+        (fragment,) = student.polls
         return await student.rerun(fragment_id=fragment, auto=True)
 
     for _ in range(WARM_UP):
@@ -94,9 +96,15 @@ async def measure(url: str, cpu, page_path: str, action: Action | None, n: int, 
             errors.append(why)
     spent = cpu() - before
     await student.close()
-    return {"cpu_ms_per_step": round(1000 * spent / n, 1), "p50_s": round(quantile(times, 0.5), 4),
-            "wall_s": round(time.monotonic() - began, 1), "errors": len(errors), "error_samples": errors[:3],
-            "drawn": dict(sorted(student.drawn.items())), "url_after": student.query}
+    return {
+        "cpu_ms_per_step": round(1000 * spent / n, 1),
+        "p50_s": round(quantile(times, 0.5), 4),
+        "wall_s": round(time.monotonic() - began, 1),
+        "errors": len(errors),
+        "error_samples": errors[:3],
+        "drawn": dict(sorted(student.drawn.items())),
+        "url_after": student.query,
+    }
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -115,30 +123,49 @@ def main(argv: list[str] | None = None) -> dict:
         store_url = f"sqlite:///{Path(tmp) / 'rooms.sqlite3'}"
         env = {rooms.ENV_URL: store_url, "PROBCORE_RUNS_URL": f"sqlite:///{Path(tmp) / 'runs.sqlite3'}"}
         with Cluster(1, env=env, proxy=False, run_dir=Path(tmp)) as cluster:
+
             def cpu() -> float:
                 return cluster.cpu_seconds()[0][0]
+
             for name in names:
                 page_id, action = STEPS[name]
                 room = ""
                 if action is None:
                     lesson = lessons.shipped()[ROOM_LESSON]
                     room, _ = rooms.open_store(store_url).create(
-                        lesson.id, lesson.source or lessons.dump(lesson.title, list(lesson.steps)), 0)
-                result[name] = asyncio.run(measure(cluster.worker_url(0), cpu, PAGES[page_id].url_path, action,
-                                                   args.steps, room))
-                print(f"{name:>24}: {result[name]['cpu_ms_per_step']:7.1f} ms CPU a step, p50 "
-                      f"{result[name]['p50_s']:.3f} s, errors {result[name]['errors']}", flush=True)
+                        lesson.id, lesson.source or lessons.dump(lesson.title, list(lesson.steps)), 0
+                    )
+                result[name] = asyncio.run(
+                    measure(cluster.worker_url(0), cpu, PAGES[page_id].url_path, action, args.steps, room)
+                )
+                print(
+                    f"{name:>24}: {result[name]['cpu_ms_per_step']:7.1f} ms CPU a step, p50 "
+                    f"{result[name]['p50_s']:.3f} s, errors {result[name]['errors']}",
+                    flush=True,
+                )
         if args.floor:
             script = Path(tmp) / "floor.py"
             script.write_text(FLOOR_APP)
             with Cluster(1, script=script, proxy=False, run_dir=Path(tmp)) as cluster:
-                result["floor_slider"] = asyncio.run(measure(cluster.worker_url(0), lambda: cluster.cpu_seconds()[0][0],
-                                                             "", Action("slider", "x_2"), args.steps))
-                print(f"{'floor_slider':>24}: {result['floor_slider']['cpu_ms_per_step']:7.1f} ms CPU a step, p50 "
-                      f"{result['floor_slider']['p50_s']:.3f} s", flush=True)
+                result["floor_slider"] = asyncio.run(
+                    measure(
+                        cluster.worker_url(0),
+                        lambda: cluster.cpu_seconds()[0][0],
+                        "",
+                        Action("slider", "x_2"),
+                        args.steps,
+                    )
+                )
+                print(
+                    f"{'floor_slider':>24}: {result['floor_slider']['cpu_ms_per_step']:7.1f} ms CPU a step, p50 "
+                    f"{result['floor_slider']['p50_s']:.3f} s",
+                    flush=True,
+                )
     result["load_average_end"] = os.getloadavg()[0]
-    print(f"load average (1 min): {result['load_average_start']:.2f} at the start, {result['load_average_end']:.2f} "
-          f"at the end, {os.cpu_count()} cores")
+    print(
+        f"load average (1 min): {result['load_average_start']:.2f} at the start, {result['load_average_end']:.2f} "
+        f"at the end, {os.cpu_count()} cores"
+    )
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(result, indent=1))

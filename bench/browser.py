@@ -1,6 +1,7 @@
 """The explorer in a real browser, shared by the browser test (tests/test_e2e.py) and the
 latency benchmark (bench/bench_explorer.py): ``streamlit run app.py`` headless on a free
 localhost port, Playwright driving Debian's Chromium, and the waits that tell a page is drawn."""
+
 from __future__ import annotations
 
 import contextlib
@@ -13,8 +14,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 VIEWPORT = {"width": 1400, "height": 1000}
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
 CHARTS_DRAWN = """() => {  // live views (explorer/live) count as drawn once they hold data-values
@@ -44,10 +51,23 @@ def serve(log_path: Path, timeout_s: float = 60.0, script: Path = ROOT / "app.py
     log_path.parent.mkdir(parents=True, exist_ok=True)
     with open(log_path, "w") as log:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless=true", f"--server.port={port}",
-             "--server.address=127.0.0.1", "--browser.gatherUsageStats=false", "--server.fileWatcherType=none",
-             "--server.runOnSave=false"],
-            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+            [
+                sys.executable,
+                "-m",
+                "streamlit",
+                "run",
+                str(script),
+                "--server.headless=true",
+                f"--server.port={port}",
+                "--server.address=127.0.0.1",
+                "--browser.gatherUsageStats=false",
+                "--server.fileWatcherType=none",
+                "--server.runOnSave=false",
+            ],
+            cwd=ROOT,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
         url = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + timeout_s
         try:

@@ -1,6 +1,7 @@
 """Browser helpers for lessons and live rooms, shared by tests/test_e2e_lessons.py,
 bench/bench_rooms.py and scripts/lesson_screenshots.py: worker processes sharing one room store,
 waiting for a page to settle, clicking a keyed button, reading the lesson bar."""
+
 from __future__ import annotations
 
 import contextlib
@@ -67,15 +68,18 @@ def wait_for_step(page, k: int, n: int, timeout_ms: float = TIMEOUT_MS) -> None:
     """Until the lesson bar says step k of n; on a timeout, an AssertionError saying what the page
     shows instead (its URL and the bar's text)."""
     try:
-        page.wait_for_function("([sel, text]) => { const bar = document.querySelector(sel);"
-                               " return bar && bar.innerText.includes(text); }", arg=[BAR, counter(k, n)],
-                               timeout=timeout_ms)
+        page.wait_for_function(
+            "([sel, text]) => { const bar = document.querySelector(sel); return bar && bar.innerText.includes(text); }",
+            arg=[BAR, counter(k, n)],
+            timeout=timeout_ms,
+        )
     except Exception as err:
         if type(err).__name__ != "TimeoutError":
             raise
         bar = page.evaluate("sel => { const bar = document.querySelector(sel); return bar && bar.innerText; }", BAR)
-        raise AssertionError(f"step {k} of {n} not shown within {timeout_ms / 1000:g} s: at {page.url}, "
-                             f"the lesson bar says {bar!r}") from None
+        raise AssertionError(
+            f"step {k} of {n} not shown within {timeout_ms / 1000:g} s: at {page.url}, the lesson bar says {bar!r}"
+        ) from None
 
 
 def start_room(page, server: str, n: int) -> str:

@@ -6,6 +6,7 @@ tuple of items) so the cache key is cheap, and computes in float64 through the r
 (``probcore.registry.MAPPINGS``): no per-mapping code. What several pages use is here; a page's own
 computations are in views/<page>/compute.py, built on :func:`memo` and the helpers below.
 """
+
 from __future__ import annotations
 
 import functools
@@ -75,12 +76,15 @@ def memo(max_entries: int):
     (least recently used out), each result immutable (:func:`_immutable`) since every session
     shares it. Unlike ``st.cache_data`` it neither hashes the arguments' bytes nor pickles the
     result on every call (about 0.25 ms a call on a busy worker, 19 calls a Simplex step)."""
+
     def decorate(fn):
         @functools.lru_cache(maxsize=max_entries)
         @functools.wraps(fn)
         def cached(*args, **kwargs):
             return _immutable(fn(*args, **kwargs))
+
         return cached
+
     return decorate
 
 
@@ -252,18 +256,6 @@ def underflows(name: str, x: tuple, kw: Kw, p: np.ndarray) -> np.ndarray:
     if not zero.any() or (name == "gumbel_softmax" and dict(kw).get("hard")):  # no zero, or a one-hot sample's
         return np.zeros(np.shape(p), dtype=bool)
     return zero & positive_exactly(name, x, kw)
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 # Example "user implementations" (written from the formulas, independently of probcore), one row at a time.

@@ -18,6 +18,7 @@ Everything runs in torch on one CPU thread and is deterministic under ``seed``; 
 the defaults (50 classes) takes about 1.5-2.6 s of CPU time on the 2-core box (measured).
 No streamlit here: the explorer page calls these functions and draws the results.
 """
+
 from __future__ import annotations
 
 import copy
@@ -93,8 +94,17 @@ def _clusters(means, per_class, spread, generator):
     return x, y
 
 
-def make_task(n_classes=50, dim=32, train_per_class=10, test_per_class=20, label_noise=0.2,
-              separation=0.6, shift=0.0, seed=0, variant=0) -> Task:
+def make_task(
+    n_classes=50,
+    dim=32,
+    train_per_class=10,
+    test_per_class=20,
+    label_noise=0.2,
+    separation=0.6,
+    shift=0.0,
+    seed=0,
+    variant=0,
+) -> Task:
     """Class means m_c = separation * N(0, I) + shift * N(0, I) (both drawn from ``seed``; shift
     > 0 gives a related task), points m_c + N(0, I) drawn from the stream (seed, variant); a
     fraction label_noise of the training labels replaced by uniformly random classes."""
@@ -196,8 +206,12 @@ def _setup(n_classes, seed, hidden, pretrain_steps, lr, related_shift, related_p
     points per class)."""
     options = {**_TASK_DEFAULTS, **task_options}
     task = make_task(n_classes=n_classes, seed=seed, **options)
-    related = make_task(n_classes=n_classes, seed=seed, variant=1, **{**options, "shift": related_shift,
-                        "train_per_class": related_per_class, "label_noise": 0.0})
+    related = make_task(
+        n_classes=n_classes,
+        seed=seed,
+        variant=1,
+        **{**options, "shift": related_shift, "train_per_class": related_per_class, "label_noise": 0.0},
+    )
     scratch = _model(task.x_train.shape[1], n_classes, hidden)
     pretrained = copy.deepcopy(scratch)
     loss, mapping = _loss_and_mapping("cross_entropy", None, None)
@@ -205,24 +219,64 @@ def _setup(n_classes, seed, hidden, pretrain_steps, lr, related_shift, related_p
     return task, scratch.state_dict(), pretrained.state_dict()
 
 
-def run_training(loss_name: str, steps: int = 300, n_classes: int = 50, *, pretrained: bool = False, seed: int = 0,
-                 k: int = 5, alpha: float = 1.5, hidden: int = 64, lr: float = 0.003, pretrain_steps: int = 150,
-                 related_shift: float = 0.5, related_per_class: int = 40, num_threads: int = 1, callback=None,
-                 **task_options) -> TrainingResult:
+def run_training(
+    loss_name: str,
+    steps: int = 300,
+    n_classes: int = 50,
+    *,
+    pretrained: bool = False,
+    seed: int = 0,
+    k: int = 5,
+    alpha: float = 1.5,
+    hidden: int = 64,
+    lr: float = 0.003,
+    pretrain_steps: int = 150,
+    related_shift: float = 0.5,
+    related_per_class: int = 40,
+    num_threads: int = 1,
+    callback=None,
+    **task_options,
+) -> TrainingResult:
     """Train one loss (a key of LOSSES) for ``steps`` full-batch Adam updates and record
     METRICS after every update. ``k``: top-k of the sparse softmax loss; ``alpha``: entmax.
     callback(step, metrics) after each record (step 0..steps). task_options go to make_task."""
-    return compare_losses(steps, n_classes, losses=(loss_name,), starts=(pretrained,), seed=seed, k=k, alpha=alpha,
-                          hidden=hidden, lr=lr, pretrain_steps=pretrain_steps, related_shift=related_shift,
-                          related_per_class=related_per_class, num_threads=num_threads,
-                          callback=None if callback is None else (lambda _l, _p, s, m: callback(s, m)),
-                          **task_options)[(loss_name, pretrained)]
+    return compare_losses(
+        steps,
+        n_classes,
+        losses=(loss_name,),
+        starts=(pretrained,),
+        seed=seed,
+        k=k,
+        alpha=alpha,
+        hidden=hidden,
+        lr=lr,
+        pretrain_steps=pretrain_steps,
+        related_shift=related_shift,
+        related_per_class=related_per_class,
+        num_threads=num_threads,
+        callback=None if callback is None else (lambda _l, _p, s, m: callback(s, m)),
+        **task_options,
+    )[(loss_name, pretrained)]
 
 
-def compare_losses(steps: int = 300, n_classes: int = 50, *, losses=tuple(LOSSES), starts=(False, True), seed: int = 0,
-                   k: int = 5, alpha: float = 1.5, hidden: int = 64, lr: float = 0.003, pretrain_steps: int = 150,
-                   related_shift: float = 0.5, related_per_class: int = 40, num_threads: int = 1, callback=None,
-                   **task_options) -> dict:
+def compare_losses(
+    steps: int = 300,
+    n_classes: int = 50,
+    *,
+    losses=tuple(LOSSES),
+    starts=(False, True),
+    seed: int = 0,
+    k: int = 5,
+    alpha: float = 1.5,
+    hidden: int = 64,
+    lr: float = 0.003,
+    pretrain_steps: int = 150,
+    related_shift: float = 0.5,
+    related_per_class: int = 40,
+    num_threads: int = 1,
+    callback=None,
+    **task_options,
+) -> dict:
     """{(loss_name, pretrained): TrainingResult} for every loss in ``losses`` and start in
     ``starts`` (False = random init, True = pretrained), all on the same task and initial weights.
     callback(loss_name, pretrained, step, metrics) after each record."""
@@ -232,8 +286,16 @@ def compare_losses(steps: int = 300, n_classes: int = 50, *, losses=tuple(LOSSES
     runs = [(name, bool(start)) for start in starts for name in losses]
     losses_fns = {name: _loss_and_mapping(name, k, alpha) for name in dict.fromkeys(losses)}
     with _cpu(seed, check_positive_int("num_threads", num_threads)):
-        task, scratch, pretrained = _setup(n_classes, seed, check_positive_int("hidden", hidden), pretrain_steps, lr,
-                                           related_shift, related_per_class, task_options)
+        task, scratch, pretrained = _setup(
+            n_classes,
+            seed,
+            check_positive_int("hidden", hidden),
+            pretrain_steps,
+            lr,
+            related_shift,
+            related_per_class,
+            task_options,
+        )
         results = {}
         for name, start in runs:
             began = time.perf_counter()

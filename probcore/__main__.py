@@ -1,4 +1,5 @@
 """``python -m probcore``: the probcore command (probcore.cli)."""
+
 import sys
 
 from probcore.cli import main

@@ -3,6 +3,7 @@ vjp, jvp, jacrev, jacfwd). There tensor values cannot steer Python control flow 
 as ``bool(t.any())``), out= / in-place writes into plain scratch tensors fail, and custom autograd
 Functions need a vmap rule, so callers take their paths built from plain torch operations instead
 (same results; see README, "torch.func and torch.compile")."""
+
 from __future__ import annotations
 
 import torch

@@ -3,6 +3,7 @@
 Every check raises :class:`probcore.errors.ProbcoreError` (a ``ValueError``) naming the parameter and its valid range, so callers
 (training code, the explorer) can show the message as it is.
 """
+
 from __future__ import annotations
 
 import math
@@ -51,8 +52,12 @@ def check_beta(beta: object) -> float:
 
 def check_order(order: object) -> int:
     """Taylor order: an even integer in [2, MAX_ORDER]."""
-    if (isinstance(order, bool) or not isinstance(order, numbers.Integral) or not 2 <= int(order) <= MAX_ORDER
-            or order % 2):
+    if (
+        isinstance(order, bool)
+        or not isinstance(order, numbers.Integral)
+        or not 2 <= int(order) <= MAX_ORDER
+        or order % 2
+    ):
         raise ProbcoreError("order", value=repr(order), high=MAX_ORDER)
     return int(order)
 

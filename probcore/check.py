@@ -1,4 +1,4 @@
-""""Check my numbers": compare a user's probabilities with probcore's and explain the difference.
+""" "Check my numbers": compare a user's probabilities with probcore's and explain the difference.
 
 A user pastes logits x and the probabilities p their own implementation produced (one vector or
 many rows), picks a mapping and its parameters; :func:`check_outputs` computes the reference in
@@ -37,6 +37,7 @@ here) read pasted text, CSV and ``.npy`` (never ``eval``, never pickle) and rais
 the offending token or row;
 :func:`reference_rows` gives the reference alone and :func:`rows_bytes` writes rows as CSV / ``.npy``.
 """
+
 from __future__ import annotations
 
 import io
@@ -100,54 +101,54 @@ CAUSES = {
 # that also carries its id and fields, so an interface translates it without parsing the English.
 SENTENCES: dict[str, str] = {
     "diag_overflow": "reproduced by exp(x) / sum exp(x) in {dtype} without subtracting max x: exp overflows / "
-                     "underflows beyond |x| = {limit} (here up to {big}), giving nan, inf or 0; compute "
-                     "exp(x - max x) instead (the result is the same)",
+    "underflows beyond |x| = {limit} (here up to {big}), giving nan, inf or 0; compute "
+    "exp(x - max x) instead (the result is the same)",
     "diag_float16_overflow": "{what} overflows float16: it reaches {big}, beyond float16's largest value {limit}, "
-                             "and becomes inf (then nan); compute in float32 and cast the result to float16 (as "
-                             "torch.softmax does)",
+    "and becomes inf (then nan); compute in float32 and cast the result to float16 (as "
+    "torch.softmax does)",
     "diag_ties": "your row is the reference with entries tied in x exchanged (indices {indices}): ties broken "
-                 "differently; any of the tied entries is a valid choice (probcore keeps those torch.topk "
-                 "returns), so compare tied entries as a set",
+    "differently; any of the tied entries is a valid choice (probcore keeps those torch.topk "
+    "returns), so compare tied entries as a set",
     "diag_clipping": "your row is {formula} without the clipping max(0, .): it equals the reference on the support "
-                     "and is nonzero on {count} entries off it (down to {low}); clip at 0",
+    "and is nonzero on {count} entries off it (down to {low}); clip at 0",
     "diag_wrong_mapping": "your row matches {label}, not {mapping}: your code computes another mapping (or the "
-                          "check was given the wrong one)",
+    "check was given the wrong one)",
     "diag_passthrough": "your output equals the {what}: the mapping was not applied",
     "what_logits": "logits x",
     "what_scaled": "scaled logits x / T",
     "diag_log_probs": "your output is log p: exp(output) equals the reference (log-probabilities, e.g. "
-                      "log_softmax, instead of p)",
+    "log_softmax, instead of p)",
     "diag_renormalisation": "your row sums to {sum}, and dividing it by that sum gives the reference: missing "
-                            "renormalisation (divide by the sum)",
+    "renormalisation (divide by the sum)",
     "diag_wrong_axis": "your rows equal the mapping applied down the columns (dim=0): normalise each row (the last "
-                       "axis) instead",
+    "axis) instead",
     "diag_top_k": "your row matches top-k with k = {got} instead of {want}: k is off by one",
     "diag_top_p": "your row keeps the top {got} entries instead of {want}: the top-p cut-off keeps one entry {side} "
-                  "(>= versus >, or the cumulative sum shifted by one)",
+    "(>= versus >, or the cumulative sum shifted by one)",
     "diag_threshold": "your row matches the threshold tau computed from the top {got} entries instead of {want}: "
-                      "the support size is off by one (one {side}; K = max{{k : 1 + k z_(k) > sum_(j<=k) z_(j)}} "
-                      "for sparsemax, indices counted from 1)",
+    "the support size is off by one (one {side}; K = max{{k : 1 + k z_(k) > sum_(j<=k) z_(j)}} "
+    "for sparsemax, indices counted from 1)",
     "side_many": "too many",
     "side_few": "too few",
     "diag_temperature": "your row matches temperature T' = {new} instead of T = {old} (fitted{note}): the logits "
-                        "are scaled by {c} relative to your setting",
+    "are scaled by {c} relative to your setting",
     "diag_beta": "your row matches beta' = {new} instead of beta = {old} (fitted{note}): the logits are scaled by "
-                 "{c} relative to your setting",
+    "{c} relative to your setting",
     "not_unique": " (not unique: nearby temperatures give the same output)",
     "diag_temperature_forgotten": "your row matches {name} = 1: {name} = {value} was not applied (the logits need "
-                                  "{how} before the mapping)",
+    "{how} before the mapping)",
     "diag_temperature_twice": "your row matches {name}' = {name}^2 = {twice}: the logits were {how} = {value} twice",
     "diag_precision": "your row agrees only to {dtype} resolution (max error {err}, {dtype} epsilon {eps}): compute "
-                      "in float64, or loosen atol / rtol",
+    "in float64, or loosen atol / rtol",
     "where_indices": "nan / inf at indices {indices}",
     "where_zero_row": "an all-zero row",
     "diag_masked": "{where} for a row whose logits are all -inf (fully masked): the reference is all zeros; x - max "
-                   "x is nan there, so such rows need a guard",
+    "x is nan there, so such rows need a guard",
     "diag_overflow_nonfinite": "{where} with logits up to {big}: an overflow (exp passes {dtype}'s range beyond "
-                               "{limit}); the mapping is shift-invariant, so subtract the row max first: the result "
-                               "is the same",
+    "{limit}); the mapping is shift-invariant, so subtract the row max first: the result "
+    "is the same",
     "diag_float16_sum": "{where} with logits up to {big}: sums of {count} such values pass float16's largest value "
-                        "{limit}; compute in float32 (after subtracting the row max) and cast the result to float16",
+    "{limit}; compute in float32 (after subtracting the row max) and cast the result to float16",
     "diag_nonfinite": "your output has {where} where the reference is finite",
     "diag_not_diagnosed": "not diagnosed: only the first {budget} failing rows are analysed",
 }
@@ -244,8 +245,9 @@ class _Problem:
         self.uses_beta = beta is not None
         self.scale = float(beta) if beta is not None else 1.0 / float(self.params.get("temperature", 1.0))
 
-    def __call__(self, x: np.ndarray, rows: Any, dim: int = -1, dtype: torch.dtype = torch.float64,
-                 **override: Any) -> np.ndarray:
+    def __call__(
+        self, x: np.ndarray, rows: Any, dim: int = -1, dtype: torch.dtype = torch.float64, **override: Any
+    ) -> np.ndarray:
         """f(x) for the given rows of the input (rows: their indices, for am_softmax's target)."""
         params = {**self.params, **override}
         if self.spec.needs_target:
@@ -269,7 +271,12 @@ class _Problem:
 DTYPES = ("float16", "bfloat16", "float32", "float64")
 # exp(z) overflows the type beyond z = log(its largest value): float16 11.1, bfloat16 / float32 88.7, float64 709.8
 _EXP_LIMITS = {name: math.log(torch.finfo(getattr(torch, name)).max) for name in DTYPES}
-_NUMPY_TYPES: dict[str, type[np.floating]] = {"float16": np.float16, "bfloat16": np.float32, "float32": np.float32, "float64": np.float64}
+_NUMPY_TYPES: dict[str, type[np.floating]] = {
+    "float16": np.float16,
+    "bfloat16": np.float32,
+    "float32": np.float32,
+    "float64": np.float64,
+}
 _FLOAT16_MAX = float(torch.finfo(torch.float16).max)
 
 
@@ -343,8 +350,11 @@ def _h_overflow(case: _Case, rows: Any) -> list[Finding]:
         hit = case.matches(naive, rows) & case.differs_from_ref(naive, rows) & (big > limit)
         for i in np.flatnonzero(hit):
             if out[i] is None:
-                out[i] = ("max_subtraction", Sentence("diag_overflow", dtype=name, limit=f"{limit:.1f}",
-                                                      big=f"{big[i]:.4g}"), {"dtype": name})
+                out[i] = (
+                    "max_subtraction",
+                    Sentence("diag_overflow", dtype=name, limit=f"{limit:.1f}", big=f"{big[i]:.4g}"),
+                    {"dtype": name},
+                )
     return out
 
 
@@ -384,9 +394,16 @@ def _h_float16_overflow(case: _Case, rows: Any) -> list[Finding]:
     hit = overflow & case.matches(alt, rows)
     big = np.abs(np.where(np.isfinite(x), x * pr.scale, 0)).max(-1)
     what = "x / T" if pr.has_temperature and pr.scale != 1 else "x"
-    return [("float16_overflow", Sentence("diag_float16_overflow", what=what, big=f"{big[i]:.4g}",
-                                          limit=f"{_FLOAT16_MAX:.0f}"), {"dtype": "float16"})
-            if hit[i] else None for i in range(len(rows))]
+    return [
+        (
+            "float16_overflow",
+            Sentence("diag_float16_overflow", what=what, big=f"{big[i]:.4g}", limit=f"{_FLOAT16_MAX:.0f}"),
+            {"dtype": "float16"},
+        )
+        if hit[i]
+        else None
+        for i in range(len(rows))
+    ]
 
 
 def _h_ties(case: _Case, rows: Any) -> list[Finding]:
@@ -423,7 +440,7 @@ def _h_clipping(case: _Case, rows: Any) -> list[Finding]:
         d = z - tau[:, None]
         q = 1 / (alpha - 1)
         signed = np.sign(d) * np.abs(d) ** q  # an odd power, e.g. sparsemax's z - tau
-        plain = d ** q  # an even power, e.g. entmax15's (z / 2 - tau)^2
+        plain = d**q  # an even power, e.g. entmax15's (z / 2 - tau)^2
     hit = (~support & (p != 0)).any(-1) & (case.matches(signed, rows) | case.matches(plain, rows))
     formula = "z - tau" if alpha == 2 else "((alpha - 1) z - tau)^(1/(alpha - 1))"
     out: list[Finding] = []
@@ -432,8 +449,13 @@ def _h_clipping(case: _Case, rows: Any) -> list[Finding]:
             out.append(None)
             continue
         off = ~support[i] & (p[i] != 0)
-        out.append(("clipping", Sentence("diag_clipping", formula=formula, count=str(int(off.sum())),
-                                         low=f"{p[i][off].min():.3g}"), {"off_support": int(off.sum())}))
+        out.append(
+            (
+                "clipping",
+                Sentence("diag_clipping", formula=formula, count=str(int(off.sum())), low=f"{p[i][off].min():.3g}"),
+                {"off_support": int(off.sum())},
+            )
+        )
     return out
 
 
@@ -449,7 +471,8 @@ def _alternatives(pr: _Problem) -> list[tuple[str, dict[str, Any]]]:
         if spec.stochastic or spec.needs_target or name in (pr.name, "entmax", "sparse_softmax"):
             continue
         variants: list[dict[str, Any]] = (
-            [{"noise": noise} for noise in NOISES if noise != "gumbel"] if name == "perturbmax" else [{}])
+            [{"noise": noise} for noise in NOISES if noise != "gumbel"] if name == "perturbmax" else [{}]
+        )
         for params in variants:
             if "temperature" in {p.name for p in spec.params} and pr.scale != 1:
                 params = {**params, "temperature": 1 / pr.scale}
@@ -471,8 +494,11 @@ def _h_wrong_mapping(case: _Case, rows: Any) -> list[Finding]:
         shown = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in params.items())
         label = f"{name} ({shown})" if shown else name
         for i in np.flatnonzero(hit):
-            out[i] = out[i] or ("wrong_mapping", Sentence("diag_wrong_mapping", label=label, mapping=pr.name),
-                                {"mapping": name, **params})
+            out[i] = out[i] or (
+                "wrong_mapping",
+                Sentence("diag_wrong_mapping", label=label, mapping=pr.name),
+                {"mapping": name, **params},
+            )
     return out
 
 
@@ -500,7 +526,9 @@ def _h_renormalisation(case: _Case, rows: Any) -> list[Finding]:
     with np.errstate(all="ignore"):
         hit = ok & case.matches(case.ref[rows] * s[:, None], rows)
     return [
-        ("renormalisation", Sentence("diag_renormalisation", sum=f"{s[i]:.6g}"), {"sum": float(s[i])}) if hit[i] else None
+        ("renormalisation", Sentence("diag_renormalisation", sum=f"{s[i]:.6g}"), {"sum": float(s[i])})
+        if hit[i]
+        else None
         for i in range(len(rows))
     ]
 
@@ -516,8 +544,9 @@ def _h_wrong_axis(case: _Case, rows: Any) -> list[Finding]:
     return [("wrong_axis", Sentence("diag_wrong_axis"), {}) if h else None for h in hit]
 
 
-def _by_support(case: _Case, rows: Any, alternative: Callable[[np.ndarray, int], np.ndarray | None]
-                ) -> list[tuple[int, int, int] | None]:
+def _by_support(
+    case: _Case, rows: Any, alternative: Callable[[np.ndarray, int], np.ndarray | None]
+) -> list[tuple[int, int, int] | None]:
     """Try supports K - 1 and K + 1 (K = the reference's support size) per row;
     ``alternative(sub_rows, K')`` gives the rows' output for the shifted support or None."""
     rows = np.asarray(rows)
@@ -598,8 +627,13 @@ def _h_threshold(case: _Case, rows: Any) -> list[Finding]:
             continue
         K, k_new, delta = f
         side = Sentence("side_many" if delta > 0 else "side_few")
-        out.append(("threshold", Sentence("diag_threshold", got=str(k_new), want=str(K), side=side),
-                    {"support": k_new, "expected_support": K}))
+        out.append(
+            (
+                "threshold",
+                Sentence("diag_threshold", got=str(k_new), want=str(K), side=side),
+                {"support": k_new, "expected_support": K},
+            )
+        )
     return out
 
 
@@ -651,8 +685,11 @@ def _h_temperature(case: _Case, rows: Any) -> list[Finding]:
                 found[fit_rows[i]] = slip
                 continue
             note = Sentence("not_unique") if flat[i] else ""
-            found[fit_rows[i]] = ("temperature", Sentence(code, **shown, note=note, c=f"{c[i]:.6g}"),
-                                  {**fitted, "unique": not flat[i]})
+            found[fit_rows[i]] = (
+                "temperature",
+                Sentence(code, **shown, note=note, c=f"{c[i]:.6g}"),
+                {**fitted, "unique": not flat[i]},
+            )
     return [found.get(r) for r in rows]
 
 
@@ -665,17 +702,25 @@ def _temperature_slip(pr: _Problem, c: float) -> Finding:
     name, value = ("beta", pr.params["beta"]) if pr.uses_beta else ("T", 1 / s)
     if abs(s * c - 1) < 1e-3:
         how = "multiplying by beta" if pr.uses_beta else "dividing by T"
-        return ("temperature_forgotten", Sentence("diag_temperature_forgotten", name=name, value=f"{value:g}", how=how),
-                {name if pr.uses_beta else "temperature": 1.0})
+        return (
+            "temperature_forgotten",
+            Sentence("diag_temperature_forgotten", name=name, value=f"{value:g}", how=how),
+            {name if pr.uses_beta else "temperature": 1.0},
+        )
     if abs(s * c / (s * s) - 1) < 1e-3:
         how = "multiplied by beta" if pr.uses_beta else "divided by T"
         twice = value * value
-        return ("temperature_twice", Sentence("diag_temperature_twice", name=name, twice=f"{twice:g}", how=how,
-                                              value=f"{value:g}"), {name if pr.uses_beta else "temperature": twice})
+        return (
+            "temperature_twice",
+            Sentence("diag_temperature_twice", name=name, twice=f"{twice:g}", how=how, value=f"{value:g}"),
+            {name if pr.uses_beta else "temperature": twice},
+        )
     return None
 
 
-def _h_precision(case: _Case, rows: Any, dtypes: tuple[torch.dtype, ...] = (torch.float32, torch.float16)) -> list[Finding]:
+def _h_precision(
+    case: _Case, rows: Any, dtypes: tuple[torch.dtype, ...] = (torch.float32, torch.float16)
+) -> list[Finding]:
     """Agreement only to the resolution of a lower precision: |p - q| <= 4 eps |q| + 1e-7 with q
     the reference or the mapping evaluated in that dtype (eps: its machine epsilon)."""
     out: list[Finding] = [None] * len(rows)
@@ -687,8 +732,11 @@ def _h_precision(case: _Case, rows: Any, dtypes: tuple[torch.dtype, ...] = (torc
         for i in np.flatnonzero(hit):
             if out[i] is None:
                 name = str(dtype).removeprefix("torch.")
-                out[i] = ("precision", Sentence("diag_precision", dtype=name, err=f"{np.abs(p[i] - ref[i]).max():.2g}",
-                                                eps=f"{eps:.2g}"), {"dtype": name})
+                out[i] = (
+                    "precision",
+                    Sentence("diag_precision", dtype=name, err=f"{np.abs(p[i] - ref[i]).max():.2g}", eps=f"{eps:.2g}"),
+                    {"dtype": name},
+                )
     return out
 
 
@@ -705,17 +753,41 @@ def _h_nonfinite(case: _Case, rows: Any) -> list[Finding]:
             continue
         big = np.abs(x[np.isfinite(x)] * case.problem.scale).max(initial=0.0)
         name = case.dtype or ("float64" if big > _EXP_LIMITS["float64"] else "float32")
-        where = (Sentence("where_indices", indices=str(np.flatnonzero(bad)[:10].tolist())) if bad.any()
-                 else Sentence("where_zero_row"))
+        where = (
+            Sentence("where_indices", indices=str(np.flatnonzero(bad)[:10].tolist()))
+            if bad.any()
+            else Sentence("where_zero_row")
+        )
         if np.isneginf(x).all():
             out.append(("nonfinite", Sentence("diag_masked", where=where), {}))
         elif case.problem.spec.shift_invariant and _uses_exp(case.problem) and big > _EXP_LIMITS[name]:
-            out.append(("max_subtraction", Sentence("diag_overflow_nonfinite", where=where, big=f"{big:.4g}", dtype=name,
-                                                    limit=f"{_EXP_LIMITS[name]:.1f}"), {}))
+            out.append(
+                (
+                    "max_subtraction",
+                    Sentence(
+                        "diag_overflow_nonfinite",
+                        where=where,
+                        big=f"{big:.4g}",
+                        dtype=name,
+                        limit=f"{_EXP_LIMITS[name]:.1f}",
+                    ),
+                    {},
+                )
+            )
         elif case.dtype == "float16" and big * np.isfinite(x).sum() > _FLOAT16_MAX:
-            out.append(("float16_overflow", Sentence("diag_float16_sum", where=where, big=f"{big:.4g}",
-                                                     count=str(np.isfinite(x).sum()), limit=f"{_FLOAT16_MAX:.0f}"),
-                        {"dtype": "float16"}))
+            out.append(
+                (
+                    "float16_overflow",
+                    Sentence(
+                        "diag_float16_sum",
+                        where=where,
+                        big=f"{big:.4g}",
+                        count=str(np.isfinite(x).sum()),
+                        limit=f"{_FLOAT16_MAX:.0f}",
+                    ),
+                    {"dtype": "float16"},
+                )
+            )
         else:
             out.append(("nonfinite", Sentence("diag_nonfinite", where=where), {}))
     return out
@@ -758,8 +830,16 @@ def _diagnose(case: _Case, rows: np.ndarray) -> dict[int, tuple[str, str, dict[s
 # ---------------------------------------------------------------- API
 
 
-def check_outputs(logits: Any, probs: Any, mapping: str, atol: float = 1e-6, rtol: float = 1e-5, *,
-                  dtype: str | torch.dtype | np.dtype | None = None, **params: Any) -> list[RowVerdict]:
+def check_outputs(
+    logits: Any,
+    probs: Any,
+    mapping: str,
+    atol: float = 1e-6,
+    rtol: float = 1e-5,
+    *,
+    dtype: str | torch.dtype | np.dtype | None = None,
+    **params: Any,
+) -> list[RowVerdict]:
     """Compare the user's probabilities with the mapping of their logits, row by row.
 
     logits, probs: arrays of the same shape (n,) or (rows, n); logits finite or -inf (masked),
@@ -810,8 +890,9 @@ def _logit_rows(logits: Any) -> np.ndarray:
     return x
 
 
-def _verdicts(problem: _Problem, x: np.ndarray, p: np.ndarray, atol: float, rtol: float,
-              dtype: str | None = None) -> list[RowVerdict]:
+def _verdicts(
+    problem: _Problem, x: np.ndarray, p: np.ndarray, atol: float, rtol: float, dtype: str | None = None
+) -> list[RowVerdict]:
     all_rows = np.arange(len(x))
     ref = problem(x, all_rows)
     close = np.isclose(p, ref, atol=atol, rtol=rtol)
@@ -829,10 +910,18 @@ def _verdicts(problem: _Problem, x: np.ndarray, p: np.ndarray, atol: float, rtol
     for r in all_rows:
         ok = bool(close[r].all())
         cause, message, fitted = causes.get(int(r), (None, None, {}))
-        verdicts.append(RowVerdict(
-            row=int(r), ok=ok, max_abs_error=float(err[r]), differing=tuple(np.flatnonzero(~close[r]).tolist()),
-            reference=ref[r], likely_cause=message, cause=cause, fitted=fitted,
-        ))
+        verdicts.append(
+            RowVerdict(
+                row=int(r),
+                ok=ok,
+                max_abs_error=float(err[r]),
+                differing=tuple(np.flatnonzero(~close[r]).tolist()),
+                reference=ref[r],
+                likely_cause=message,
+                cause=cause,
+                fitted=fitted,
+            )
+        )
     return verdicts
 
 
@@ -850,7 +939,14 @@ def summary(verdicts: list[RowVerdict]) -> dict[str, Any]:
     text = f"{len(verdicts) - len(failed)} of {len(verdicts)} rows match (max abs error {worst:.3g})"
     if causes:
         text += "; failing rows: " + ", ".join(
-            f"{count} {CAUSES.get(key, 'no known cause found')}" for key, count in sorted(causes.items(), key=lambda kv: -kv[1])
+            f"{count} {CAUSES.get(key, 'no known cause found')}"
+            for key, count in sorted(causes.items(), key=lambda kv: -kv[1])
         )
-    return {"rows": len(verdicts), "passed": len(verdicts) - len(failed), "failed": len(failed),
-            "max_abs_error": worst, "causes": causes, "text": text}
+    return {
+        "rows": len(verdicts),
+        "passed": len(verdicts) - len(failed),
+        "failed": len(failed),
+        "max_abs_error": worst,
+        "causes": causes,
+        "text": text,
+    }

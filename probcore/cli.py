@@ -13,6 +13,7 @@ nothing is evaluated. ``target=`` (am_softmax) is one class index or one per row
 Exit status: 0 every row matches (or the reference was written), 1 some rows do not match,
 2 bad usage or unreadable input (one line on stderr, no traceback).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -25,8 +26,16 @@ import sys
 import numpy as np
 
 from probcore import __version__
-from probcore.check import (DTYPES, MAX_FILE_BYTES, RowVerdict, check_outputs, load_rows, reference_rows, rows_bytes,
-                            summary)
+from probcore.check import (
+    DTYPES,
+    MAX_FILE_BYTES,
+    RowVerdict,
+    check_outputs,
+    load_rows,
+    reference_rows,
+    rows_bytes,
+    summary,
+)
 from probcore.registry import Mapping, Param, get_mapping
 
 EXIT_MATCH, EXIT_MISMATCH, EXIT_USAGE = 0, 1, 2
@@ -76,7 +85,9 @@ def _target(text: str) -> np.ndarray:
     try:
         return np.array([int(t) for t in text.split(",")], dtype=np.int64)
     except ValueError:
-        raise UsageError(f"target must be a class index or comma-separated indices (one per row), got {text!r}") from None
+        raise UsageError(
+            f"target must be a class index or comma-separated indices (one per row), got {text!r}"
+        ) from None
 
 
 def parse_params(mapping: Mapping, items: list[str]) -> dict:
@@ -114,7 +125,9 @@ def read_rows(path: str, what: str, stdin: BinaryIO | None = None) -> np.ndarray
     try:
         size = os.stat(path).st_size
         if size > MAX_FILE_BYTES:
-            raise UsageError(f"{what} {path!r} must be at most {MAX_FILE_BYTES // 2**20} MiB, got {size / 2**20:.1f} MiB")
+            raise UsageError(
+                f"{what} {path!r} must be at most {MAX_FILE_BYTES // 2**20} MiB, got {size / 2**20:.1f} MiB"
+            )
         with open(path, "rb") as f:
             data = f.read(MAX_FILE_BYTES + 1)
     except OSError as err:
@@ -142,26 +155,37 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _report_json(args: argparse.Namespace, params: dict[str, Any], verdicts: list[RowVerdict], counts: dict[str, Any]
-                 ) -> str:
-    return json.dumps({
-        "mapping": args.mapping,
-        "params": _plain({k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in params.items()}),
-        "atol": args.atol,
-        "rtol": args.rtol,
-        "ok": counts["failed"] == 0,
-        "rows": counts["rows"],
-        "passed": counts["passed"],
-        "failed": counts["failed"],
-        "max_abs_error": _finite_or_none(counts["max_abs_error"]),
-        "causes": counts["causes"],
-        "summary": counts["text"],
-        "verdicts": [{
-            "row": v.row, "ok": v.ok, "max_abs_error": _finite_or_none(v.max_abs_error),
-            "differing": list(v.differing), "cause": v.cause, "likely_cause": v.likely_cause,
-            "fitted": _plain(v.fitted),
-        } for v in verdicts],
-    }, indent=2)
+def _report_json(
+    args: argparse.Namespace, params: dict[str, Any], verdicts: list[RowVerdict], counts: dict[str, Any]
+) -> str:
+    return json.dumps(
+        {
+            "mapping": args.mapping,
+            "params": _plain({k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in params.items()}),
+            "atol": args.atol,
+            "rtol": args.rtol,
+            "ok": counts["failed"] == 0,
+            "rows": counts["rows"],
+            "passed": counts["passed"],
+            "failed": counts["failed"],
+            "max_abs_error": _finite_or_none(counts["max_abs_error"]),
+            "causes": counts["causes"],
+            "summary": counts["text"],
+            "verdicts": [
+                {
+                    "row": v.row,
+                    "ok": v.ok,
+                    "max_abs_error": _finite_or_none(v.max_abs_error),
+                    "differing": list(v.differing),
+                    "cause": v.cause,
+                    "likely_cause": v.likely_cause,
+                    "fitted": _plain(v.fitted),
+                }
+                for v in verdicts
+            ],
+        },
+        indent=2,
+    )
 
 
 def _report_text(verdicts: list[RowVerdict], counts: dict[str, Any]) -> str:
@@ -172,8 +196,10 @@ def _report_text(verdicts: list[RowVerdict], counts: dict[str, Any]) -> str:
         else:
             n = len(v.reference)
             cause = v.likely_cause or "no known cause found"
-            lines.append(f"row {v.row}: MISMATCH at {len(v.differing)} of {n} entries "
-                         f"(max abs error {v.max_abs_error:.3g}); likely cause: {cause}")
+            lines.append(
+                f"row {v.row}: MISMATCH at {len(v.differing)} of {n} entries "
+                f"(max abs error {v.max_abs_error:.3g}); likely cause: {cause}"
+            )
     lines.append(counts["text"])
     return "\n".join(lines)
 
@@ -186,8 +212,10 @@ def _check(args: argparse.Namespace, stdout: TextIO) -> int:
     x = read_rows(args.logits, "logits", args.stdin)
     p = read_rows(args.probs, "probs", args.stdin)
     if x.shape != p.shape:
-        raise UsageError(f"probs must have the shape of logits: logits are {x.shape[0]} rows x {x.shape[1]}, "
-                         f"probs {p.shape[0]} rows x {p.shape[1]}")
+        raise UsageError(
+            f"probs must have the shape of logits: logits are {x.shape[0]} rows x {x.shape[1]}, "
+            f"probs {p.shape[0]} rows x {p.shape[1]}"
+        )
     verdicts = check_outputs(x, p, mapping.name, atol=args.atol, rtol=args.rtol, dtype=args.dtype, **params)
     counts = summary(verdicts)
     stdout.write((_report_json(args, params, verdicts, counts) if args.json else _report_text(verdicts, counts)) + "\n")
@@ -217,37 +245,64 @@ def _reference(args: argparse.Namespace, stdout: TextIO) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="probcore", description="Check probabilities against probcore's exact reference, or write the reference.",
-        epilog="Exit status: 0 all rows match, 1 some rows do not, 2 bad usage or unreadable input.")
+        prog="probcore",
+        description="Check probabilities against probcore's exact reference, or write the reference.",
+        epilog="Exit status: 0 all rows match, 1 some rows do not, 2 bad usage or unreadable input.",
+    )
     parser.add_argument("--version", action="version", version=f"probcore {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="{check,reference}")
     files = "a .npy or .csv file (one row per line), or - for CSV text on stdin"
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--mapping", "-m", required=True, help="a mapping in probcore.MAPPINGS, e.g. softmax, sparsemax")
-    common.add_argument("--param", "-p", action="append", default=[], metavar="NAME=VALUE",
-                        help="a parameter of the mapping, e.g. temperature=2 (repeat for several)")
+    common.add_argument(
+        "--mapping", "-m", required=True, help="a mapping in probcore.MAPPINGS, e.g. softmax, sparsemax"
+    )
+    common.add_argument(
+        "--param",
+        "-p",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a parameter of the mapping, e.g. temperature=2 (repeat for several)",
+    )
 
-    check = commands.add_parser("check", parents=[common], help="compare PROBS with the mapping of LOGITS, row by row",
-                                description="Per-row verdict and likely cause; exit 0 all match, 1 some do not, 2 bad input.")
+    check = commands.add_parser(
+        "check",
+        parents=[common],
+        help="compare PROBS with the mapping of LOGITS, row by row",
+        description="Per-row verdict and likely cause; exit 0 all match, 1 some do not, 2 bad input.",
+    )
     check.add_argument("logits", metavar="LOGITS", help=files)
     check.add_argument("probs", metavar="PROBS", help=f"your probabilities, the shape of LOGITS: {files}")
     check.add_argument("--atol", type=float, default=1e-6, help="absolute tolerance (default 1e-6)")
     check.add_argument("--rtol", type=float, default=1e-5, help="relative tolerance (default 1e-5)")
-    check.add_argument("--dtype", choices=DTYPES, default=None,
-                       help="the type PROBS were computed in, if known: overflows are diagnosed at its limits")
+    check.add_argument(
+        "--dtype",
+        choices=DTYPES,
+        default=None,
+        help="the type PROBS were computed in, if known: overflows are diagnosed at its limits",
+    )
     check.add_argument("--json", action="store_true", help="print the verdicts as JSON")
     check.set_defaults(run=_check)
 
-    ref = commands.add_parser("reference", parents=[common], help="write the mapping of LOGITS (float64)",
-                              description="Write the reference output (float64, row by row).")
+    ref = commands.add_parser(
+        "reference",
+        parents=[common],
+        help="write the mapping of LOGITS (float64)",
+        description="Write the reference output (float64, row by row).",
+    )
     ref.add_argument("logits", metavar="LOGITS", help=files)
     ref.add_argument("-o", "--output", metavar="OUT", help="a .npy or .csv file (default: CSV on stdout)")
     ref.set_defaults(run=_reference)
     return parser
 
 
-def main(argv: list[str] | None = None, *, stdin: BinaryIO | None = None, stdout: TextIO | None = None,
-         stderr: TextIO | None = None) -> int:
+def main(
+    argv: list[str] | None = None,
+    *,
+    stdin: BinaryIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
     """Run the command; returns the exit status (argparse's own errors included). stdin (a binary
     stream), stdout and stderr (text) default to the process's."""
     stdout = stdout or sys.stdout

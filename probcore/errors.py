@@ -10,6 +10,7 @@ where one message wraps another (``value_at``, ``line_column``: field ``error``)
 :class:`ProbcoreError` itself. A translation is therefore a template per code filled with
 ``err.fields`` (translating a nested error in turn); nothing needs to parse the English.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -46,16 +47,16 @@ MESSAGES: dict[str, str] = {
     "alpha_dtype": "alpha must be a real number or a real tensor, got dtype {dtype}",
     "alpha_entries": "alpha must be a finite real > 0 (every entry of the alpha tensor)",
     "alpha_shape": "alpha of shape {shape} does not fit x of shape {x_shape} with dim={dim}: alpha must broadcast to "
-                   "{kept} (x's shape with size 1 along dim){rows}",
+    "{kept} (x's shape with size 1 along dim){rows}",
     "fused": "fused must be None (automatic), True or False, got {value}",
     "jacobian_generator": "gumbel_softmax is stochastic: pass generator= (a seeded torch.Generator) to get the "
-                          "Jacobian of the sample it draws",
+    "Jacobian of the sample it draws",
     # losses (probcore.losses)
     "ignore_index": "ignore_index must be an integer (or a 0-d integer tensor), got {value}",
     "loss_input": "{name} must be a floating tensor of shape (C,), (N, C) or (N, C, d1, ...), got {got}",
     "loss_target_dtype": "target must be an integer tensor of class indices in [0, {n}), got {got}",
     "loss_target_shape": "target must have shape {shape} ({name}'s shape without its class dimension {class_dim}), "
-                         "got {got}",
+    "got {got}",
     "loss_target_range": "target must hold class indices in [0, {n}) or ignore_index={ignore_index}, got {value}",
     # reading numbers (probcore.check)
     "not_finite": "{token} is not a finite number",
@@ -86,7 +87,7 @@ MESSAGES: dict[str, str] = {
     "probs_shape": "probs must have the shape of logits {shape}, got {got}",
     "logits_finite": "logits must be finite or -inf (a masked entry), got nan or +inf",
     "stochastic": "mapping must be deterministic to be checked: {mapping} draws random noise, so its output "
-                  "changes on every call",
+    "changes on every call",
     "target_required": "target (a class index, or one per row) is required for mapping {mapping}",
     "target_rows": "target must be one integer class index or {rows} of them (one per row)",
     "target_unused": "target is only used by mappings that need one; {mapping} does not",
@@ -106,7 +107,7 @@ MESSAGES: dict[str, str] = {
     "broadcast": "{name} must be broadcastable to {to} shape {shape}, got {got}",
     "h_ndim": "h must have at least 1 dim (..., d)",
     "node_vectors_shape": "node_vectors must have shape {shape} (n_classes - 1 internal nodes, d = h.shape[-1]), "
-                          "got {got}",
+    "got {got}",
     "node_vectors_dtype": "node_vectors dtype {dtype} must match h dtype {h_dtype}",
     "hs_target": "target must be a long tensor of shape {shape} (h without its last dim)",
     "hs_target_range": "target entries must be in [0, {high}]",

@@ -15,6 +15,7 @@ sparsemax / entmax keep their CPU scratch in a per-thread workspace between call
 at most three tensors per dtype of up to 16 MB each, grown to the largest input seen), since fresh memory
 costs more in page faults than the passes on short rows; the results never share it.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -45,14 +46,24 @@ from probcore._validate import (
 )
 
 __all__ = [
-    "softmax", "smooth_max", "taylor_softmax", "sparse_softmax", "sparsemax", "entmax15", "entmax",
-    "am_softmax", "perturbmax", "perturbmax_sample", "gumbel_softmax",
+    "softmax",
+    "smooth_max",
+    "taylor_softmax",
+    "sparse_softmax",
+    "sparsemax",
+    "entmax15",
+    "entmax",
+    "am_softmax",
+    "perturbmax",
+    "perturbmax_sample",
+    "gumbel_softmax",
 ]
 
 _NEG_INF = float("-inf")
 
 
 # ------------------------------------------------------------------ shared plumbing
+
 
 def _lastdim(x: Tensor, dim: int) -> tuple[Tensor, Callable[[Tensor], Tensor]]:
     """Checks x and dim; returns (x with ``dim`` last in float32/64, restore) where
@@ -92,7 +103,11 @@ def _shifted_scaled(z: Tensor, temperature: float = 1.0, beta: float | None = No
         return z
     flips = (beta if beta is not None else temperature) < 0
     fixed = z.detach()
-    m = fixed.masked_fill(torch.isneginf(fixed), math.inf).amin(-1, keepdim=True) if flips else fixed.amax(-1, keepdim=True)
+    m = (
+        fixed.masked_fill(torch.isneginf(fixed), math.inf).amin(-1, keepdim=True)
+        if flips
+        else fixed.amax(-1, keepdim=True)
+    )
     return _scaled(z - m.masked_fill(~torch.isfinite(m), 0), temperature, beta)
 
 
@@ -146,6 +161,7 @@ def _gram_vjp_log(g: Tensor, log_s: Tensor) -> Tensor:
 
 # ------------------------------------------------------------------ softmax family
 
+
 @old_positions("dim", "temperature", "beta", kept=1)
 def softmax(x: Tensor, dim: int = -1, *, temperature: float = 1.0, beta: float | None = None) -> Tensor:
     """p_i = exp(x_i / T) / sum_j exp(x_j / T); with ``beta``: p = softmax(beta x) (base e^beta,
@@ -197,8 +213,9 @@ def taylor_softmax(x: Tensor, *, dim: int = -1, order: int = 2, temperature: flo
 
 
 @old_positions("k", "dim", "top_p", "temperature")
-def sparse_softmax(x: Tensor, *, dim: int = -1, k: int | None = None, top_p: float | None = None,
-                   temperature: float = 1.0) -> Tensor:
+def sparse_softmax(
+    x: Tensor, *, dim: int = -1, k: int | None = None, top_p: float | None = None, temperature: float = 1.0
+) -> Tensor:
     """Softmax restricted to a set Omega, 0 elsewhere: p_i = exp(x_i) / sum_{j in Omega} exp(x_j).
     Give exactly one of k (Omega = the k largest, ties in torch.topk order) or top_p (Omega =
     the smallest prefix of the sorted softmax whose mass is >= top_p)."""
@@ -216,8 +233,15 @@ def sparse_softmax(x: Tensor, *, dim: int = -1, k: int | None = None, top_p: flo
 
 
 @old_positions("target", "margin", "scale", "dim", "temperature", kept=1)
-def am_softmax(x: Tensor, target: Tensor | int, *, dim: int = -1, margin: float = 0.35, scale: float = 30.0,
-               temperature: float = 1.0) -> Tensor:
+def am_softmax(
+    x: Tensor,
+    target: Tensor | int,
+    *,
+    dim: int = -1,
+    margin: float = 0.35,
+    scale: float = 30.0,
+    temperature: float = 1.0,
+) -> Tensor:
     """Additive-margin softmax: p = softmax(scale * (x - margin * onehot(target)) / T), x cosines;
     target: integer class indices, shape of x without ``dim``. scale 30 and margin 0.35 by default,
     as am_softmax_loss and the paper (Wang et al. 2018)."""
@@ -292,8 +316,9 @@ def _finite_max(z: Tensor) -> Tensor:
     return zmax.masked_fill(~torch.isfinite(zmax), 0)
 
 
-def _entmax_sparse(z: Tensor, alpha: float, tau: Tensor, values: Tensor,
-                   columns: Tensor) -> tuple[Tensor, bool, tuple[Tensor, ...]]:
+def _entmax_sparse(
+    z: Tensor, alpha: float, tau: Tensor, values: Tensor, columns: Tensor
+) -> tuple[Tensor, bool, tuple[Tensor, ...]]:
     """Sparse path of _entmax_float: p and s on the candidates (small; values and columns as
     threshold.Candidates has them), scattered into zeros."""
     n = z.shape[-1]
@@ -331,8 +356,7 @@ def _power(d: Tensor, q: float) -> Tensor:
     return torch.where(d > 0, d.masked_fill(d == 0, 1).pow(q), 0.0)
 
 
-def _entmax_weights(alpha: float, p: Tensor, z: Tensor, shift: Tensor, tau: Tensor,
-                    total: Tensor | None) -> _Weights:
+def _entmax_weights(alpha: float, p: Tensor, z: Tensor, shift: Tensor, tau: Tensor, total: Tensor | None) -> _Weights:
     """weights(rows, out) -> s = p^(2 - alpha) on those rows (a slice of the flattened rows), written into out, rebuilt
     from the forward's p, z, shift, tau and total by cheap elementwise ops (no root or power of
     the zeros off the support: those are slow), with d as the forward had it,
@@ -349,6 +373,7 @@ def _entmax_weights(alpha: float, p: Tensor, z: Tensor, shift: Tensor, tau: Tens
 
     def d(rows: slice, out: Tensor, low: float) -> Tensor:
         return torch.sub(z[rows], shift[rows], out=out).mul_(alpha - 1).sub_(tau[rows]).clamp_(min=low)
+
     assert total is not None, "a general alpha saves sum p"
     scale = total.reshape(-1, 1).pow(alpha - 1)
     tiny = torch.finfo(p.dtype).tiny
@@ -356,6 +381,7 @@ def _entmax_weights(alpha: float, p: Tensor, z: Tensor, shift: Tensor, tau: Tens
     def weights(rows: slice, out: Tensor) -> Tensor:
         dr = d(rows, out, tiny)
         return torch.div(p[rows], dr, out=dr).mul_(scale[rows])
+
     return weights
 
 
@@ -616,8 +642,9 @@ class _Entmax(torch.autograd.Function):
     is _EntmaxOps instead (no out= scratch, no host syncs)."""
 
     @staticmethod
-    def forward(z: Tensor, alpha: Tensor | float, n_iter: int | None,
-                fused: bool) -> tuple[Tensor, tuple[str, tuple[Any, ...]]]:
+    def forward(
+        z: Tensor, alpha: Tensor | float, n_iter: int | None, fused: bool
+    ) -> tuple[Tensor, tuple[str, tuple[Any, ...]]]:
         if isinstance(alpha, torch.Tensor):
             return _entmax_forward(z, alpha, n_iter), ("dense", ())
         if alpha < _SMOOTH_BELOW and alpha not in (1, 1.5, 2):  # dense backward from p alone
@@ -719,6 +746,7 @@ class _EntmaxOps(torch.autograd.Function):
         dalpha = _entmax_dalpha(g, p, _entmax_s_relative(p, alpha), alpha) if ctx.needs_input_grad[1] else None
         return dz, dalpha, None
 
+
 class _EntmaxOpsJvp(_EntmaxOps):
     """_EntmaxOps with forward-mode AD (jvp, for torch.func.jvp / jacfwd); torch.compile takes
     _EntmaxOps, as dynamo does not trace Functions that define jvp."""
@@ -758,8 +786,14 @@ def _entmax_apply(z: Tensor, alpha: Tensor | float, n_iter: int | None = None, f
     _EntmaxOps unless fused is False (_ops_applies)."""
     if traced() or (fused is None and not isinstance(alpha, torch.Tensor) and _ops_applies(z)):
         return (_EntmaxOps if torch.compiler.is_compiling() else _EntmaxOpsJvp).apply(z, alpha, n_iter)
-    kernel = (fused is not False and n_iter is None and not isinstance(alpha, torch.Tensor)
-              and _SMOOTH_BELOW <= alpha <= 2 and _fused.applies(z) and _fused.available())
+    kernel = (
+        fused is not False
+        and n_iter is None
+        and not isinstance(alpha, torch.Tensor)
+        and _SMOOTH_BELOW <= alpha <= 2
+        and _fused.applies(z)
+        and _fused.available()
+    )
     return _Entmax.apply(z, alpha, n_iter, kernel)[0]
 
 
@@ -790,8 +824,15 @@ def entmax15(x: Tensor, dim: int = -1, *, temperature: float = 1.0, fused: bool 
 
 
 @old_positions("alpha", "dim", "temperature", "n_iter", "fused")
-def entmax(x: Tensor, *, dim: int = -1, alpha: float | Tensor = 1.5, temperature: float = 1.0,
-           n_iter: int | None = None, fused: bool | None = None) -> Tensor:
+def entmax(
+    x: Tensor,
+    *,
+    dim: int = -1,
+    alpha: float | Tensor = 1.5,
+    temperature: float = 1.0,
+    n_iter: int | None = None,
+    fused: bool | None = None,
+) -> Tensor:
     """alpha-entmax: p = relu((alpha - 1) z - tau)^(1 / (alpha - 1)), z = x / T, sum p = 1.
 
     alpha > 0: a float, or a tensor broadcastable to x with size 1 along ``dim`` (one alpha
@@ -827,7 +868,7 @@ def _alpha_rows(alpha: Tensor, x: Tensor, dim: int, z: Tensor) -> Tensor:
     if not traced() and (torch.isnan(alpha).any() or (alpha <= 0).any() or torch.isinf(alpha).any()):
         raise ProbcoreError("alpha_entries")
     shape, axis = tuple(alpha.shape), dim % x.dim()
-    kept = (*x.shape[:axis], 1, *x.shape[axis + 1:])  # x's shape with size 1 along dim
+    kept = (*x.shape[:axis], 1, *x.shape[axis + 1 :])  # x's shape with size 1 along dim
     if alpha.numel() == 1:
         alpha = alpha.reshape((1,) * x.dim())
     elif x.dim() == 2 and axis == 1 and shape == (x.shape[0],):  # (B,) for a (B, n) x: one alpha per row
@@ -839,8 +880,9 @@ def _alpha_rows(alpha: Tensor, x: Tensor, dim: int, z: Tensor) -> Tensor:
             fits = False
         if not fits:
             rows = f", or ({x.shape[0]},) (one alpha per row)" if x.dim() == 2 and axis == 1 else ""
-            raise ProbcoreError("alpha_shape", shape=str(shape), x_shape=str(tuple(x.shape)), dim=dim, kept=str(kept),
-                                rows=rows)
+            raise ProbcoreError(
+                "alpha_shape", shape=str(shape), x_shape=str(tuple(x.shape)), dim=dim, kept=str(kept), rows=rows
+            )
         alpha = alpha.reshape((1,) * (x.dim() - alpha.dim()) + shape)
     return alpha.movedim(axis, -1).to(z.dtype).expand(*z.shape[:-1], 1)
 

@@ -19,6 +19,7 @@ already loaded. Where the compiled kernel is absent (probcore installed without 
 checkout without ``python setup.py build_ext --inplace``), the first call that would use it warns
 once and every call takes the eager path.
 """
+
 from __future__ import annotations
 
 import ctypes
@@ -49,9 +50,11 @@ def _load() -> ctypes.CDLL:
     """Loads the compiled kernel and declares its functions; OSError when it is absent or unloadable."""
     path = kernel_path()
     if path is None:
-        raise OSError(f"no compiled kernel ({_NAME}{importlib.machinery.EXTENSION_SUFFIXES[0]}) in "
-                      f"{Path(__file__).parent}: probcore was installed without building it (no C compiler?); "
-                      "reinstall it where gcc is present, or run `python setup.py build_ext --inplace` in a checkout")
+        raise OSError(
+            f"no compiled kernel ({_NAME}{importlib.machinery.EXTENSION_SUFFIXES[0]}) in "
+            f"{Path(__file__).parent}: probcore was installed without building it (no C compiler?); "
+            "reinstall it where gcc is present, or run `python setup.py build_ext --inplace` in a checkout"
+        )
     library = ctypes.CDLL(str(path))
     for suffix in _TYPES.values():
         forward, backward = getattr(library, f"entmax_forward_{suffix}"), getattr(library, f"entmax_backward_{suffix}")
@@ -72,8 +75,11 @@ def available() -> bool:
                     _library = _load()
                 except (OSError, AttributeError) as error:
                     _library = False
-                    warnings.warn(f"probcore fused path unavailable, using the eager path instead: {error}",
-                                  RuntimeWarning, stacklevel=4)
+                    warnings.warn(
+                        f"probcore fused path unavailable, using the eager path instead: {error}",
+                        RuntimeWarning,
+                        stacklevel=4,
+                    )
     return bool(_library)
 
 
@@ -89,8 +95,14 @@ def forward(z: torch.Tensor, alpha: float) -> tuple[torch.Tensor, torch.Tensor |
     p = torch.empty_like(rows)
     status = torch.empty(rows.shape[0], dtype=torch.int32)
     left = getattr(_library, f"entmax_forward_{_TYPES[z.dtype]}")(
-        rows.data_ptr(), p.data_ptr(), status.data_ptr(), rows.shape[0], rows.shape[1], float(alpha),
-        torch.get_num_threads())
+        rows.data_ptr(),
+        p.data_ptr(),
+        status.data_ptr(),
+        rows.shape[0],
+        rows.shape[1],
+        float(alpha),
+        torch.get_num_threads(),
+    )
     return p.view(z.shape), status if left else None
 
 
@@ -101,6 +113,12 @@ def backward(g: torch.Tensor, p: torch.Tensor, alpha: float) -> torch.Tensor:
     rows = p.reshape(-1, p.shape[-1]).contiguous()
     out = torch.empty_like(rows)
     getattr(_library, f"entmax_backward_{_TYPES[p.dtype]}")(
-        g.data_ptr(), rows.data_ptr(), out.data_ptr(), rows.shape[0], rows.shape[1], float(alpha),
-        torch.get_num_threads())
+        g.data_ptr(),
+        rows.data_ptr(),
+        out.data_ptr(),
+        rows.shape[0],
+        rows.shape[1],
+        float(alpha),
+        torch.get_num_threads(),
+    )
     return out.view(p.shape)

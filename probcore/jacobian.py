@@ -11,6 +11,7 @@ independent, so each pass gives that row of J for the whole batch).
 gumbel_softmax is stochastic: its Jacobian is that of one sample and needs ``generator``
 (seeded), which draws the noise; hard=True has the soft sample's Jacobian (straight-through).
 """
+
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -22,8 +23,14 @@ from probcore.errors import ProbcoreError
 from probcore.registry import get_mapping
 
 # the mappings whose Jacobian is diag(s) - s s^T / sum s with s = p^(2 - alpha): alpha per name
-_GRAM_ALPHA = {"softmax": 1.0, "sparse_softmax": 1.0, "am_softmax": 1.0, "gumbel_softmax": 1.0,
-               "sparsemax": 2.0, "entmax15": 1.5}
+_GRAM_ALPHA = {
+    "softmax": 1.0,
+    "sparse_softmax": 1.0,
+    "am_softmax": 1.0,
+    "gumbel_softmax": 1.0,
+    "sparsemax": 2.0,
+    "entmax15": 1.5,
+}
 
 
 def jacobian(name: str, x: torch.Tensor, dim: int = -1, **params: Any) -> torch.Tensor:

@@ -20,6 +20,7 @@ Every loss is ``loss(x, target, ..., reduction="mean", ignore_index=-100)``:
 Parameter errors raise ``ValueError`` naming the parameter and its valid range (``check_params``,
 also used by :mod:`probcore.nn` when a loss module is built).
 """
+
 from __future__ import annotations
 
 import math
@@ -67,8 +68,11 @@ __all__ = [
 
 def _check_ignore_index(ignore_index: object) -> int:
     """An integer, or a 0-d integer tensor (as ``y[0]``, which torch's cross_entropy accepts)."""
-    if torch.is_tensor(ignore_index) and ignore_index.dim() == 0 and not (
-            ignore_index.is_floating_point() or ignore_index.is_complex() or ignore_index.dtype == torch.bool):
+    if (
+        torch.is_tensor(ignore_index)
+        and ignore_index.dim() == 0
+        and not (ignore_index.is_floating_point() or ignore_index.is_complex() or ignore_index.dtype == torch.bool)
+    ):
         return int(ignore_index.item())
     if isinstance(ignore_index, bool) or not isinstance(ignore_index, numbers.Integral):
         raise ProbcoreError("ignore_index", value=repr(ignore_index))
@@ -104,8 +108,15 @@ def check_params(mapping: str | None = None, **params: Any) -> dict[str, Any]:
     return {**common, "mapping": mapping, **get_mapping(mapping).validate(**params)}
 
 
-def _classify(row_loss: Callable[..., Tensor], x: Tensor, target: Tensor, reduction: str, ignore_index: int | Tensor,
-              x_name: str = "x", **params: Any) -> Tensor:
+def _classify(
+    row_loss: Callable[..., Tensor],
+    x: Tensor,
+    target: Tensor,
+    reduction: str,
+    ignore_index: int | Tensor,
+    x_name: str = "x",
+    **params: Any,
+) -> Tensor:
     """Checks everything, moves the class dimension last and applies
     ``row_loss(z, t, **params)`` (z: (..., C) float32/64, t: (...) long -> (...)) on it;
     ignored entries get loss 0 and no gradient, then the reduction."""
@@ -121,8 +132,13 @@ def _classify(row_loss: Callable[..., Tensor], x: Tensor, target: Tensor, reduct
         got = str(target.dtype) if torch.is_tensor(target) else type(target).__name__
         raise ProbcoreError("loss_target_dtype", n=n, got=got)
     if target.shape != z.shape[:-1]:
-        raise ProbcoreError("loss_target_shape", shape=str(tuple(z.shape[:-1])), name=x_name, class_dim=class_dim,
-                            got=str(tuple(target.shape)))
+        raise ProbcoreError(
+            "loss_target_shape",
+            shape=str(tuple(z.shape[:-1])),
+            name=x_name,
+            class_dim=class_dim,
+            got=str(tuple(target.shape)),
+        )
     target = target.long()
     ignored = target == ignore_index
     bad = ~ignored & ((target < 0) | (target >= n))
@@ -214,8 +230,15 @@ def _ce_rows(z: Tensor, t: Tensor, temperature: float = 1.0, beta: float | None 
 
 
 @old_positions("target", "temperature", "reduction", "ignore_index", "beta", kept=1)
-def cross_entropy(x: Tensor, target: Tensor, *, temperature: float = 1.0, reduction: str = "mean",
-                  ignore_index: int | Tensor = -100, beta: float | None = None) -> Tensor:
+def cross_entropy(
+    x: Tensor,
+    target: Tensor,
+    *,
+    temperature: float = 1.0,
+    reduction: str = "mean",
+    ignore_index: int | Tensor = -100,
+    beta: float | None = None,
+) -> Tensor:
     """Cross-entropy -log softmax(z)_t = logsumexp(z) - z_t, z = x/T (or beta x); gradient
     (p - onehot)/T (or beta (p - onehot)).
 
@@ -232,8 +255,15 @@ def _sparse_softmax_rows(z: Tensor, t: Tensor, k: int, temperature: float = 1.0)
 
 
 @old_positions("target", "k", "reduction", "ignore_index", "temperature", kept=1)
-def sparse_softmax_loss(x: Tensor, target: Tensor, *, k: int, reduction: str = "mean", ignore_index: int | Tensor = -100,
-                        temperature: float = 1.0) -> Tensor:
+def sparse_softmax_loss(
+    x: Tensor,
+    target: Tensor,
+    *,
+    k: int,
+    reduction: str = "mean",
+    ignore_index: int | Tensor = -100,
+    temperature: float = 1.0,
+) -> Tensor:
     """Sparse softmax loss logsumexp(top-k of z) - z_t (Su 2020), z = x/T, k an integer in [1, C].
 
     Gradient: (softmax over the top-k set minus onehot) / T; equals cross_entropy for k = C."""
@@ -254,8 +284,9 @@ def _sparsemax_rows(z: Tensor, t: Tensor, temperature: float = 1.0) -> Tensor:
 
 
 @old_positions("target", "reduction", "ignore_index", "temperature", kept=1)
-def sparsemax_loss(x: Tensor, target: Tensor, *, reduction: str = "mean", ignore_index: int | Tensor = -100,
-                   temperature: float = 1.0) -> Tensor:
+def sparsemax_loss(
+    x: Tensor, target: Tensor, *, reduction: str = "mean", ignore_index: int | Tensor = -100, temperature: float = 1.0
+) -> Tensor:
     """Sparsemax loss (Martins & Astudillo 2016) 1/2 - z_t + sum_{i in S} (z_i^2 - tau^2)/2, z = x/T,
     S the sparsemax support, tau its threshold; gradient exactly (sparsemax(x, T) - onehot) / T.
 
@@ -285,8 +316,15 @@ def _entmax_rows(z: Tensor, t: Tensor, alpha: float, temperature: float = 1.0) -
 
 
 @old_positions("target", "alpha", "reduction", "ignore_index", "temperature", kept=1)
-def entmax_loss(x: Tensor, target: Tensor, *, alpha: float = 1.5, reduction: str = "mean",
-                ignore_index: int | Tensor = -100, temperature: float = 1.0) -> Tensor:
+def entmax_loss(
+    x: Tensor,
+    target: Tensor,
+    *,
+    alpha: float = 1.5,
+    reduction: str = "mean",
+    ignore_index: int | Tensor = -100,
+    temperature: float = 1.0,
+) -> Tensor:
     """Fenchel-Young entmax loss <p - e_t, z> + H_alpha(p), z = x/T, p = alpha-entmax(z), with the
     Tsallis entropy H_alpha(p) = (1 - sum p^alpha) / (alpha (alpha - 1)) (H_1 = Shannon).
 
@@ -300,8 +338,15 @@ def _taylor_rows(z: Tensor, t: Tensor, order: int, temperature: float = 1.0) -> 
 
 
 @old_positions("target", "order", "reduction", "ignore_index", "temperature", kept=1)
-def taylor_cross_entropy(x: Tensor, target: Tensor, *, order: int = 2, reduction: str = "mean",
-                         ignore_index: int | Tensor = -100, temperature: float = 1.0) -> Tensor:
+def taylor_cross_entropy(
+    x: Tensor,
+    target: Tensor,
+    *,
+    order: int = 2,
+    reduction: str = "mean",
+    ignore_index: int | Tensor = -100,
+    temperature: float = 1.0,
+) -> Tensor:
     """-log taylor_softmax(x, order, T)_t = log sum_j f(z_j) - log f(z_t), z = x/T,
     f(z) = sum_{m<=order} z^m/m!, order an even integer >= 2."""
     return _classify(_taylor_rows, x, target, reduction, ignore_index, order=order, temperature=temperature)
@@ -313,13 +358,30 @@ def _am_softmax_rows(z: Tensor, t: Tensor, margin: float, scale: float, temperat
 
 
 @old_positions("target", "margin", "scale", "reduction", "ignore_index", "temperature", kept=1)
-def am_softmax_loss(cosines: Tensor, target: Tensor, *, margin: float = 0.35, scale: float = 30.0,
-                    reduction: str = "mean", ignore_index: int | Tensor = -100, temperature: float = 1.0) -> Tensor:
+def am_softmax_loss(
+    cosines: Tensor,
+    target: Tensor,
+    *,
+    margin: float = 0.35,
+    scale: float = 30.0,
+    reduction: str = "mean",
+    ignore_index: int | Tensor = -100,
+    temperature: float = 1.0,
+) -> Tensor:
     """AM-softmax loss (Wang et al. 2018) -log softmax(s (cos - m onehot(t)) / T)_t on cosine logits:
     the target must beat every other class by the margin m (>= 0); scale s > 0 (the default of
     probcore.am_softmax too)."""
-    return _classify(_am_softmax_rows, cosines, target, reduction, ignore_index, "cosines", margin=margin, scale=scale,
-                     temperature=temperature)
+    return _classify(
+        _am_softmax_rows,
+        cosines,
+        target,
+        reduction,
+        ignore_index,
+        "cosines",
+        margin=margin,
+        scale=scale,
+        temperature=temperature,
+    )
 
 
 def _neg_prob_rows(z: Tensor, t: Tensor, temperature: float = 1.0, beta: float | None = None) -> Tensor:
@@ -327,8 +389,15 @@ def _neg_prob_rows(z: Tensor, t: Tensor, temperature: float = 1.0, beta: float |
 
 
 @old_positions("target", "reduction", "ignore_index", "temperature", "beta", kept=1)
-def neg_prob_loss(x: Tensor, target: Tensor, *, reduction: str = "mean", ignore_index: int | Tensor = -100,
-                  temperature: float = 1.0, beta: float | None = None) -> Tensor:
+def neg_prob_loss(
+    x: Tensor,
+    target: Tensor,
+    *,
+    reduction: str = "mean",
+    ignore_index: int | Tensor = -100,
+    temperature: float = 1.0,
+    beta: float | None = None,
+) -> Tensor:
     """-p_t with p = softmax(x / T) (or softmax(beta x)): minus a smooth accuracy, in [-1, 0] (not
     >= 0); its gradient p_t (p - onehot) / T vanishes as p_t -> 0 or 1, so it suits fine-tuning
     more than training."""
@@ -345,8 +414,15 @@ def _surrogate_rows(z: Tensor, t: Tensor, mapping: str, **params: Any) -> Tensor
 
 
 @old_positions("target", "mapping", "reduction", "ignore_index", kept=1)
-def surrogate_loss(x: Tensor, target: Tensor, *, mapping: str = "softmax", reduction: str = "mean",
-                   ignore_index: int | Tensor = -100, **params: Any) -> Tensor:
+def surrogate_loss(
+    x: Tensor,
+    target: Tensor,
+    *,
+    mapping: str = "softmax",
+    reduction: str = "mean",
+    ignore_index: int | Tensor = -100,
+    **params: Any,
+) -> Tensor:
     """Stop-gradient surrogate stop_grad(p - onehot) . z with p = mapping(x, **params), any name in
     ``probcore.registry.MAPPINGS``, z = x / T (or beta x) for the mapping's temperature (beta). Its
     gradient is exactly (p - onehot) / T (the Fenchel-Young gradient, without the loss); its value
@@ -359,8 +435,9 @@ def _smoothed_rows(p: Tensor, t: Tensor, eps: float) -> Tensor:
 
 
 @old_positions("target", "eps", "reduction", "ignore_index", kept=1)
-def smoothed_cross_entropy(p: Tensor, target: Tensor, *, eps: float = 1e-3, reduction: str = "mean",
-                           ignore_index: int | Tensor = -100) -> Tensor:
+def smoothed_cross_entropy(
+    p: Tensor, target: Tensor, *, eps: float = 1e-3, reduction: str = "mean", ignore_index: int | Tensor = -100
+) -> Tensor:
     """-log((p_t + eps) / (1 + C eps)) on probabilities p (e.g. sparsemax output, where p_t may be 0);
     eps > 0. Non-negative for p_t <= 1, but not convex in the logits."""
     return _classify(_smoothed_rows, p, target, reduction, ignore_index, "p", eps=eps)

@@ -7,6 +7,7 @@ Losses, one per :mod:`probcore.losses` function, built like ``torch.nn.CrossEntr
 constructor takes the function's parameters after ``(x, target)`` (reduction and ignore_index
 included) and checks them at once; ``forward(x, target)`` calls the function.
 """
+
 from __future__ import annotations
 
 import inspect

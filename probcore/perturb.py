@@ -2,6 +2,7 @@
 probcore.functional, which re-exports them): p_i = P[argmax_j (x_j / T + eps_j) = i] by quadrature
 for the four noises, sampled estimates, and the Gumbel-softmax sample. Common behaviour as in
 probcore.functional (any dim, masks, NaN rows, coded errors)."""
+
 from __future__ import annotations
 
 import functools
@@ -71,7 +72,9 @@ def _gauss_legendre01(k: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
     return tuple(((nodes + 1) / 2).tolist()), tuple((weights / 2).tolist())
 
 
-_GAUSS_LEGENDRE01 = tuple(_gauss_legendre01(k) for k in range(1, 17))  # k = 1..16, the defaults: constants for torch.compile
+_GAUSS_LEGENDRE01 = tuple(
+    _gauss_legendre01(k) for k in range(1, 17)
+)  # k = 1..16, the defaults: constants for torch.compile
 
 
 def _prod_others(f: Tensor, dim: int) -> Tensor:
@@ -142,8 +145,9 @@ def _perturbmax_uniform_live(c: Tensor, n_points: int | None) -> Tensor:
 
 
 @old_positions("noise", "dim", "temperature", "n_points")
-def perturbmax(x: Tensor, *, dim: int = -1, noise: str = "gumbel", temperature: float = 1.0,
-               n_points: int | None = None) -> Tensor:
+def perturbmax(
+    x: Tensor, *, dim: int = -1, noise: str = "gumbel", temperature: float = 1.0, n_points: int | None = None
+) -> Tensor:
     """p_i = P[argmax(x / T + eps) = i] = E_eps[prod_{j != i} CDF(x_i - x_j + eps)], eps iid
     gumbel(0, 1), normal(0, 1), uniform(-1/2, 1/2) or logistic(0, 1), by deterministic
     quadrature (differentiable by autograd; not renormalised: sum p = 1 to ~1e-12 in float64).
@@ -158,8 +162,7 @@ def perturbmax(x: Tensor, *, dim: int = -1, noise: str = "gumbel", temperature: 
     return back(p.masked_fill(torch.isneginf(z), 0))
 
 
-def _noise(noise: str, shape: tuple[int, ...] | torch.Size, like: Tensor,
-           generator: torch.Generator | None) -> Tensor:
+def _noise(noise: str, shape: tuple[int, ...] | torch.Size, like: Tensor, generator: torch.Generator | None) -> Tensor:
     """iid standard noise (the distributions of perturbmax) in like's dtype and device."""
     if noise == "normal":
         return torch.randn(shape, generator=generator, dtype=like.dtype, device=like.device)
@@ -171,8 +174,15 @@ def _noise(noise: str, shape: tuple[int, ...] | torch.Size, like: Tensor,
 
 
 @old_positions("noise", "n_samples", "dim", "temperature", "generator")
-def perturbmax_sample(x: Tensor, *, dim: int = -1, noise: str = "gumbel", n_samples: int = 1000,
-                      temperature: float = 1.0, generator: torch.Generator | None = None) -> Tensor:
+def perturbmax_sample(
+    x: Tensor,
+    *,
+    dim: int = -1,
+    noise: str = "gumbel",
+    n_samples: int = 1000,
+    temperature: float = 1.0,
+    generator: torch.Generator | None = None,
+) -> Tensor:
     """Monte-Carlo perturbmax: the frequency of argmax(x / T + eps) = i over ``n_samples`` noise
     draws (from ``generator``). Not differentiable (the frequencies are counts)."""
     noise = check_noise(noise)
@@ -185,8 +195,9 @@ def perturbmax_sample(x: Tensor, *, dim: int = -1, noise: str = "gumbel", n_samp
 
 
 @old_positions("temperature", "hard", "dim", "generator")
-def gumbel_softmax(x: Tensor, *, dim: int = -1, temperature: float = 1.0, hard: bool = False,
-                   generator: torch.Generator | None = None) -> Tensor:
+def gumbel_softmax(
+    x: Tensor, *, dim: int = -1, temperature: float = 1.0, hard: bool = False, generator: torch.Generator | None = None
+) -> Tensor:
     """Soft sample softmax((x + g) / T), g iid gumbel(0, 1) from ``generator``, T > 0. With
     hard=True the forward value is the one-hot argmax and the gradient that of the soft sample
     (straight-through)."""

@@ -5,6 +5,7 @@ Input: a 1-D array-like of floats, with ``-inf`` allowed (it gets probability 0;
 all ``-inf`` gives all zeros). Output: float64. Bad parameters raise the same ``ValueError`` as the
 torch side (``probcore._validate``).
 """
+
 from __future__ import annotations
 
 import math
@@ -17,9 +18,21 @@ from numpy.typing import ArrayLike
 from ._api import old_positions
 
 from .errors import ProbcoreError
-from ._validate import (check_alpha, check_beta, check_k, check_noise, check_nonnegative, check_order,
-                        check_positive, check_positive_int, check_positive_temperature, check_temperature,
-                        check_temperature_or_beta, check_k_or_top_p, check_top_p)
+from ._validate import (
+    check_alpha,
+    check_beta,
+    check_k,
+    check_noise,
+    check_nonnegative,
+    check_order,
+    check_positive,
+    check_positive_int,
+    check_positive_temperature,
+    check_temperature,
+    check_temperature_or_beta,
+    check_k_or_top_p,
+    check_top_p,
+)
 
 # ---------------------------------------------------------------- helpers
 
@@ -71,14 +84,30 @@ def _normal_cdf(e: np.ndarray) -> np.ndarray:
 
 # noise: (pdf, cdf, quadrature interval holding all but ~1e-17 of the mass, sampler); uniform is U[0, 1]
 _NOISE = {
-    "gumbel": (lambda e: np.exp(-e - np.exp(-e)), lambda e: np.exp(-np.exp(-e)), (-5.0, 40.0),
-               lambda rng, size: rng.gumbel(size=size)),
-    "normal": (lambda e: np.exp(-e * e / 2) / math.sqrt(2 * math.pi), _normal_cdf, (-10.0, 10.0),
-               lambda rng, size: rng.standard_normal(size)),
-    "uniform": (lambda e: ((0 <= e) & (e <= 1)) * 1.0, lambda e: np.clip(e, 0.0, 1.0), (0.0, 1.0),
-                lambda rng, size: rng.random(size)),
-    "logistic": (lambda e: np.exp(-np.abs(e)) / (1 + np.exp(-np.abs(e))) ** 2, lambda e: 1 / (1 + np.exp(-e)),
-                 (-40.0, 40.0), lambda rng, size: rng.logistic(size=size)),
+    "gumbel": (
+        lambda e: np.exp(-e - np.exp(-e)),
+        lambda e: np.exp(-np.exp(-e)),
+        (-5.0, 40.0),
+        lambda rng, size: rng.gumbel(size=size),
+    ),
+    "normal": (
+        lambda e: np.exp(-e * e / 2) / math.sqrt(2 * math.pi),
+        _normal_cdf,
+        (-10.0, 10.0),
+        lambda rng, size: rng.standard_normal(size),
+    ),
+    "uniform": (
+        lambda e: ((0 <= e) & (e <= 1)) * 1.0,
+        lambda e: np.clip(e, 0.0, 1.0),
+        (0.0, 1.0),
+        lambda rng, size: rng.random(size),
+    ),
+    "logistic": (
+        lambda e: np.exp(-np.abs(e)) / (1 + np.exp(-np.abs(e))) ** 2,
+        lambda e: 1 / (1 + np.exp(-e)),
+        (-40.0, 40.0),
+        lambda rng, size: rng.logistic(size=size),
+    ),
 }
 
 
@@ -125,13 +154,14 @@ def taylor_softmax(x: ArrayLike, *, order: int = 2, temperature: float = 1.0) ->
     kept = ~np.isneginf(z)
     z = np.where(kept, z, 0.0)
     c = max(1.0, float(np.abs(z).max(initial=0.0)))
-    f = sum((z / c)**m * math.exp((m - k) * math.log(c) - math.lgamma(m + 1)) for m in range(k + 1))
+    f = sum((z / c) ** m * math.exp((m - k) * math.log(c) - math.lgamma(m + 1)) for m in range(k + 1))
     return _normalize(f * kept)
 
 
 @old_positions("k", "top_p", "temperature")
-def sparse_softmax(x: ArrayLike, *, k: int | None = None, top_p: float | None = None,
-                   temperature: float = 1.0) -> np.ndarray:
+def sparse_softmax(
+    x: ArrayLike, *, k: int | None = None, top_p: float | None = None, temperature: float = 1.0
+) -> np.ndarray:
     """p_i = exp(z_i) / sum_{j in Omega} exp(z_j) on Omega = top-k (or the top-p nucleus) of z, else 0."""
     z = _scaled(x, temperature)
     check_k_or_top_p(k, top_p)
@@ -139,7 +169,7 @@ def sparse_softmax(x: ArrayLike, *, k: int | None = None, top_p: float | None = 
     if top_p is not None:
         mass = np.cumsum(softmax(z)[order])
         k = min(int(np.searchsorted(mass, check_top_p(top_p))) + 1, len(z))
-    omega = order[:check_k(k, len(z))]
+    omega = order[: check_k(k, len(z))]
     p = np.zeros_like(z)
     p[omega] = softmax(z[omega])
     return p
@@ -203,8 +233,9 @@ def entmax(x: ArrayLike, *, alpha: float = 1.5, temperature: float = 1.0, n_iter
 
 
 @old_positions("noise", "temperature", "n_points")
-def perturbmax(x: ArrayLike, *, noise: str = "gumbel", temperature: float = 1.0,
-               n_points: int | None = None) -> np.ndarray:
+def perturbmax(
+    x: ArrayLike, *, noise: str = "gumbel", temperature: float = 1.0, n_points: int | None = None
+) -> np.ndarray:
     """p_i = P[argmax(z + eps) = i] = E_eps[prod_{j != i} Phi(z_i - z_j + eps)]  (gumbel noise: softmax)."""
     z = _scaled(x, temperature)  # below: p_i = int pdf(t - z_i) prod_{j != i} Phi(t - z_j) dt, t = z_i + eps
     pdf, cdf, _, _ = _NOISE[check_noise(noise)]
@@ -217,8 +248,9 @@ def perturbmax(x: ArrayLike, *, noise: str = "gumbel", temperature: float = 1.0,
 
 
 @old_positions("noise", "n_samples", "temperature", "seed")
-def perturbmax_sample(x: ArrayLike, *, noise: str = "gumbel", n_samples: int = 1000, temperature: float = 1.0,
-                      seed: int = 0) -> np.ndarray:
+def perturbmax_sample(
+    x: ArrayLike, *, noise: str = "gumbel", n_samples: int = 1000, temperature: float = 1.0, seed: int = 0
+) -> np.ndarray:
     """p_i = #{s : argmax(z + eps_s) = i} / S, eps_s ~ noise: Monte Carlo perturbmax."""
     z = _scaled(x, temperature)
     sample = _NOISE[check_noise(noise)][3]
@@ -238,8 +270,9 @@ def gumbel_softmax(x: ArrayLike, *, temperature: float = 1.0, hard: bool = False
 
 
 @old_positions("target", "margin", "scale", "temperature", kept=1)
-def am_softmax(x: ArrayLike, target: int, *, margin: float = 0.35, scale: float = 30.0,
-               temperature: float = 1.0) -> np.ndarray:
+def am_softmax(
+    x: ArrayLike, target: int, *, margin: float = 0.35, scale: float = 30.0, temperature: float = 1.0
+) -> np.ndarray:
     """p = softmax(s (x - m e_t) / T): the target cosine x_t gives up a margin m before scaling by s."""
     x = _vector(x)
     onehot = np.eye(len(x))[_target(target, len(x))]
@@ -261,7 +294,7 @@ def cross_entropy(x: ArrayLike, target: int, *, temperature: float = 1.0, beta: 
 def sparse_softmax_loss(x: ArrayLike, target: int, *, k: int, temperature: float = 1.0) -> float:
     """L = log sum_{i in top-k} exp(z_i) - z_t,  z = x / T."""
     z = _shifted(_scaled(x, temperature))
-    top_k = np.sort(z)[::-1][:check_k(k, len(z))]
+    top_k = np.sort(z)[::-1][: check_k(k, len(z))]
     return _logsumexp(top_k) - z[_target(target, len(z))]
 
 
@@ -295,11 +328,14 @@ def taylor_cross_entropy(x: ArrayLike, target: int, *, order: int = 2, temperatu
 
 
 @old_positions("target", "margin", "scale", "temperature", kept=1)
-def am_softmax_loss(cosines: ArrayLike, target: int, *, margin: float = 0.35, scale: float = 30.0,
-                    temperature: float = 1.0) -> float:
+def am_softmax_loss(
+    cosines: ArrayLike, target: int, *, margin: float = 0.35, scale: float = 30.0, temperature: float = 1.0
+) -> float:
     """L = -log am_softmax(c, t)_t = -log e^{s(c_t - m)/T} / (e^{s(c_t - m)/T} + sum_{j != t} e^{s c_j/T})."""
     c = _vector(cosines)
-    z = check_positive("scale", scale) * (c - check_nonnegative("margin", margin) * np.eye(len(c))[_target(target, len(c))])
+    z = check_positive("scale", scale) * (
+        c - check_nonnegative("margin", margin) * np.eye(len(c))[_target(target, len(c))]
+    )
     return cross_entropy(z, target, temperature=temperature)
 
 
@@ -322,6 +358,7 @@ def smoothed_cross_entropy(p: ArrayLike, target: int, *, eps: float = 1e-3) -> f
 def surrogate_loss(x: ArrayLike, target: int, *, mapping: str = "softmax", **params: Any) -> float:
     """L = stop_grad(p - e_t) . z, p = mapping(x), z = x / T (or beta x): gradient exactly (p - e_t) / T; the value means nothing."""
     from .registry import get_mapping  # the registry imports this module
+
     x = _vector(x)
     t = _target(target, len(x))
     spec = get_mapping(mapping)

@@ -6,6 +6,7 @@ token, line or column. Limits: at most :data:`MAX_ROWS` rows, :data:`MAX_COLS` v
 :data:`MAX_VALUES` values in all and :data:`MAX_FILE_BYTES` bytes a file. ``probcore.check`` re-exports
 all of it.
 """
+
 from __future__ import annotations
 
 import csv
@@ -153,7 +154,9 @@ def _load_npy(data: bytes, allow_nonfinite: bool, name: str) -> np.ndarray:
     return array
 
 
-def load_rows(file_bytes: bytes, filename: str, *, allow_nonfinite: bool = False, name: str | None = None) -> np.ndarray:
+def load_rows(
+    file_bytes: bytes, filename: str, *, allow_nonfinite: bool = False, name: str | None = None
+) -> np.ndarray:
     """(rows, n) float64 array from an uploaded ``.csv`` (comma separated, optional header line)
     or ``.npy`` (numeric dtype, loaded with ``allow_pickle=False``; a 1-D array is one row).
 

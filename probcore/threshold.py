@@ -24,6 +24,7 @@ rows), or p itself when whole rows were solved: there the pass that certifies ta
 (sum p = 1 to 4 eps) is the one that writes p, and its scratch is a per-thread workspace
 (``scratch``) rather than fresh memory, whose page faults cost more than the passes on short rows.
 """
+
 from __future__ import annotations
 
 import functools
@@ -123,13 +124,16 @@ class Candidates(NamedTuple):
     values: torch.Tensor | None  # (rows, width): z' - shift at the entries that can be in the support, -inf padding
     columns: torch.Tensor | None  # (rows, width) int64: the column of each value, 0 for the padding
     shifted: torch.Tensor | None  # (rows, n): z' - shift, a new tensor, when it was made whole (else None)
-    p: torch.Tensor | None = None  # (rows, n): relu(z' - shift - tau)^q (not renormalised), when whole-row passes made it
+    p: torch.Tensor | None = (
+        None  # (rows, n): relu(z' - shift - tau)^q (not renormalised), when whole-row passes made it
+    )
     mass: torch.Tensor | None = None  # (rows, 1): sum of p, beside it
 
 
 # (tau, row max, cand, index, (p, mass) or None): see _rows_threshold
-_RowsResult = tuple[torch.Tensor, torch.Tensor, torch.Tensor | None, torch.Tensor | None,
-                    tuple[torch.Tensor, torch.Tensor] | None]
+_RowsResult = tuple[
+    torch.Tensor, torch.Tensor, torch.Tensor | None, torch.Tensor | None, tuple[torch.Tensor, torch.Tensor] | None
+]
 # (the new state, (rows, 1) bool: finished, or None for the screening passes): a _Method's step
 _StepResult = tuple[tuple[torch.Tensor, ...], torch.Tensor | None]
 
@@ -169,8 +173,7 @@ def _threshold_candidates(z: torch.Tensor, method: _Method, scale: float = 1.0) 
     shift = torch.where(finite, zmax, 0.0)
     if cand is not None:
         cand = cand - shift
-    return Candidates(tau.reshape(*z.shape[:-1], 1), shift.reshape(*z.shape[:-1], 1), cand, index, None,
-                      *(dense or ()))
+    return Candidates(tau.reshape(*z.shape[:-1], 1), shift.reshape(*z.shape[:-1], 1), cand, index, None, *(dense or ()))
 
 
 def _scaled(t: torch.Tensor, scale: float) -> torch.Tensor:
@@ -203,8 +206,7 @@ def _rows_threshold(rows: torch.Tensor, method: _Method, exact: bool, scale: flo
     blocks = rows[:, : nb * size].unflatten(-1, (size, nb))
     tail = _scaled(rows[:, nb * size :], scale)
     maxima = _scaled(blocks.amax(dim=1), scale)  # scale > 0 keeps the maxima
-    tau0, zmax, *_ = _rows_threshold(torch.cat([maxima, tail], dim=-1) if tail.numel() else maxima, method,
-                                     exact=False)
+    tau0, zmax, *_ = _rows_threshold(torch.cat([maxima, tail], dim=-1) if tail.numel() else maxima, method, exact=False)
     bound = tau0 - _tol(rows.dtype) * (1 + zmax.abs())  # below the threshold despite rounding (relative)
     packed = _pack(rows, size, maxima > bound + zmax, 4) if nb >= _MIN_PACKED else None
     if packed is not None:
@@ -223,8 +225,15 @@ def _rows_threshold(rows: torch.Tensor, method: _Method, exact: bool, scale: flo
     return _solve(cand, zmax, bound, method, exact), zmax, cand, index, None
 
 
-def _whole_rows(rows: torch.Tensor, zmax: torch.Tensor, tau0: torch.Tensor, method: _Method, exact: bool,
-                scale: float, guess: torch.Tensor | None = None) -> _RowsResult:
+def _whole_rows(
+    rows: torch.Tensor,
+    zmax: torch.Tensor,
+    tau0: torch.Tensor,
+    method: _Method,
+    exact: bool,
+    scale: float,
+    guess: torch.Tensor | None = None,
+) -> _RowsResult:
     """_rows_threshold's result when the passes run on the whole rows from the lower bound tau0
     (_dense starts from guess, when given: the block maxima's threshold, often the row's own)."""
     if exact and method.alpha is not None:
@@ -253,8 +262,9 @@ def _pack(rows: torch.Tensor, size: int, keep: torch.Tensor, shrink: int) -> tup
     return packed.view(n_rows, width * size), index.view(n_rows, width * size)
 
 
-def _solve(cand: torch.Tensor, zmax: torch.Tensor, tau0: torch.Tensor, method: _Method, exact: bool,
-           scale: float = 1.0) -> torch.Tensor:
+def _solve(
+    cand: torch.Tensor, zmax: torch.Tensor, tau0: torch.Tensor, method: _Method, exact: bool, scale: float = 1.0
+) -> torch.Tensor:
     """Threshold (relative to zmax) by passes of method.step on cand - shift from the lower bound
     tau0 (relative); shift = zmax, or 0 for a fully -inf row. Not exact: _SCREEN_PASSES passes on all
     rows, returning the lower bound. Exact: each row stops once finished (finished rows are
@@ -306,8 +316,9 @@ def _solve(cand: torch.Tensor, zmax: torch.Tensor, tau0: torch.Tensor, method: _
     return tau
 
 
-def _dense(rows: torch.Tensor, zmax: torch.Tensor, tau0: torch.Tensor, method: _Method, alpha: float,
-           scale: float) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+def _dense(
+    rows: torch.Tensor, zmax: torch.Tensor, tau0: torch.Tensor, method: _Method, alpha: float, scale: float
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """(tau, p, mass) of whole rows for one float alpha: tau (relative to zmax) exact,
     p = relu(scale * rows - zmax - tau)^q, q = 1 / (alpha - 1), and mass = sum p, as the pass that
     certified tau wrote and summed it (no pass after the threshold to build p). p is the only new full-size tensor: the
@@ -355,10 +366,14 @@ def _dense(rows: torch.Tensor, zmax: torch.Tensor, tau0: torch.Tensor, method: _
         if part is None and 2 * len(left) <= len(xs):  # the rest go on alone; the done rows' p stays
             part = (left, p, tau, mass)
             # what their step reads: p (sparsemax), d = buffers[0] (entmax-1.5), neither (general alpha)
-            p_left, s_left = (None if alpha != value else torch.index_select(b, 0, left, out=scratch(b, 3)[: len(left)])
-                              for value, b in ((2, p), (1.5, buffers[0])))
+            p_left, s_left = (
+                None if alpha != value else torch.index_select(b, 0, left, out=scratch(b, 3)[: len(left)])
+                for value, b in ((2, p), (1.5, buffers[0]))
+            )
             tau, lo, hi, mass, g = tau[left], lo[left], hi[left], mass[left], g[left]
-            new, lo, hi = _dense_step(alpha, p_left, s_left, tau, lo, hi, mass, None if slope is None else slope[left], g)
+            new, lo, hi = _dense_step(
+                alpha, p_left, s_left, tau, lo, hi, mass, None if slope is None else slope[left], g
+            )
             # the whole rows' shifted copy and scratch are free now: the rest runs in the same workspace
             xs = torch.index_select(xs, 0, left, out=scratch(xs, 3)[: len(left)])
             p, buffers = scratch(xs, 0), (scratch(xs, 1), scratch(xs, 2))
@@ -397,8 +412,9 @@ def scratch(like: torch.Tensor, slot: int) -> torch.Tensor:
     return buffer[: like.numel()].view(like.shape)
 
 
-def _dense_pass(rows: torch.Tensor, tau: torch.Tensor, alpha: float, p: torch.Tensor, s: torch.Tensor,
-                work: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor | None]:
+def _dense_pass(
+    rows: torch.Tensor, tau: torch.Tensor, alpha: float, p: torch.Tensor, s: torch.Tensor, work: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor | None]:
     """One pass of the (scaled, shifted) rows at tau: d = relu(rows - tau), p = d^q, s = d^(q - 1)
     (0 off the support) written into p, s, work; returns (F = sum p, sum s) (sum s only for a
     general alpha). d itself is p for sparsemax, s for entmax-1.5, work otherwise."""
@@ -422,9 +438,17 @@ def _dense_pass(rows: torch.Tensor, tau: torch.Tensor, alpha: float, p: torch.Te
     return p.sum(dim=-1, keepdim=True), s.sum(dim=-1, keepdim=True)
 
 
-def _dense_step(alpha: float, p: torch.Tensor | None, s: torch.Tensor | None, tau: torch.Tensor, lo: torch.Tensor,
-                hi: torch.Tensor, mass: torch.Tensor, slope: torch.Tensor | None,
-                g: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+def _dense_step(
+    alpha: float,
+    p: torch.Tensor | None,
+    s: torch.Tensor | None,
+    tau: torch.Tensor,
+    lo: torch.Tensor,
+    hi: torch.Tensor,
+    mass: torch.Tensor,
+    slope: torch.Tensor | None,
+    g: torch.Tensor,
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """The next tau of the rows after a pass (shifted; their p and s buffers serve as scratch) and
     the bracket [lo, hi] of the root. Sparsemax: Michelot's tau + (F - 1) / |S|, below the root
     from anywhere. Entmax-1.5: the closed form on S = {d > 0} when it lies in the bracket (exact
@@ -448,8 +472,9 @@ def _dense_step(alpha: float, p: torch.Tensor | None, s: torch.Tensor | None, ta
     return torch.where((new >= lo) & (new <= hi), new, (lo + hi) / 2), lo, hi
 
 
-def _support(cand: torch.Tensor, shift: torch.Tensor, tau: torch.Tensor, out: torch.Tensor,
-             scale: float = 1.0) -> torch.Tensor:
+def _support(
+    cand: torch.Tensor, shift: torch.Tensor, tau: torch.Tensor, out: torch.Tensor, scale: float = 1.0
+) -> torch.Tensor:
     """d = relu(scale * cand - shift - tau), written into out; S = {d > 0} is the support at tau."""
     d = torch.sub(cand, shift, out=out) if scale == 1 else torch.mul(cand, scale, out=out).sub_(shift)
     return d.sub_(tau).clamp_(min=0)
@@ -462,8 +487,14 @@ def _count_and_min(d: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     return inv.sign_().sum(dim=-1, keepdim=True), d_min
 
 
-def _sparsemax_step(cand: torch.Tensor, shift: torch.Tensor, buffers: list[torch.Tensor], tau: torch.Tensor,
-                    check: bool = True, scale: float = 1.0) -> _StepResult:
+def _sparsemax_step(
+    cand: torch.Tensor,
+    shift: torch.Tensor,
+    buffers: list[torch.Tensor],
+    tau: torch.Tensor,
+    check: bool = True,
+    scale: float = 1.0,
+) -> _StepResult:
     """Michelot: on S = {z > tau}, tau_S = tau + (sum_S (z - tau) - 1) / |S| = (sum_S z - 1) / |S|.
     From a lower bound it never passes the solution; it is exact once no entry of S lies below
     tau_S (then S is the support of tau_S)."""
@@ -476,8 +507,14 @@ def _sparsemax_step(cand: torch.Tensor, shift: torch.Tensor, buffers: list[torch
     return (tau + step,), ~(step > d_min + _tol(cand.dtype))
 
 
-def _entmax15_step(cand: torch.Tensor, shift: torch.Tensor, buffers: list[torch.Tensor], tau: torch.Tensor,
-                   check: bool = True, scale: float = 1.0) -> _StepResult:
+def _entmax15_step(
+    cand: torch.Tensor,
+    shift: torch.Tensor,
+    buffers: list[torch.Tensor],
+    tau: torch.Tensor,
+    check: bool = True,
+    scale: float = 1.0,
+) -> _StepResult:
     """On S = {z > tau}, d = z - tau: the closed form tau_S = tau + mean_S d - sqrt(1/|S| - var_S d)
     is exact when no entry of S lies below it; otherwise take Newton's step on the convex
     sqrt(F) - 1, F = sum d^2, which stays below the solution: tau + (F - sqrt(F)) / sum d."""
@@ -494,17 +531,33 @@ def _entmax15_step(cand: torch.Tensor, shift: torch.Tensor, buffers: list[torch.
     return (tau + torch.where(exact, closed, (s2 - torch.sqrt(s2)) / s1),), exact
 
 
-def _entmax_step(cand: torch.Tensor, shift: torch.Tensor, buffers: list[torch.Tensor], tau: torch.Tensor,
-                 lo: torch.Tensor, hi: torch.Tensor, alpha: torch.Tensor, check: bool = True,
-                 scale: float = 1.0) -> _StepResult:
+def _entmax_step(
+    cand: torch.Tensor,
+    shift: torch.Tensor,
+    buffers: list[torch.Tensor],
+    tau: torch.Tensor,
+    lo: torch.Tensor,
+    hi: torch.Tensor,
+    alpha: torch.Tensor,
+    check: bool = True,
+    scale: float = 1.0,
+) -> _StepResult:
     """_newton with the alphas (a (rows, 1) tensor) carried in the state."""
     state, finished = _newton(cand, shift, buffers, tau, lo, hi, alpha, check, scale)
     return (*state, alpha), finished
 
 
-def _newton(cand: torch.Tensor, shift: torch.Tensor, buffers: list[torch.Tensor], tau: torch.Tensor,
-            lo: torch.Tensor, hi: torch.Tensor, alpha: torch.Tensor | float, check: bool = True,
-            scale: float = 1.0) -> _StepResult:
+def _newton(
+    cand: torch.Tensor,
+    shift: torch.Tensor,
+    buffers: list[torch.Tensor],
+    tau: torch.Tensor,
+    lo: torch.Tensor,
+    hi: torch.Tensor,
+    alpha: torch.Tensor | float,
+    check: bool = True,
+    scale: float = 1.0,
+) -> _StepResult:
     """Newton on g(tau) = F^(alpha-1) - 1, F = sum relu(z - tau)^q, q = 1/(alpha-1):
     tau + (F - F^(2-alpha)) / sum_S (z - tau)^(q-1), kept inside the bracket [lo, hi] (F(lo) >= 1
     >= F(hi)) by bisection. Finished when |g| <= _tol (then |tau - root| <= |g|, as |g'| >= 1 at
@@ -543,10 +596,28 @@ def _newton(cand: torch.Tensor, shift: torch.Tensor, buffers: list[torch.Tensor]
     return (new, lo, hi), ~(g.abs() > _tol(cand.dtype)) | (new == tau)
 
 
-_SPARSEMAX = _Method(_sparsemax_step, lambda tau: (tau,), lambda state: state[0],
-                     lambda cand, _: sparsemax_threshold_sort(cand), _MAX_ITER, 1, False, False, 2.0)
-_ENTMAX15 = _Method(_entmax15_step, lambda tau: (tau,), lambda state: state[0],
-                    lambda cand, _: entmax15_threshold_sort(cand), _MAX_ITER, 1, False, False, 1.5)
+_SPARSEMAX = _Method(
+    _sparsemax_step,
+    lambda tau: (tau,),
+    lambda state: state[0],
+    lambda cand, _: sparsemax_threshold_sort(cand),
+    _MAX_ITER,
+    1,
+    False,
+    False,
+    2.0,
+)
+_ENTMAX15 = _Method(
+    _entmax15_step,
+    lambda tau: (tau,),
+    lambda state: state[0],
+    lambda cand, _: entmax15_threshold_sort(cand),
+    _MAX_ITER,
+    1,
+    False,
+    False,
+    1.5,
+)
 
 
 def sparsemax_threshold(z: torch.Tensor) -> torch.Tensor:
@@ -592,7 +663,13 @@ def _entmax_method(alpha: torch.Tensor, n_iter: int | None) -> _Method:
         _entmax_step,
         lambda tau: (tau, tau, torch.zeros_like(tau), alpha),
         lambda state: torch.where(alpha <= 2, state[0], state[1]),  # Newton stays below for alpha <= 2
-        finish, _MAX_ITER if n_iter is None else n_iter, 2, True, True, None)
+        finish,
+        _MAX_ITER if n_iter is None else n_iter,
+        2,
+        True,
+        True,
+        None,
+    )
 
 
 def _entmax_method_float(alpha: float, n_iter: int | None) -> _Method:
@@ -600,10 +677,17 @@ def _entmax_method_float(alpha: float, n_iter: int | None) -> _Method:
     finish = None if n_iter is not None else lambda cand, rows: entmax_threshold_bisect(cand, alpha)
     return _Method(
         lambda cand, shift, buffers, tau, lo, hi, check=True, scale=1.0: _newton(
-            cand, shift, buffers, tau, lo, hi, alpha, check, scale),
+            cand, shift, buffers, tau, lo, hi, alpha, check, scale
+        ),
         lambda tau: (tau, tau, torch.zeros_like(tau)),
         lambda state: state[0] if alpha <= 2 else state[1],
-        finish, _MAX_ITER if n_iter is None else n_iter, 2, True, True, alpha)
+        finish,
+        _MAX_ITER if n_iter is None else n_iter,
+        2,
+        True,
+        True,
+        alpha,
+    )
 
 
 def threshold_candidates(z: torch.Tensor, alpha: float, n_iter: int | None = None) -> Candidates:

@@ -14,6 +14,7 @@ Z = sum_j exp(x_j): O(n d) work per example. Three remedies live here:
 
 Plus cost measurements (``measure_costs`` and the ``time_*`` helpers) for plots of time against n.
 """
+
 from __future__ import annotations
 
 import functools
@@ -111,8 +112,8 @@ class HuffmanTree:
     taken with probability sigma(h . w_v); code 1 = right, sigma(-h . w_v).
     """
 
-    nodes: Tensor    # (n, L) long, internal-node index of each step
-    codes: Tensor    # (n, L) long, 0 = left, 1 = right
+    nodes: Tensor  # (n, L) long, internal-node index of each step
+    codes: Tensor  # (n, L) long, 0 = left, 1 = right
     lengths: Tensor  # (n,) long, path length = code length in bits
 
     @property
@@ -193,8 +194,13 @@ def code_length_summary(freqs: ArrayLike | Tensor) -> dict[str, float]:
     """Huffman figures for plots: entropy H <= expected length < H + 1, against log2 n (balanced) and max length."""
     f = _check_freqs(freqs)
     tree = huffman_tree(f)
-    return {"n": f.numel(), "log2_n": math.log2(f.numel()), "entropy_bits": entropy_bits(f),
-            "expected_length": expected_path_length(tree, f), "max_length": tree.max_length}
+    return {
+        "n": f.numel(),
+        "log2_n": math.log2(f.numel()),
+        "entropy_bits": entropy_bits(f),
+        "expected_length": expected_path_length(tree, f),
+        "max_length": tree.max_length,
+    }
 
 
 # ---------------------------------------------------------------------------------------------
@@ -232,7 +238,7 @@ def hierarchical_softmax(h: Tensor, node_vectors: Tensor, tree: HuffmanTree, log
     ``log=True`` returns log-probabilities.
     """
     _check_hs(h, node_vectors, tree)
-    scores = h @ node_vectors.T                                 # (..., n - 1), one per internal node
+    scores = h @ node_vectors.T  # (..., n - 1), one per internal node
     logp = _path_log_prob(scores[..., tree.nodes], _path_signs(tree.codes, tree.lengths, h.dtype))
     return logp if log else logp.exp()
 
@@ -250,7 +256,7 @@ def hierarchical_softmax_log_prob(h: Tensor, node_vectors: Tensor, tree: Huffman
         raise ProbcoreError("hs_target_range", high=tree.n_classes - 1)
     steps = int(tree.lengths[target].max()) if target.numel() else 0  # paths are left-aligned
     nodes, codes = tree.nodes[target, :steps], tree.codes[target, :steps]
-    scores = (node_vectors[nodes] @ h.unsqueeze(-1)).squeeze(-1)     # (..., steps)
+    scores = (node_vectors[nodes] @ h.unsqueeze(-1)).squeeze(-1)  # (..., steps)
     return _path_log_prob(scores, _path_signs(codes, tree.lengths[target], h.dtype))
 
 
@@ -258,8 +264,9 @@ def hierarchical_softmax_log_prob(h: Tensor, node_vectors: Tensor, tree: Huffman
 # importance sampling of the partition function
 
 
-def draw_samples(q: Tensor, m: int, batch_shape: tuple[int, ...] = (), generator: torch.Generator | None = None
-                 ) -> Tensor:
+def draw_samples(
+    q: Tensor, m: int, batch_shape: tuple[int, ...] = (), generator: torch.Generator | None = None
+) -> Tensor:
     """m i.i.d. class indices from q (with replacement) per batch entry: long (*batch_shape, m).
 
     q: (n,) shared by the batch, or (*batch_shape, n) one proposal per entry.
@@ -270,20 +277,21 @@ def draw_samples(q: Tensor, m: int, batch_shape: tuple[int, ...] = (), generator
     if q.ndim != 1 and tuple(q.shape[:-1]) != batch_shape:
         raise ProbcoreError("q_batch_shape", batch_shape=str(batch_shape), got=str(tuple(q.shape)))
     if q.ndim == 1:
-        return torch.multinomial(q, math.prod(batch_shape) * m, replacement=True,
-                                 generator=generator).view(*batch_shape, m)
-    return torch.multinomial(q.reshape(-1, q.shape[-1]), m, replacement=True,
-                             generator=generator).view(*batch_shape, m)
+        return torch.multinomial(q, math.prod(batch_shape) * m, replacement=True, generator=generator).view(
+            *batch_shape, m
+        )
+    return torch.multinomial(q.reshape(-1, q.shape[-1]), m, replacement=True, generator=generator).view(*batch_shape, m)
 
 
 class PartitionEstimate(NamedTuple):
-    log_z: Tensor    # log Z_hat, shape (...)
-    grad: Tensor     # estimate of d log Z / dx = softmax(x), shape (..., n)
+    log_z: Tensor  # log Z_hat, shape (...)
+    grad: Tensor  # estimate of d log Z / dx = softmax(x), shape (..., n)
     samples: Tensor  # indices drawn from q, shape (..., m)
 
 
-def importance_log_partition(x: Tensor, q: Tensor, m: int,
-                             generator: torch.Generator | None = None) -> PartitionEstimate:
+def importance_log_partition(
+    x: Tensor, q: Tensor, m: int, generator: torch.Generator | None = None
+) -> PartitionEstimate:
     """Importance-sampling estimate of log Z = log sum_j exp(x_j) and of its gradient softmax(x).
 
     With s_1..s_m ~ q i.i.d. and w_s = exp(x_s) / q_s:
@@ -313,18 +321,19 @@ def partition_estimate_variance(x: Tensor, q: Tensor, m: int = 1) -> Tensor:
 class ISStats(NamedTuple):
     m: int
     repeats: int
-    log_z: float             # exact log Z
-    ratio_mean: float        # mean of Z_hat / Z over repeats (unbiased: -> 1)
-    ratio_std_err: float     # standard error of that mean
-    ratio_var: float         # sample variance of Z_hat / Z
+    log_z: float  # exact log Z
+    ratio_mean: float  # mean of Z_hat / Z over repeats (unbiased: -> 1)
+    ratio_std_err: float  # standard error of that mean
+    ratio_var: float  # sample variance of Z_hat / Z
     ratio_var_theory: float  # chi^2(p || q) / m
-    log_z_bias: float        # mean(log Z_hat) - log Z  (<= 0 in expectation, ~ -Var/2)
-    log_z_var: float         # sample variance of log Z_hat
-    grad_tv: float           # mean total-variation distance 1/2 |grad_hat - softmax(x)|_1
+    log_z_bias: float  # mean(log Z_hat) - log Z  (<= 0 in expectation, ~ -Var/2)
+    log_z_var: float  # sample variance of log Z_hat
+    grad_tv: float  # mean total-variation distance 1/2 |grad_hat - softmax(x)|_1
 
 
-def importance_sampling_stats(x: Tensor, q: Tensor, m: int, repeats: int = 200,
-                              generator: torch.Generator | None = None) -> ISStats:
+def importance_sampling_stats(
+    x: Tensor, q: Tensor, m: int, repeats: int = 200, generator: torch.Generator | None = None
+) -> ISStats:
     """Bias and variance of ``importance_log_partition`` with m samples over R = ``repeats`` draws.
 
     x, q: 1-D (n,). Deterministic for a seeded ``generator``. Repeats run in chunks so the dense
@@ -349,10 +358,16 @@ def importance_sampling_stats(x: Tensor, q: Tensor, m: int, repeats: int = 200,
         err = torch.cat(log_z_hat).double() - log_z.double()
         ratio = err.exp()
         return ISStats(
-            m=m, repeats=repeats, log_z=float(log_z),
-            ratio_mean=float(ratio.mean()), ratio_std_err=float(ratio.std() / math.sqrt(repeats)),
-            ratio_var=float(ratio.var()), ratio_var_theory=float(partition_estimate_variance(x, q, m)),
-            log_z_bias=float(err.mean()), log_z_var=float(err.var()), grad_tv=float(torch.cat(tv).mean()),
+            m=m,
+            repeats=repeats,
+            log_z=float(log_z),
+            ratio_mean=float(ratio.mean()),
+            ratio_std_err=float(ratio.std() / math.sqrt(repeats)),
+            ratio_var=float(ratio.var()),
+            ratio_var_theory=float(partition_estimate_variance(x, q, m)),
+            log_z_bias=float(err.mean()),
+            log_z_var=float(err.var()),
+            grad_tv=float(torch.cat(tv).mean()),
         )
 
 
@@ -360,8 +375,9 @@ def importance_sampling_stats(x: Tensor, q: Tensor, m: int, repeats: int = 200,
 # training losses: sampled softmax and NCE
 
 
-def sampled_softmax_loss(x_target: Tensor, x_sampled: Tensor, logq_target: Tensor, logq_sampled: Tensor,
-                         reduction: str = "mean") -> Tensor:
+def sampled_softmax_loss(
+    x_target: Tensor, x_sampled: Tensor, logq_target: Tensor, logq_sampled: Tensor, reduction: str = "mean"
+) -> Tensor:
     """Sampled softmax with logQ correction over the target and m sampled classes s_1..s_m ~ q:
 
     L = -log softmax([x_t - log q_t, x_{s_1} - log q_{s_1}, ..., x_{s_m} - log q_{s_m}])_0.
@@ -382,8 +398,9 @@ def sampled_softmax_loss(x_target: Tensor, x_sampled: Tensor, logq_target: Tenso
     return _reduce(torch.logsumexp(logits, -1) - target, reduction)
 
 
-def nce_loss(x_target: Tensor, x_noise: Tensor, logq_target: Tensor, logq_noise: Tensor, k: int,
-             reduction: str = "mean") -> Tensor:
+def nce_loss(
+    x_target: Tensor, x_noise: Tensor, logq_target: Tensor, logq_noise: Tensor, k: int, reduction: str = "mean"
+) -> Tensor:
     """Noise-contrastive estimation with k noise samples per data point.
 
     With D(w) = sigma(x_w - log(k q_w)) the posterior that w came from the data (prior 1 : k):
@@ -396,8 +413,9 @@ def nce_loss(x_target: Tensor, x_noise: Tensor, logq_target: Tensor, logq_noise:
     _check_float("x_target", x_target)
     _check_float("x_noise", x_noise)
     if x_noise.shape != x_target.shape + (k,):
-        raise ProbcoreError("x_noise_shape", shape=str(tuple(x_target.shape) + (k,)), k=k,
-                            got=str(tuple(x_noise.shape)))
+        raise ProbcoreError(
+            "x_noise_shape", shape=str(tuple(x_target.shape) + (k,)), k=k, got=str(tuple(x_noise.shape))
+        )
     _check_broadcast("logq_target", logq_target, x_target.shape, "x_target")
     _check_broadcast("logq_noise", logq_noise, x_noise.shape, "x_noise")
     log_k = math.log(k)
@@ -415,9 +433,17 @@ def _zipf_tree(n: int, s: float) -> HuffmanTree:
     return huffman_tree(zipf_frequencies(n, s))
 
 
-def measure_costs(n: int, d: int = 64, m: int = 64, batch: int = 16, repeats: int = 5, s: float = 1.0,
-                  methods: tuple[str, ...] = COST_METHODS, dtype: torch.dtype = torch.float32, seed: int = 0
-                  ) -> dict[str, float]:
+def measure_costs(
+    n: int,
+    d: int = 64,
+    m: int = 64,
+    batch: int = 16,
+    repeats: int = 5,
+    s: float = 1.0,
+    methods: tuple[str, ...] = COST_METHODS,
+    dtype: torch.dtype = torch.float32,
+    seed: int = 0,
+) -> dict[str, float]:
     """Median wall seconds of one forward loss for a batch of hidden vectors h (batch, d), per method.
 
     Targets follow Zipf(s) over n classes. "full": log_softmax(h W^T), O(n d); "hierarchical":
@@ -474,12 +500,11 @@ def time_full_softmax(n: int, d: int = 64, batch: int = 16, repeats: int = 5, se
 
 def time_hierarchical(n: int, d: int = 64, batch: int = 16, repeats: int = 5, s: float = 1.0, seed: int = 0) -> float:
     """Median seconds of a hierarchical-softmax loss on a Zipf(s) Huffman tree (see ``measure_costs``)."""
-    return measure_costs(n, d, batch=batch, repeats=repeats, s=s, methods=("hierarchical",),
-                         seed=seed)["hierarchical"]
+    return measure_costs(n, d, batch=batch, repeats=repeats, s=s, methods=("hierarchical",), seed=seed)["hierarchical"]
 
 
-def time_sampled(n: int, d: int = 64, m: int = 64, batch: int = 16, repeats: int = 5, s: float = 1.0,
-                 seed: int = 0) -> float:
+def time_sampled(
+    n: int, d: int = 64, m: int = 64, batch: int = 16, repeats: int = 5, s: float = 1.0, seed: int = 0
+) -> float:
     """Median seconds of a sampled-softmax loss with m Zipf(s) samples (see ``measure_costs``)."""
-    return measure_costs(n, d, m=m, batch=batch, repeats=repeats, s=s, methods=("sampled",),
-                         seed=seed)["sampled"]
+    return measure_costs(n, d, m=m, batch=batch, repeats=repeats, s=s, methods=("sampled",), seed=seed)["sampled"]

@@ -2,6 +2,7 @@
 temporary room store): docs/screenshots/lesson_presentation.png, a lesson step in presentation mode
 as a projector shows it, and docs/screenshots/lesson_follow.png, a teacher's window and a student's
 window side by side in one live room. Run: python scripts/lesson_screenshots.py"""
+
 from __future__ import annotations
 
 import sys
@@ -25,8 +26,11 @@ WINDOW = {"width": 1000, "height": 1100}
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     n = len(lessons.shipped()["01_softmax_temperature"].steps)
-    with tempfile.TemporaryDirectory() as tmp, workers(2, Path(tmp) / "rooms.sqlite3", ROOT / "artifacts") as urls, \
-            chromium(sync_playwright) as browser:
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        workers(2, Path(tmp) / "rooms.sqlite3", ROOT / "artifacts") as urls,
+        chromium(sync_playwright) as browser,
+    ):
         projector = new_page(browser, PROJECTOR)
         projector.goto(f"{urls[0]}/?lesson=02_sparse_zeros&step=1&present=1")
         wait_for_step(projector, 1, len(lessons.shipped()["02_sparse_zeros"].steps))

@@ -2,6 +2,7 @@
 live_drag_3.png): the logits' star pressed on the plane sum = 1 and dragged across it, the pointer held,
 each still taken in the frame after a move (no server run between them). Playwright + Debian's
 Chromium on a local server. Run: python scripts/live_stills.py"""
+
 from __future__ import annotations
 
 import sys

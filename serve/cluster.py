@@ -17,6 +17,7 @@ any of them accepts a browser sent over by the proxy. Until Ctrl-C (or SIGTERM) 
 restarts a worker that exits; then it stops HAProxy and every worker. bench/bench_load.py and
 tests/test_serve.py use :class:`Cluster` directly.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -113,10 +114,21 @@ class Cluster:
     ``port`` (a free one when None; ``proxy=False``: workers only), run from the checkout ``root``
     (its app.py, its var/). A context manager."""
 
-    def __init__(self, workers: int = 1, port: int | None = None, *, bind: str = "127.0.0.1",
-                 worker_bind: str = "127.0.0.1", worker_port: int | None = None, backends: tuple[str, ...] = (), proxy: bool = True,
-                 run_dir: Path | None = None, env: dict | None = None, script: Path | None = None,
-                 root: Path = ROOT):
+    def __init__(
+        self,
+        workers: int = 1,
+        port: int | None = None,
+        *,
+        bind: str = "127.0.0.1",
+        worker_bind: str = "127.0.0.1",
+        worker_port: int | None = None,
+        backends: tuple[str, ...] = (),
+        proxy: bool = True,
+        run_dir: Path | None = None,
+        env: dict | None = None,
+        script: Path | None = None,
+        root: Path = ROOT,
+    ):
         if workers < 0 or (workers == 0 and not backends):
             raise ValueError(f"workers must be >= 1 (or >= 0 with backends), got {workers}")
         self.port = port or free_port()
@@ -124,10 +136,13 @@ class Cluster:
         self.worker_ports = [worker_port + i if worker_port else free_port() for i in range(workers)]
         self.run_dir = Path(run_dir or tempfile.mkdtemp(prefix="probcore-serve-"))
         self.run_dir.mkdir(parents=True, exist_ok=True)
-        self.env = {**ONE_THREAD, **os.environ, "STREAMLIT_SERVER_COOKIE_SECRET": os.environ.get(
-            "STREAMLIT_SERVER_COOKIE_SECRET", secrets.token_hex(16)),
+        self.env = {
+            **ONE_THREAD,
+            **os.environ,
+            "STREAMLIT_SERVER_COOKIE_SECRET": os.environ.get("STREAMLIT_SERVER_COOKIE_SECRET", secrets.token_hex(16)),
             **({PROXY_SECRET_ENV: os.environ.get(PROXY_SECRET_ENV) or secrets.token_hex(16)} if proxy else {}),
-            **(env or {})}
+            **(env or {}),
+        }
         self.workers: list[subprocess.Popen | None] = [None] * workers
         self.haproxy: subprocess.Popen | None = None
         self.root = Path(root)
@@ -143,10 +158,25 @@ class Cluster:
     def start_worker(self, i: int) -> None:
         log = open(self.run_dir / f"worker{i + 1}.log", "a")
         self.workers[i] = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", str(self.script), "--server.headless=true",
-             f"--server.port={self.worker_ports[i]}", f"--server.address={self.worker_bind}",
-             "--browser.gatherUsageStats=false", "--server.fileWatcherType=none", "--server.runOnSave=false"],
-            cwd=self.root, stdout=log, stderr=subprocess.STDOUT, env=self.env, start_new_session=True)
+            [
+                sys.executable,
+                "-m",
+                "streamlit",
+                "run",
+                str(self.script),
+                "--server.headless=true",
+                f"--server.port={self.worker_ports[i]}",
+                f"--server.address={self.worker_bind}",
+                "--browser.gatherUsageStats=false",
+                "--server.fileWatcherType=none",
+                "--server.runOnSave=false",
+            ],
+            cwd=self.root,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env=self.env,
+            start_new_session=True,
+        )
         log.close()
 
     def wait_healthy(self, url: str, proc: subprocess.Popen | None, timeout_s: float, what: str) -> None:
@@ -166,12 +196,14 @@ class Cluster:
         if self.proxy:
             config = self.run_dir / "haproxy.cfg"
             local = [f"{loopback(self.worker_bind)}:{p}" for p in self.worker_ports]
-            config.write_text(haproxy_config(self.port, local + list(self.backends), self.bind,
-                                             self.env.get(PROXY_SECRET_ENV, "")))
+            config.write_text(
+                haproxy_config(self.port, local + list(self.backends), self.bind, self.env.get(PROXY_SECRET_ENV, ""))
+            )
             subprocess.run([HAPROXY, "-c", "-q", "-f", str(config)], check=True)
             log = open(self.run_dir / "haproxy.log", "a")
-            self.haproxy = subprocess.Popen([HAPROXY, "-db", "-f", str(config)], stdout=log, stderr=subprocess.STDOUT,
-                                            start_new_session=True)
+            self.haproxy = subprocess.Popen(
+                [HAPROXY, "-db", "-f", str(config)], stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            )
             log.close()
             self.wait_healthy(self.url, self.haproxy, 30.0, "haproxy")
         return self
@@ -190,8 +222,9 @@ class Cluster:
     def cpu_seconds(self) -> list[tuple[float, float]]:
         """(the worker's own, its job process's) CPU seconds so far, per worker."""
         alive = [p if p is not None and p.poll() is None else None for p in self.workers]
-        return [(cpu_seconds(p.pid), sum(cpu_seconds(c) for c in descendants(p.pid))) if p else (0.0, 0.0)
-                for p in alive]
+        return [
+            (cpu_seconds(p.pid), sum(cpu_seconds(c) for c in descendants(p.pid))) if p else (0.0, 0.0) for p in alive
+        ]
 
     def stop(self) -> None:
         procs = [p for p in [self.haproxy, *self.workers] if p is not None and p.poll() is None]
@@ -226,10 +259,13 @@ def several_machines_need_redis(args, environ) -> str:
     if shared and not own:
         return ""
     flag = "--no-proxy" if args.no_proxy else "--backend"
-    return (f"{flag} serves one class from several machines, which need one shared store, not a SQLite file each"
-            + (f" ({', '.join(own)} names one: unset it)" if own else "") + ". On the machine with the proxy add "
-            "--store redis --redis-bind 0.0.0.0 (it prints the URL), and on every other machine export "
-            "PROBCORE_STORE_URL=redis://:PASSWORD@PROXYHOST:6379/0 before --no-proxy (docs/serving.md, several machines).")
+    return (
+        f"{flag} serves one class from several machines, which need one shared store, not a SQLite file each"
+        + (f" ({', '.join(own)} names one: unset it)" if own else "")
+        + ". On the machine with the proxy add "
+        "--store redis --redis-bind 0.0.0.0 (it prints the URL), and on every other machine export "
+        "PROBCORE_STORE_URL=redis://:PASSWORD@PROXYHOST:6379/0 before --no-proxy (docs/serving.md, several machines)."
+    )
 
 
 COPIED = ("app.py", "probcore", "explorer", "views", "lessons", "serve", ".streamlit")
@@ -242,7 +278,9 @@ def checkout(dest: Path) -> Path:
     for name in COPIED:
         source = ROOT / name
         if source.is_dir():
-            shutil.copytree(source, dest / name, ignore=shutil.ignore_patterns("__pycache__", "var"), dirs_exist_ok=True)
+            shutil.copytree(
+                source, dest / name, ignore=shutil.ignore_patterns("__pycache__", "var"), dirs_exist_ok=True
+            )
         elif source.exists():
             shutil.copy2(source, dest / name)
     return dest
@@ -257,13 +295,27 @@ class Groups:
 
     def __init__(self, groups: int, workers: int, folder: Path, env: dict | None = None):
         from serve.redis_server import RedisServer
+
         self.folder = Path(folder)
         self.redis = RedisServer(self.folder / "redis", free_port())
-        secrets_env = {"STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(16), PROXY_SECRET_ENV: secrets.token_hex(16),
-                       "PROBCORE_STORE_URL": self.redis.url, "PROBCORE_ROOMS_URL": "", "PROBCORE_RUNS_URL": "",
-                       **(env or {})}
-        self.groups = [Cluster(workers, proxy=False, root=checkout(self.folder / f"group{g + 1}"),
-                               run_dir=self.folder / f"group{g + 1}" / "logs", env=secrets_env) for g in range(groups)]
+        secrets_env = {
+            "STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(16),
+            PROXY_SECRET_ENV: secrets.token_hex(16),
+            "PROBCORE_STORE_URL": self.redis.url,
+            "PROBCORE_ROOMS_URL": "",
+            "PROBCORE_RUNS_URL": "",
+            **(env or {}),
+        }
+        self.groups = [
+            Cluster(
+                workers,
+                proxy=False,
+                root=checkout(self.folder / f"group{g + 1}"),
+                run_dir=self.folder / f"group{g + 1}" / "logs",
+                env=secrets_env,
+            )
+            for g in range(groups)
+        ]
         self.slots = [(c, i) for c in self.groups for i in range(workers)]  # w1.. -> (group, its worker)
         self.proxy: Cluster | None = None
         self.env = secrets_env
@@ -328,17 +380,33 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=2, help="local Streamlit workers (default 2)")
     parser.add_argument("--port", type=int, default=8501, help="the proxy's port, the class's address (default 8501)")
     parser.add_argument("--bind", default="0.0.0.0", help="address to listen on (default all: students' laptops)")
-    parser.add_argument("--worker-port", type=int, default=None,
-                        help="first port of the local workers (default: free ports on loopback)")
-    parser.add_argument("--backend", action="append", default=[], metavar="HOST:PORT",
-                        help="a worker on another machine (repeat), started there with --no-proxy")
+    parser.add_argument(
+        "--worker-port",
+        type=int,
+        default=None,
+        help="first port of the local workers (default: free ports on loopback)",
+    )
+    parser.add_argument(
+        "--backend",
+        action="append",
+        default=[],
+        metavar="HOST:PORT",
+        help="a worker on another machine (repeat), started there with --no-proxy",
+    )
     parser.add_argument("--no-proxy", action="store_true", help="start the workers only (an extra machine)")
-    parser.add_argument("--store", choices=("sqlite", "redis"), default="sqlite",
-                        help="sqlite: files in var/ (one machine, the default); redis: start redis-server here "
-                             "and share it (several machines; PROBCORE_STORE_URL names one started elsewhere)")
+    parser.add_argument(
+        "--store",
+        choices=("sqlite", "redis"),
+        default="sqlite",
+        help="sqlite: files in var/ (one machine, the default); redis: start redis-server here "
+        "and share it (several machines; PROBCORE_STORE_URL names one started elsewhere)",
+    )
     parser.add_argument("--redis-port", type=int, default=6379)
-    parser.add_argument("--redis-bind", default="127.0.0.1",
-                        help="where --store redis listens (0.0.0.0 for other machines: a password is made)")
+    parser.add_argument(
+        "--redis-bind",
+        default="127.0.0.1",
+        help="where --store redis listens (0.0.0.0 for other machines: a password is made)",
+    )
     args = parser.parse_args(argv)
     refused = several_machines_need_redis(args, os.environ)
     if refused:
@@ -346,6 +414,7 @@ def main(argv: list[str] | None = None) -> None:
     redis = None
     if args.store == "redis":
         from serve.redis_server import RedisServer
+
         password = "" if args.redis_bind in ("127.0.0.1", "localhost") else secrets.token_urlsafe(24)
         try:
             redis = RedisServer(ROOT / "var" / "redis", args.redis_port, args.redis_bind, password).start()
@@ -353,19 +422,31 @@ def main(argv: list[str] | None = None) -> None:
             parser.error(f"--store redis: {err}")
         os.environ["PROBCORE_STORE_URL"] = redis.url
         host = socket.getfqdn() if password else "127.0.0.1"
-        print(f"shared store: redis on {args.redis_bind}:{args.redis_port} (append-only file in var/redis); "
-              f"other machines: export PROBCORE_STORE_URL={redis.url.replace('127.0.0.1', host)}", flush=True)
+        print(
+            f"shared store: redis on {args.redis_bind}:{args.redis_port} (append-only file in var/redis); "
+            f"other machines: export PROBCORE_STORE_URL={redis.url.replace('127.0.0.1', host)}",
+            flush=True,
+        )
     # Local workers listen on loopback behind the proxy; on an extra machine they face the proxy host.
-    cluster = Cluster(args.workers, args.port, bind=args.bind, worker_bind=args.bind if args.no_proxy else "127.0.0.1",
-                      worker_port=args.worker_port,
-                      backends=tuple(args.backend), proxy=not args.no_proxy)
+    cluster = Cluster(
+        args.workers,
+        args.port,
+        bind=args.bind,
+        worker_bind=args.bind if args.no_proxy else "127.0.0.1",
+        worker_port=args.worker_port,
+        backends=tuple(args.backend),
+        proxy=not args.no_proxy,
+    )
     for sig in (signal.SIGINT, signal.SIGTERM):  # SIGINT too: a background start inherits it ignored
         signal.signal(sig, _interrupt)
     try:
         cluster.start()
         where = cluster.url if cluster.proxy else ", ".join(cluster.worker_url(i) for i in range(args.workers))
-        print(f"probcore explorer: {where} ({args.workers} local worker(s), {len(args.backend)} elsewhere; "
-              f"logs in {cluster.run_dir}). Ctrl-C stops everything.", flush=True)
+        print(
+            f"probcore explorer: {where} ({args.workers} local worker(s), {len(args.backend)} elsewhere; "
+            f"logs in {cluster.run_dir}). Ctrl-C stops everything.",
+            flush=True,
+        )
         while True:  # restart a worker that died; the proxy sends its students elsewhere meanwhile
             time.sleep(1.0)
             for i, proc in enumerate(cluster.workers):

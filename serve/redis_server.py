@@ -6,6 +6,7 @@ and the tests, which start it on a free loopback port in a temporary folder.
 
     python -m serve.redis_server --port 6379 --dir var/redis    # until Ctrl-C
 """
+
 from __future__ import annotations
 
 import argparse
@@ -47,14 +48,30 @@ class RedisServer:
         return f"redis://{':' + self.password + '@' if self.password else ''}{host}:{self.port}/0"
 
     def start(self, timeout_s: float = 30.0) -> RedisServer:
-        args = [REDIS, "--port", str(self.port), "--bind", self.bind, "--dir", str(self.folder),
-                "--appendonly", "yes", "--appendfsync", "everysec", "--save", "", "--daemonize", "no",
-                "--protected-mode", "no" if self.password or self.bind == "127.0.0.1" else "yes",
-                "--logfile", str(self.folder / "redis.log")]
+        args = [
+            REDIS,
+            "--port",
+            str(self.port),
+            "--bind",
+            self.bind,
+            "--dir",
+            str(self.folder),
+            "--appendonly",
+            "yes",
+            "--appendfsync",
+            "everysec",
+            "--save",
+            "",
+            "--daemonize",
+            "no",
+            "--protected-mode",
+            "no" if self.password or self.bind == "127.0.0.1" else "yes",
+            "--logfile",
+            str(self.folder / "redis.log"),
+        ]
         if self.password:
             args += ["--requirepass", self.password]
-        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
-                                     start_new_session=True)
+        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + timeout_s
         host = "127.0.0.1" if self.bind in ("0.0.0.0", "::") else self.bind
         while not ping(host, self.port):

@@ -1,5 +1,6 @@
 """Shared fixtures: ``case``, every mapping with representative parameters, callable on a tensor; a
 fresh shared-run store for the session."""
+
 from dataclasses import dataclass, field
 
 import pytest
@@ -70,6 +71,7 @@ def fresh_runs_store(tmp_path_factory):
     """The shared heavy-run store (explorer/serving/runs.py) of this test session, a fresh file (workers
     started by the tests inherit it): no run of an earlier session is served instead of computed."""
     import os
+
     os.environ.setdefault("PROBCORE_RUNS_URL", f"sqlite:///{tmp_path_factory.mktemp('runs') / 'runs.sqlite3'}")
 
 
@@ -82,6 +84,7 @@ def redis_server(tmp_path_factory):
 
     from bench.browser import free_port
     from serve.redis_server import RedisServer
+
     if not shutil.which("redis-server") and not __import__("os").path.exists("/usr/bin/redis-server"):
         pytest.skip("redis-server is not installed (apt-get install -y redis-server)")
     with RedisServer(tmp_path_factory.mktemp("redis"), free_port()) as server:
@@ -101,5 +104,6 @@ def redis_url(request):
     if server.proc.poll() is not None:  # a test stopped it: start it again
         server.start()
     import redis
+
     redis.Redis.from_url(server.url).flushdb()
     return server.url

@@ -1,6 +1,7 @@
 """Helpers shared by several test modules (test modules never import each other): the
 threshold tests' inputs and tolerances, two numpy implementations, and the explorer under
 ``streamlit.testing.v1.AppTest`` (open a page with URL parameters, read its figures)."""
+
 from __future__ import annotations
 
 import base64
@@ -61,6 +62,7 @@ SHAPES = ((5, 1), (4096, 1), (4, 2), (2048, 3), (6, 7), (600, 7), (64, 100), (16
 
 
 # numpy implementations, right and subtly wrong (tests/test_check.py, test_page_check.py)
+
 
 def softmax_np(x, t=1.0):
     z = x / t
@@ -165,15 +167,18 @@ def assert_readable(fig: dict) -> None:
 
 # The shared stores (tests/test_rooms.py, test_runs.py, test_hostile_shares.py): both backends
 
+
 def room_store(backend: str, tmp_path: Path, redis_url: str = "", clock=None):
     """A room store of ``backend`` ("sqlite": a file in tmp_path; "redis": the test's Redis);
     two calls with the same arguments share their rooms, as two worker processes do."""
     import time
 
     from explorer.classroom import rooms
+
     if backend == "sqlite":
         return rooms.SQLiteRooms(tmp_path / "rooms.sqlite3", clock=clock or time.time)
     from explorer.classroom.rooms_redis import RedisRooms
+
     return RedisRooms(redis_url, clock=clock or time.time)
 
 

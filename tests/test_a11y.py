@@ -3,6 +3,7 @@ colours in both themes, each mapping's second cue beyond colour, the charts' com
 tables (explorer/drawing/speak.py), and, over every page under AppTest, that any two traces of
 different mappings differ in a non-colour cue and that every chart comes with its text. The browser
 checks (axe-core, keyboard, titles, lang) are in tests/test_a11y_browser.py."""
+
 from __future__ import annotations
 
 import re
@@ -23,7 +24,9 @@ STREAMLIT_TEXT = {"light": "#2F2D2B", "dark": "#EDEBE8"}  # Streamlit 1.67's bod
 
 def blend(color: str, background: str, opacity: float) -> str:
     """``color`` drawn at ``opacity`` over ``background``, as '#RRGGBB'."""
-    mix = [round(opacity * int(color[i:i + 2], 16) + (1 - opacity) * int(background[i:i + 2], 16)) for i in (1, 3, 5)]
+    mix = [
+        round(opacity * int(color[i : i + 2], 16) + (1 - opacity) * int(background[i : i + 2], 16)) for i in (1, 3, 5)
+    ]
     return "#" + "".join(f"{c:02X}" for c in mix)
 
 
@@ -37,7 +40,13 @@ def test_contrast_ratio_is_wcags():
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_mapping_colours_have_3_to_1_against_the_background(theme):
     spare = [colors.mapping_color(f"new_mapping_{i}") for i in range(20)]
-    for color in [*colors.MAPPING_COLORS.values(), *spare, *colors.EXTRA_COLORS.values(), *F.CLASS_COLORS, F.ZERO_COLOR]:
+    for color in [
+        *colors.MAPPING_COLORS.values(),
+        *spare,
+        *colors.EXTRA_COLORS.values(),
+        *F.CLASS_COLORS,
+        F.ZERO_COLOR,
+    ]:
         assert contrast_ratio(color, BACKGROUNDS[theme]) >= 3.0, (color, theme)
 
 
@@ -46,6 +55,7 @@ def test_chart_and_caption_text_have_4_5_to_1(theme):
     assert contrast_ratio(F.TEXT_COLORS[theme], BACKGROUNDS[theme]) >= 4.5
     caption = blend(STREAMLIT_TEXT[theme], BACKGROUNDS[theme], 0.8)  # ui.ACCESSIBILITY_CSS: opacity 0.8
     from explorer.drawing import ui
+
     assert "opacity: 0.8;" in ui.ACCESSIBILITY_CSS
     assert contrast_ratio(caption, BACKGROUNDS[theme]) >= 4.5, caption
 
@@ -56,6 +66,7 @@ def test_accent_text_has_4_5_to_1():
     import tomllib
     from pathlib import Path
     from explorer.drawing import ui
+
     config = tomllib.loads((Path(__file__).resolve().parents[1] / ".streamlit" / "config.toml").read_text())
     accent = config["theme"]["light"]["primaryColor"]
     assert contrast_ratio(accent, "#FFFFFF") >= 4.5
@@ -79,8 +90,13 @@ def test_every_mapping_has_its_own_dash_marker_and_bar_pattern():
 
 def test_probability_bars_speak_with_their_exact_zeros():
     probs = {"softmax": np.array([0.7, 0.2, 0.1]), "sparsemax": np.array([0.95, 0.05, 0.0])}
-    fig = F.probability_bars(np.arange(3), np.array([2.0, 0.1, -1.0]), probs,
-                             {"softmax": "softmax", "sparsemax": "sparsemax"}, title="p per mapping")
+    fig = F.probability_bars(
+        np.arange(3),
+        np.array([2.0, 0.1, -1.0]),
+        probs,
+        {"softmax": "softmax", "sparsemax": "sparsemax"},
+        title="p per mapping",
+    )
     name, summary = speak.describe(fig)
     assert name == "p per mapping"
     assert summary == "softmax: p = 0.7, 0.2, 0.1; sparsemax: p = 0.95, 0.05, 0; one exact zero"
@@ -92,8 +108,13 @@ def test_probability_bars_speak_with_their_exact_zeros():
 
 def test_a_line_chart_speaks_its_values_or_their_range():
     x = np.linspace(0, 1, 50)
-    fig = F.line_chart(x, [F.mapping_curve("entmax", "α-entmax", x ** 2), F.Curve("three", np.array([1.0, 0.0, 2.0]), "#8C8C8C")],
-                       "x", "y", title="<b>Two</b> curves")
+    fig = F.line_chart(
+        x,
+        [F.mapping_curve("entmax", "α-entmax", x**2), F.Curve("three", np.array([1.0, 0.0, 2.0]), "#8C8C8C")],
+        "x",
+        "y",
+        title="<b>Two</b> curves",
+    )
     name, summary = speak.describe(fig)
     assert name == "Two curves"
     assert summary == "α-entmax: 50 values from 0 to 1; one exact zero; three: 1, 0, 2; one exact zero"
@@ -110,20 +131,39 @@ def test_grids_and_ternary_points_speak_and_tabulate():
     assert summary == "Jacobian: a grid of 2 × 2 values from -2 to 1; sparsemax: 2 points"
     frame = speak.figure_frame(fig)
     heat = frame[frame.trace == "Jacobian"]
-    assert heat[["x", "y", "z"]].values.tolist() == [["a", "c", 1.0], ["b", "c", -2.0], ["a", "d", 0.5], ["b", "d", 0.0]]
+    assert heat[["x", "y", "z"]].values.tolist() == [
+        ["a", "c", 1.0],
+        ["b", "c", -2.0],
+        ["a", "d", 0.5],
+        ["b", "d", 0.0],
+    ]
     assert frame[frame.trace == "sparsemax"][["a", "b", "c"]].values.tolist() == [[0.2, 0.3, 0.5], [0.5, 0.5, 0.0]]
 
 
 def test_summary_words_in_chinese():
     zh, en = catalogue("zh"), catalogue("en")
-    for key in ("a11y.chart_named", "a11y.range", "a11y.one_zero", "a11y.zeros", "a11y.grid", "a11y.points",
-                "a11y.table_hint", "a11y.no_data"):
+    for key in (
+        "a11y.chart_named",
+        "a11y.range",
+        "a11y.one_zero",
+        "a11y.zeros",
+        "a11y.grid",
+        "a11y.points",
+        "a11y.table_hint",
+        "a11y.no_data",
+    ):
         assert zh[key] != en[key], key
 
 
 def test_chart_text_takes_the_themes_colour():
-    fig = F.panels([np.arange(3.0)] * 2, [[F.Curve("a", np.ones(3), "#4C78A8")]] * 2, ["x1", "x2"], ["y1", "y2"],
-                   ["left", "right"], title="T")
+    fig = F.panels(
+        [np.arange(3.0)] * 2,
+        [[F.Curve("a", np.ones(3), "#4C78A8")]] * 2,
+        ["x1", "x2"],
+        ["y1", "y2"],
+        ["left", "right"],
+        title="T",
+    )
     fig.add_vline(1.0, annotation_text="mark")
     themed = F.with_text_color(fig, "dark").to_dict()["layout"]
     dark = F.TEXT_COLORS["dark"]
@@ -167,7 +207,7 @@ def test_mappings_differ_beyond_colour_and_every_chart_speaks(page):
     for fig in figures(at):
         shown = [tr for tr in fig["data"] if tr.get("showlegend", True) is not False and mapping_of(tr)]
         for i, a in enumerate(shown):
-            for b in shown[i + 1:]:
+            for b in shown[i + 1 :]:
                 if mapping_of(a) != mapping_of(b) and a.get("type") == b.get("type"):
                     assert cue(a) != cue(b), (fig["layout"]["title"], a.get("name"), b.get("name"), cue(a))
     texts = [h.proto.body for h in at.get("html") if 'class="pc-chart-text"' in h.proto.body]

@@ -8,6 +8,7 @@ and ``<html lang>`` in its language). ``PROBCORE_A11Y_REPORT=path`` writes the p
 table of docs/accessibility.md). Then the keyboard: focus into the Download popover, visible focus,
 the lesson bar's keys only while no control has the focus, no invisible Tab stop, its leave button
 named by what it does."""
+
 from __future__ import annotations
 
 import json
@@ -34,9 +35,11 @@ VARIANTS = (("en", False, "light"), ("zh", False, "light"), ("en", True, "dark")
 # (rule id, CSS selector axe reports) -> why the app cannot fix it here
 FRAMEWORK_LEFTOVERS: dict[tuple[str, str], str] = {}  # none: the live views' SVG is named (role="img", aria-label)
 
-pytestmark = [pytest.mark.slow,  # a real browser on a served explorer
-              pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
-              pytest.mark.skipif(not AXE.exists(), reason="needs axe-core in .axe/ (bash scripts/test.sh installs it)")]
+pytestmark = [
+    pytest.mark.slow,  # a real browser on a served explorer
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
+    pytest.mark.skipif(not AXE.exists(), reason="needs axe-core in .axe/ (bash scripts/test.sh installs it)"),
+]
 
 
 @pytest.fixture(scope="module")
@@ -86,10 +89,12 @@ def grow_to_full_height(page) -> None:
 def axe_violations(page) -> list[dict]:
     """axe's WCAG 2.1 A/AA violations on the page as drawn: [{id, impact, targets}]."""
     page.add_script_tag(path=str(AXE))
-    found = page.evaluate("""tags => axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})
+    found = page.evaluate(
+        """tags => axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})
         .then(r => r.violations.map(v => ({id: v.id, impact: v.impact,
               nodes: v.nodes.map(n => ({target: n.target.join(' '), impact: n.impact, summary: n.failureSummary}))})))""",
-                          WCAG21_AA)
+        WCAG21_AA,
+    )
     return found
 
 
@@ -112,7 +117,10 @@ def serious(violations: list[dict]) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for v in violations:
         for node in v["nodes"]:
-            if (node["impact"] or v["impact"]) in ("serious", "critical") and (v["id"], node["target"]) not in FRAMEWORK_LEFTOVERS:
+            if (node["impact"] or v["impact"]) in ("serious", "critical") and (
+                v["id"],
+                node["target"],
+            ) not in FRAMEWORK_LEFTOVERS:
                 out.setdefault(v["id"], []).append(node["target"])
     return out
 
@@ -164,8 +172,10 @@ def page(browser):
 
 def focused(page) -> str:
     """The focused element's text or accessible label (for messages and checks)."""
-    return page.evaluate("() => { const e = document.activeElement; return e ? (e.getAttribute('aria-label') || "
-                         "e.innerText || e.tagName) : null; }")
+    return page.evaluate(
+        "() => { const e = document.activeElement; return e ? (e.getAttribute('aria-label') || "
+        "e.innerText || e.tagName) : null; }"
+    )
 
 
 def test_the_language_switch_renames_the_window_and_the_document(server, page):
@@ -184,7 +194,9 @@ def test_download_popover_takes_the_focus_and_focus_stays_visible(server, page):
     opener = page.get_by_test_id("stPopoverButton").first
     opener.focus()
     page.keyboard.press("Enter")
-    page.wait_for_function("() => document.activeElement && document.activeElement.closest('[data-testid=stPopoverBody]')")
+    page.wait_for_function(
+        "() => document.activeElement && document.activeElement.closest('[data-testid=stPopoverBody]')"
+    )
     assert focused(page).strip() == "CSV", focused(page)
     page.keyboard.press("Escape")
     # a toggle's focus (its input is hidden; the label is outlined), by keyboard
@@ -200,7 +212,9 @@ def test_download_popover_takes_the_focus_and_focus_stays_visible(server, page):
     drawn(page)
     toolbar_button = page.get_by_test_id("stElementToolbarButton").first
     toolbar_button.locator("button").focus() if toolbar_button.locator("button").count() else toolbar_button.focus()
-    opacity = page.evaluate("() => getComputedStyle(document.activeElement.closest('[data-testid=stElementToolbar]')).opacity")
+    opacity = page.evaluate(
+        "() => getComputedStyle(document.activeElement.closest('[data-testid=stElementToolbar]')).opacity"
+    )
     assert float(opacity) == 1.0
 
 
@@ -211,8 +225,9 @@ def test_lesson_bar_keys_only_without_a_focused_control_and_no_invisible_tab_sto
     idle(page)
     page.wait_for_function("() => document.__lessonKeys")
     assert page.get_by_role("button", name="Leave the lesson").count() == 1  # named by what it does, not "close"
-    frames = page.evaluate("() => [...document.querySelectorAll('iframe')].filter(f => f.offsetHeight <= 2)"
-                           ".map(f => f.tabIndex)")
+    frames = page.evaluate(
+        "() => [...document.querySelectorAll('iframe')].filter(f => f.offsetHeight <= 2).map(f => f.tabIndex)"
+    )
     assert frames and all(index == -1 for index in frames), frames  # the keys' 1-px frame is no Tab stop
     chip = page.locator(".st-key-w_params_of button").first  # a mapping chip
     chip.focus()

@@ -1,5 +1,6 @@
 """The explorer under ``streamlit.testing.v1.AppTest`` (no browser): every page with default and
 extreme settings, hostile URLs, widgets -> URL state, and what the figures contain."""
+
 from __future__ import annotations
 
 import re
@@ -33,10 +34,27 @@ def test_every_page_renders_with_defaults(page):
 
 
 EXTREME = {
-    "large_n": dict(preset="random", n=1000, seed=3, present=1, temperature=0.05, alpha=3.5, k=1000, scale=64, target=999,
-                    show=",".join(MAPPINGS)),
-    "softmin_extreme_logits": dict(logits="1000, -1000, 0.5, 0, 0", temperature=-0.5, order=8, margin=1.0,
-                                   noise="uniform", hard=1, show=",".join(MAPPINGS)),
+    "large_n": dict(
+        preset="random",
+        n=1000,
+        seed=3,
+        present=1,
+        temperature=0.05,
+        alpha=3.5,
+        k=1000,
+        scale=64,
+        target=999,
+        show=",".join(MAPPINGS),
+    ),
+    "softmin_extreme_logits": dict(
+        logits="1000, -1000, 0.5, 0, 0",
+        temperature=-0.5,
+        order=8,
+        margin=1.0,
+        noise="uniform",
+        hard=1,
+        show=",".join(MAPPINGS),
+    ),
 }
 
 
@@ -58,6 +76,7 @@ def test_the_app_computes_on_one_torch_thread():
 
     import streamlit as st
     import torch
+
     before = torch.get_num_threads()
     torch.set_num_threads(2)
     st.cache_resource.clear()  # as in a fresh server process
@@ -96,13 +115,33 @@ def test_hostile_url_gives_messages_and_a_usable_page():
     assert {label("entmax"), label("sparse_softmax"), label("softmax")} <= shown  # defaults stand in
 
 
-@pytest.mark.parametrize("params", [
-    {"n": "-inf", "preset": "random"}, {"n": "5000", "preset": "random"}, {"k": "2.5"}, {"alpha": "nan"},
-    {"temperature": "inf"}, {"beta": "1e309"}, {"logits": "nan, 1"}, {"logits": "1e400, 2"}, {"logits": "1"},
-    {"logits": ",".join(["1"] * 1001)}, {"logits": "1, 2e5"}, {"show": "softmax,evil"}, {"lang": "xx"},
-    {"target": "99"}, {"seed": "-1"}, {"noise": "cauchy"}, {"hard": "maybe"}, {"top_p": "1.5"}, {"order": "3"},
-    {"preset": "nope"}, {"logits": "![x](https://example.com/x.png) [link](https://example.com)"},
-], ids=lambda p: "&".join(f"{k}={v[:12]}" for k, v in p.items()))
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"n": "-inf", "preset": "random"},
+        {"n": "5000", "preset": "random"},
+        {"k": "2.5"},
+        {"alpha": "nan"},
+        {"temperature": "inf"},
+        {"beta": "1e309"},
+        {"logits": "nan, 1"},
+        {"logits": "1e400, 2"},
+        {"logits": "1"},
+        {"logits": ",".join(["1"] * 1001)},
+        {"logits": "1, 2e5"},
+        {"show": "softmax,evil"},
+        {"lang": "xx"},
+        {"target": "99"},
+        {"seed": "-1"},
+        {"noise": "cauchy"},
+        {"hard": "maybe"},
+        {"top_p": "1.5"},
+        {"order": "3"},
+        {"preset": "nope"},
+        {"logits": "![x](https://example.com/x.png) [link](https://example.com)"},
+    ],
+    ids=lambda p: "&".join(f"{k}={v[:12]}" for k, v in p.items()),
+)
 def test_bad_query_parameters_are_refused_inline(params):
     at = run_app(**params)
     assert_ok(at, errors=True)
@@ -199,10 +238,12 @@ def test_jacobian_analytic_matches_autograd_and_the_l1_identity():
 def test_binary_slice_sparsemax_is_modified_huber_and_ce_is_logistic():
     figs = figures(run_app(PAGES[3]))
     binary = next(fig for fig in figs if fig["layout"]["title"]["text"].startswith("Loss of logits"))
-    np.testing.assert_allclose(trace(binary, label("sparsemax"))["y"], trace(binary, "modified Huber / 4")["y"],
-                               atol=1e-12)
-    np.testing.assert_allclose(trace(binary, label("softmax"))["y"], trace(binary, "logistic log(1 + e⁻ᵗ)")["y"],
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        trace(binary, label("sparsemax"))["y"], trace(binary, "modified Huber / 4")["y"], atol=1e-12
+    )
+    np.testing.assert_allclose(
+        trace(binary, label("softmax"))["y"], trace(binary, "logistic log(1 + e⁻ᵗ)")["y"], atol=1e-12
+    )
     planes = [fig for fig in figs if fig["data"][0]["type"] == "contour"]
     assert len(planes) == 2  # softmax and sparsemax until others are picked
     with_loss = [n for n in MAPPINGS if MAPPINGS[n].loss is not None and not MAPPINGS[n].stochastic]
@@ -250,8 +291,9 @@ def test_every_core_page_asks_a_question_and_reveals_a_computed_answer(page):
     assert any(v.startswith(("Right", "Not quite")) for v in verdicts), verdicts
     # the answer: its template with every field filled from the live values, numbers among them
     template = EN[f"{key}.a"]
-    pattern = "".join(re.escape(literal) + ("(.+?)" if name else "")
-                      for literal, name, _, _ in string.Formatter().parse(template))
+    pattern = "".join(
+        re.escape(literal) + ("(.+?)" if name else "") for literal, name, _, _ in string.Formatter().parse(template)
+    )
     filled = [m.groups() for m in map(re.compile(pattern, re.S).fullmatch, shown) if m]
     assert filled and any(re.search(r"\d", value) for value in filled[0]), (template, shown)
 
@@ -296,7 +338,9 @@ def test_presentation_mode_enlarges_fonts_and_lines():
     assert all(fig["layout"]["font"]["size"] == 22 for fig in big)
     assert all(fig["layout"]["xaxis"]["tickfont"]["size"] == 22 for fig in big)  # not left to the theme
     assert all("size" not in fig["layout"].get("font", {}) for fig in plain_figs)
-    lines = [tr for fig in big for tr in fig["data"] if tr.get("type") == "scatter" and "lines" in tr.get("mode", "lines")]
+    lines = [
+        tr for fig in big for tr in fig["data"] if tr.get("type") == "scatter" and "lines" in tr.get("mode", "lines")
+    ]
     assert lines and all(tr["line"]["width"] >= 5 for tr in lines)
 
 
@@ -305,6 +349,7 @@ def test_every_english_sentence_has_a_chinese_one():
     import re
 
     from explorer.i18n import EN, ZH
+
     missing = {k: v for k, v in EN.items() if k not in ZH and k not in ("lang.en", "lang.zh")}
     assert not {k: v for k, v in missing.items() if re.search(r"[A-Za-z]{3}", v)}
     assert all(k in EN or k.startswith(("param.", "mapping.", "help.", "error.")) for k in ZH)
@@ -312,6 +357,7 @@ def test_every_english_sentence_has_a_chinese_one():
 
 def test_url_numbers_are_checked_against_their_range():
     from explorer.session.state import OPTIONS, parse_option
+
     radius = REGISTRY["simplex"].option("radius")
     assert parse_option(radius, ["20"]) == 20.0
     for bad in ("20.5", "0.1", "nan", "1e400"):
@@ -340,7 +386,12 @@ def test_a_linked_logit_is_never_snapped_to_the_slider_grid():
 
 def test_pages_show_only_the_controls_they_use():
     """Logit controls only where a page uses the logits, mapping controls only where it draws them."""
-    logit_pages = CORE_PAGES + (REGISTRY["perturb"].script, REGISTRY["losses"].script, REGISTRY["smooth_max"].script, REGISTRY["sparse_from_exp"].script)
+    logit_pages = CORE_PAGES + (
+        REGISTRY["perturb"].script,
+        REGISTRY["losses"].script,
+        REGISTRY["smooth_max"].script,
+        REGISTRY["sparse_from_exp"].script,
+    )
     uses = {page: (page in logit_pages, page in CORE_PAGES) for page in PAGES}
     for page, (logits, mappings) in uses.items():
         at = run_app(page)
@@ -353,6 +404,7 @@ def test_pages_show_only_the_controls_they_use():
 def test_parameter_names_and_defaults_that_cannot_be_confused():
     from explorer.i18n import param_label
     from explorer.session.state import PARAM_OPTIONS
+
     assert "k" not in param_label("order").split() and param_label("k") != param_label("order")
     assert PARAM_OPTIONS["alpha"].default != 1.5  # α-entmax does not draw 1.5-entmax again
     at = run_app(show="entmax15,entmax")

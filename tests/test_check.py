@@ -2,6 +2,7 @@
 
 The "user implementations" (tests/helpers.py: softmax_np, sparsemax_np) are written from the formulas,
 independently of probcore."""
+
 import io
 import math
 import pickle
@@ -281,8 +282,11 @@ def test_entmax_other_alpha_support_one_too_few(rows):
 
 def test_masked_rows():
     x = np.array([[0.0, -np.inf, 1.0], [-np.inf, -np.inf, -np.inf]])
-    ok = check_outputs(x, np.array([[softmax_np(np.array([0.0, 1.0]))[0], 0, softmax_np(np.array([0.0, 1.0]))[1]],
-                                    [0.0, 0.0, 0.0]]), "softmax")
+    ok = check_outputs(
+        x,
+        np.array([[softmax_np(np.array([0.0, 1.0]))[0], 0, softmax_np(np.array([0.0, 1.0]))[1]], [0.0, 0.0, 0.0]]),
+        "softmax",
+    )
     assert [v.ok for v in ok] == [True, True]
     bad = check_outputs(x[1], np.full(3, np.nan), "softmax")[0]
     assert bad.cause == "nonfinite" and "fully masked" in bad.likely_cause

@@ -1,5 +1,6 @@
 """A zoo of buggy implementations, one per common bug: probcore.check names each bug's cause,
 and no other cause, on every row the bug makes fail (rows it leaves right may pass)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -168,12 +169,16 @@ def test_each_diagnosis_reads_in_chinese(buggy, x, mapping, params, cause):
     import streamlit as st
 
     from explorer.i18n import localize
+
     st.session_state["lang"] = "zh"
     try:
         for v in check.check_outputs(x, buggy(x), mapping, **params):
             if v.likely_cause:
                 assert isinstance(v.likely_cause, check.Sentence), v.likely_cause
                 text = localize(v.likely_cause)
-                assert re.search("[\u4e00-\u9fff]", text) and "{" not in text.replace("max{", ""), (v.likely_cause, text)
+                assert re.search("[\u4e00-\u9fff]", text) and "{" not in text.replace("max{", ""), (
+                    v.likely_cause,
+                    text,
+                )
     finally:
         st.session_state["lang"] = "en"

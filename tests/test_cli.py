@@ -1,6 +1,7 @@
 """The probcore command: exit status 0 / 1 / 2, the diagnosed cause per row, --json, stdin, hostile input.
 
 The "user implementations" are written here from the formulas, independently of probcore."""
+
 import io
 import json
 import subprocess
@@ -73,8 +74,20 @@ def test_forgotten_temperature_json(tmp_path, logits):
     code, out, _ = run("check", x, p, "-m", "softmax", "-p", "temperature=0.5", "--json")
     assert code == 1
     report = json.loads(out)
-    assert set(report) == {"mapping", "params", "atol", "rtol", "ok", "rows", "passed", "failed", "max_abs_error",
-                           "causes", "summary", "verdicts"}
+    assert set(report) == {
+        "mapping",
+        "params",
+        "atol",
+        "rtol",
+        "ok",
+        "rows",
+        "passed",
+        "failed",
+        "max_abs_error",
+        "causes",
+        "summary",
+        "verdicts",
+    }
     assert report["mapping"] == "softmax" and report["params"] == {"temperature": 0.5}
     assert (report["ok"], report["rows"], report["passed"], report["failed"]) == (False, 3, 0, 3)
     assert report["causes"] == {"temperature_forgotten": 3}
@@ -127,43 +140,65 @@ def test_am_softmax_target_per_row(tmp_path):
     target = np.array([0, 2])
     z = 4.0 * (x - 0.3 * np.eye(3)[target])
     p = write(tmp_path / "p.csv", softmax_np(z))
-    code, out, _ = run("check", write(tmp_path / "x.csv", x), p, "-m", "am_softmax",
-                       "-p", "margin=0.3", "-p", "scale=4", "-p", "target=0,2")
+    code, out, _ = run(
+        "check",
+        write(tmp_path / "x.csv", x),
+        p,
+        "-m",
+        "am_softmax",
+        "-p",
+        "margin=0.3",
+        "-p",
+        "scale=4",
+        "-p",
+        "target=0,2",
+    )
     assert code == 0, out
     code, _, err = run("check", str(tmp_path / "x.csv"), p, "-m", "am_softmax", "-p", "target=7")
     assert code == 2 and "target" in err
 
 
-@pytest.mark.parametrize("argv, stdin, message", [
-    (["check", "{x}", "{p}", "-m", "softmx"], b"", "mapping must be one of"),
-    (["check", "{x}", "{p}", "-m", "softmax", "-p", "temprature=2"], b"", "unknown parameter 'temprature' for softmax"),
-    (["check", "{x}", "{p}", "-m", "softmax", "-p", "temperature=two"], b"", "temperature must be a number"),
-    (["check", "{x}", "{p}", "-m", "softmax", "-p", "temperature=0"], b"", "temperature must be finite and non-zero"),
-    (["check", "{x}", "{p}", "-m", "softmax", "-p", "temperature=nan"], b"", "temperature must be a real number"),
-    (["check", "{x}", "{p}", "-m", "softmax", "-p", "temperature"], b"", "name=value"),
-    (["check", "{x}", "{p}", "-m", "softmax", "-p", "temperature=1", "-p", "temperature=2"], b"", "given twice"),
-    (["check", "{x}", "{p}", "-m", "sparse_softmax", "-p", "k=2.5"], b"", "k must be an integer"),
-    (["check", "{x}", "{p}", "-m", "sparse_softmax", "-p", "k=9"], b"", "k must be"),
-    (["check", "{x}", "{p}", "-m", "perturbmax", "-p", "noise=cauchy"], b"", "noise must be one of gumbel"),
-    (["check", "{x}", "{p}", "-m", "gumbel_softmax"], b"", "deterministic"),
-    (["check", "{x}", "{p}", "-m", "softmax", "--atol", "-1"], b"", "atol"),
-    (["check", "{x}", "{tmp}/missing.npy", "-m", "softmax"], b"", "cannot read probs"),
-    (["check", "{x}", "{tmp}", "-m", "softmax"], b"", "cannot read probs"),
-    (["check", "{x}", "{tmp}/p.txt", "-m", "softmax"], b"", "must end in .csv or .npy"),
-    (["check", "{x}", "{tmp}/short.csv", "-m", "softmax"], b"", "must have the shape of logits"),
-    (["check", "{x}", "{tmp}/empty.csv", "-m", "softmax"], b"", "holds no rows of numbers"),
-    (["check", "{x}", "{tmp}/empty.npy", "-m", "softmax"], b"", "not a valid .npy file"),
-    (["check", "{x}", "{tmp}/ragged.csv", "-m", "softmax"], b"", "line 2 has 2 values, expected 8"),
-    (["check", "{x}", "{tmp}/pickle.npy", "-m", "softmax"], b"", "real numeric array"),
-    (["check", "{x}", "{tmp}/huge.csv", "-m", "softmax"], b"", "must be at most 64 MiB"),
-    (["check", "{tmp}/nan_logits.csv", "{p}", "-m", "softmax"], b"", "logits must be finite or -inf"),
-    (["check", "-", "{p}", "-m", "softmax"], b"1,2\n3,x\n", "line 2, column 2: 'x' is not a number"),
-    (["check", "-", "{p}", "-m", "softmax"], b"", "holds no rows of numbers"),
-    (["check", "-", "{p}", "-m", "softmax"], b"\xff\xfe", "not UTF-8"),
-    (["check", "-", "-", "-m", "softmax"], b"1,2\n", "only one of LOGITS and PROBS"),
-    (["reference", "{x}", "-m", "softmax", "-o", "{tmp}/out.txt"], b"", "-o must name a .npy or .csv file"),
-    (["reference", "{x}", "-m", "softmax", "-o", "{tmp}/no/such/dir/out.csv"], b"", "cannot write"),
-])
+@pytest.mark.parametrize(
+    "argv, stdin, message",
+    [
+        (["check", "{x}", "{p}", "-m", "softmx"], b"", "mapping must be one of"),
+        (
+            ["check", "{x}", "{p}", "-m", "softmax", "-p", "temprature=2"],
+            b"",
+            "unknown parameter 'temprature' for softmax",
+        ),
+        (["check", "{x}", "{p}", "-m", "softmax", "-p", "temperature=two"], b"", "temperature must be a number"),
+        (
+            ["check", "{x}", "{p}", "-m", "softmax", "-p", "temperature=0"],
+            b"",
+            "temperature must be finite and non-zero",
+        ),
+        (["check", "{x}", "{p}", "-m", "softmax", "-p", "temperature=nan"], b"", "temperature must be a real number"),
+        (["check", "{x}", "{p}", "-m", "softmax", "-p", "temperature"], b"", "name=value"),
+        (["check", "{x}", "{p}", "-m", "softmax", "-p", "temperature=1", "-p", "temperature=2"], b"", "given twice"),
+        (["check", "{x}", "{p}", "-m", "sparse_softmax", "-p", "k=2.5"], b"", "k must be an integer"),
+        (["check", "{x}", "{p}", "-m", "sparse_softmax", "-p", "k=9"], b"", "k must be"),
+        (["check", "{x}", "{p}", "-m", "perturbmax", "-p", "noise=cauchy"], b"", "noise must be one of gumbel"),
+        (["check", "{x}", "{p}", "-m", "gumbel_softmax"], b"", "deterministic"),
+        (["check", "{x}", "{p}", "-m", "softmax", "--atol", "-1"], b"", "atol"),
+        (["check", "{x}", "{tmp}/missing.npy", "-m", "softmax"], b"", "cannot read probs"),
+        (["check", "{x}", "{tmp}", "-m", "softmax"], b"", "cannot read probs"),
+        (["check", "{x}", "{tmp}/p.txt", "-m", "softmax"], b"", "must end in .csv or .npy"),
+        (["check", "{x}", "{tmp}/short.csv", "-m", "softmax"], b"", "must have the shape of logits"),
+        (["check", "{x}", "{tmp}/empty.csv", "-m", "softmax"], b"", "holds no rows of numbers"),
+        (["check", "{x}", "{tmp}/empty.npy", "-m", "softmax"], b"", "not a valid .npy file"),
+        (["check", "{x}", "{tmp}/ragged.csv", "-m", "softmax"], b"", "line 2 has 2 values, expected 8"),
+        (["check", "{x}", "{tmp}/pickle.npy", "-m", "softmax"], b"", "real numeric array"),
+        (["check", "{x}", "{tmp}/huge.csv", "-m", "softmax"], b"", "must be at most 64 MiB"),
+        (["check", "{tmp}/nan_logits.csv", "{p}", "-m", "softmax"], b"", "logits must be finite or -inf"),
+        (["check", "-", "{p}", "-m", "softmax"], b"1,2\n3,x\n", "line 2, column 2: 'x' is not a number"),
+        (["check", "-", "{p}", "-m", "softmax"], b"", "holds no rows of numbers"),
+        (["check", "-", "{p}", "-m", "softmax"], b"\xff\xfe", "not UTF-8"),
+        (["check", "-", "-", "-m", "softmax"], b"1,2\n", "only one of LOGITS and PROBS"),
+        (["reference", "{x}", "-m", "softmax", "-o", "{tmp}/out.txt"], b"", "-o must name a .npy or .csv file"),
+        (["reference", "{x}", "-m", "softmax", "-o", "{tmp}/no/such/dir/out.csv"], b"", "cannot write"),
+    ],
+)
 def test_bad_input_exit_2_with_message(tmp_path, logits, argv, stdin, message):
     write(tmp_path / "x.csv", logits)
     write(tmp_path / "p.csv", softmax_np(logits))
@@ -198,19 +233,29 @@ def test_subprocess_exit_codes(tmp_path, logits, command):
     """The installed script (when on PATH) and python -m probcore, as CI runs them."""
     if command == ["probcore"]:
         import shutil
+
         if shutil.which("probcore") is None:
             pytest.skip("the probcore script is not installed (pip install . puts it on PATH)")
     x = write(tmp_path / "x.csv", logits)
     good = write(tmp_path / "good.npy", softmax_np(logits))
     bad = write(tmp_path / "bad.npy", softmax_no_max_np(logits))
-    results = [subprocess.run([*command, "check", x, p, "-m", "softmax"], cwd=ROOT, capture_output=True, text=True,
-                              timeout=120) for p in (good, bad, str(tmp_path / "none.npy"))]
+    results = [
+        subprocess.run(
+            [*command, "check", x, p, "-m", "softmax"], cwd=ROOT, capture_output=True, text=True, timeout=120
+        )
+        for p in (good, bad, str(tmp_path / "none.npy"))
+    ]
     assert [r.returncode for r in results] == [0, 1, 2]
     assert "4 of 4 rows match" in results[0].stdout
     assert "no max-subtraction" in results[1].stdout
     assert "cannot read probs" in results[2].stderr and "Traceback" not in results[2].stderr
-    piped = subprocess.run([*command, "check", "-", good, "-m", "softmax", "--json"], input=rows_bytes(logits, "csv"),
-                           cwd=ROOT, capture_output=True, timeout=120)
+    piped = subprocess.run(
+        [*command, "check", "-", good, "-m", "softmax", "--json"],
+        input=rows_bytes(logits, "csv"),
+        cwd=ROOT,
+        capture_output=True,
+        timeout=120,
+    )
     assert piped.returncode == 0 and json.loads(piped.stdout)["passed"] == 4
 
 

@@ -1,5 +1,6 @@
 """Issue 14.1 in the explorer: the Compare table's loss and gradient use the page's temperature
 and beta, as the probabilities beside them do (the expected values come from probcore here)."""
+
 import math
 
 import pytest

@@ -2,6 +2,7 @@
 descent arrows, Taylor softmax's failure of monotonicity, the temperature paths' ends, the
 sparsity of perturb-max per noise, the Huffman length at s = 0, the overflow's precision, the
 AM-softmax logit ranges, the over-confidence bound at n = k."""
+
 from __future__ import annotations
 
 import math
@@ -31,6 +32,7 @@ D64 = torch.float64
 
 # ---------------------------------------------------------------- loss plane arrows (error 3)
 
+
 @pytest.mark.parametrize("name", ["softmax", "sparsemax", "taylor_softmax"])
 def test_plane_arrows_are_the_descent_step_of_the_plane_coordinates(name):
     """An arrow is where one gradient step on all three logits moves (x0 - x2, x1 - x2)."""
@@ -59,6 +61,7 @@ def test_arrow_differs_from_the_partial_gradient_at_zero():
 
 
 # ---------------------------------------------------------------- Taylor softmax (error 2)
+
 
 def taylor_ce(t: float, order: int = 2) -> float:
     return float(losses.taylor_cross_entropy(torch.tensor([t, 0.0], dtype=D64), torch.tensor(0), order=order))
@@ -100,6 +103,7 @@ def test_taylor_small_temperature_limit_is_x_to_the_k():
 
 # ---------------------------------------------------------------- temperature paths (error 6)
 
+
 def test_temperature_note_gives_the_true_ends():
     at = run_app(REGISTRY["simplex"].script, show="sparse_softmax,sparsemax,am_softmax", k="2")
     assert_ok(at)
@@ -112,13 +116,16 @@ def test_temperature_note_gives_the_true_ends():
     assert 0 < topk_low[1] < 1e-15  # no exact vertex at any finite T
     np.testing.assert_allclose(topk_high[:2], 0.5, atol=0.01)  # uniform on the top 2, not the centre
     assert topk_high[2] == 0
-    am_high = probcore.am_softmax(x / high, torch.tensor(0), margin=0.35, scale=MAPPINGS["am_softmax"].params[1].default)
+    am_high = probcore.am_softmax(
+        x / high, torch.tensor(0), margin=0.35, scale=MAPPINGS["am_softmax"].params[1].default
+    )
     assert am_high[0] < 0.3  # the margin stays: not the centre
     for p in (topk_low, topk_high, am_high.numpy()):
         assert ui.vector(p)[1:-1] in note[0], (ui.vector(p), note[0])
 
 
 # ---------------------------------------------------------------- perturb-max sparsity (error 11)
+
 
 @pytest.mark.parametrize("noise", ["gumbel", "normal", "uniform", "logistic"])
 def test_perturbmax_is_sparse_exactly_for_bounded_noise(noise):
@@ -139,6 +146,7 @@ def test_entmax_is_sparse_above_alpha_one():
 
 # ---------------------------------------------------------------- Huffman at s = 0 (error 9)
 
+
 @pytest.mark.parametrize("n", [3, 4])
 def test_huffman_note_gives_the_uniform_length(n):
     summary = vocab.code_length_summary(vocab.zipf_frequencies(n, 0.0))
@@ -151,6 +159,7 @@ def test_huffman_note_gives_the_uniform_length(n):
 
 # ---------------------------------------------------------------- check page precision (error 7)
 
+
 def test_example_overflow_names_float64():
     mapping, params, x, user = check_compute.check_example("softmax_no_max")
     bad = [v for v in check_outputs(x, user, mapping, **params) if not v.ok]
@@ -160,6 +169,7 @@ def test_example_overflow_names_float64():
 
 
 # ---------------------------------------------------------------- AM-softmax (error 10)
+
 
 def test_am_softmax_target_logit_range_and_loss_never_zero():
     m, s, classes = 0.35, 30.0, 4
@@ -172,6 +182,7 @@ def test_am_softmax_target_logit_range_and_loss_never_zero():
 
 
 # ---------------------------------------------------------------- over-confidence bound (error 5)
+
 
 @pytest.mark.parametrize("eps", [0.01, 0.3])
 def test_bounds_coincide_at_n_equal_k(eps):

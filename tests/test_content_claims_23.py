@@ -4,6 +4,7 @@ then checked in the text that shows it: the lessons as the player renders them (
 resolved), the page strings through explorer.i18n. The page strings are corrected by the lead from
 tests/content_fixes_23.json (each page string's old and new text: the old one must be gone) and
 tests/content_fixes_23_new_keys.json (the strings added with a code change)."""
+
 from __future__ import annotations
 
 import itertools
@@ -83,6 +84,7 @@ def test_fixes_files_are_consistent_with_the_strings():
 
 # ---------------------------------------------------------------- numpy oracles
 
+
 def _softmax(x) -> np.ndarray:
     e = np.exp(np.asarray(x, float) - np.max(x))
     return e / e.sum()
@@ -115,11 +117,21 @@ def _grid(lo: float, hi: float, n: int = 40001) -> np.ndarray:
 
 _erf = np.frompyfunc(math.erf, 1, 1)
 NOISES = {  # name(scale): (pdf, cdf, integration range), each with mean-free shape as on the perturb page
-    "gumbel": lambda s: (lambda e: np.exp(-e / s - np.exp(-e / s)) / s, lambda z: np.exp(-np.exp(-z / s)), (-8 * s, 40 * s)),
-    "normal": lambda s: (lambda e: np.exp(-e**2 / (2 * s * s)) / (s * math.sqrt(2 * math.pi)),
-                         lambda z: 0.5 * (1 + _erf(z / (s * math.sqrt(2))).astype(float)), (-12 * s, 12 * s)),
-    "logistic": lambda s: (lambda e: 1 / (4 * s * np.cosh(e / (2 * s)) ** 2), lambda z: 1 / (1 + np.exp(-z / s)),
-                           (-60 * s, 60 * s)),
+    "gumbel": lambda s: (
+        lambda e: np.exp(-e / s - np.exp(-e / s)) / s,
+        lambda z: np.exp(-np.exp(-z / s)),
+        (-8 * s, 40 * s),
+    ),
+    "normal": lambda s: (
+        lambda e: np.exp(-(e**2) / (2 * s * s)) / (s * math.sqrt(2 * math.pi)),
+        lambda z: 0.5 * (1 + _erf(z / (s * math.sqrt(2))).astype(float)),
+        (-12 * s, 12 * s),
+    ),
+    "logistic": lambda s: (
+        lambda e: 1 / (4 * s * np.cosh(e / (2 * s)) ** 2),
+        lambda z: 1 / (1 + np.exp(-z / s)),
+        (-60 * s, 60 * s),
+    ),
 }
 
 
@@ -128,8 +140,12 @@ def _perturbmax(x, noise: str, scale: float = 1.0) -> np.ndarray:
     pdf, cdf, (lo, hi) = NOISES[noise](scale)
     e = _grid(lo, hi)
     x = np.asarray(x, float)
-    return np.array([np.trapezoid(pdf(e) * np.prod([cdf(x[i] - x[j] + e) for j in range(len(x)) if j != i], axis=0), e)
-                     for i in range(len(x))])
+    return np.array(
+        [
+            np.trapezoid(pdf(e) * np.prod([cdf(x[i] - x[j] + e) for j in range(len(x)) if j != i], axis=0), e)
+            for i in range(len(x))
+        ]
+    )
 
 
 def _moments(noise: str, scale: float = 1.0) -> tuple[float, float]:
@@ -143,6 +159,7 @@ def _moments(noise: str, scale: float = 1.0) -> tuple[float, float]:
 
 
 # ---------------------------------------------------------------- item 1: sampled softmax
+
 
 def _sampled_expected_gradient(theta, p, q, m: int) -> np.ndarray:
     """E over t ~ p and m samples s ~ q of the gradient in theta of
@@ -205,6 +222,7 @@ def test_vocab_page_states_the_sampled_gradient():
 
 # ---------------------------------------------------------------- item 2: zero beyond the grid
 
+
 @pytest.mark.parametrize("alpha", [1.1, 1.15])
 def test_entmax_loss_reaches_zero_beyond_the_losses_grid(alpha):
     """1/(alpha - 1) lies beyond the grid's end (t = 6): alpha-entmax of [t, 0] keeps p_1 > 0 on the
@@ -227,6 +245,7 @@ def test_losses_page_says_the_zero_lies_beyond_the_grid():
 
 
 # ---------------------------------------------------------------- items 5, 7, 8: Smooth max page
+
 
 def test_softmax_with_a_large_base_is_a_soft_argmax():
     """softmax(beta x) tends to the one-hot argmax (its values are probabilities), while the smooth
@@ -269,6 +288,7 @@ def test_max_has_a_kink_only_where_the_two_largest_tie():
 
 # ---------------------------------------------------------------- item 9: multi-label loss >= 0
 
+
 def _multilabel_loss_nonnegative_form(z, q) -> float:
     """L(z; q) = 1/2 |p - q|^2 + sum_{j not in S} q_j (tau - z_j), p = sparsemax(z): a sum of
     non-negative terms, equal to -q.z + 1/2 sum_S (z_j^2 - tau^2) + 1/2 |q|^2."""
@@ -296,19 +316,38 @@ def test_multilabel_training_never_shows_a_negative_loss():
 
 # ---------------------------------------------------------------- Chinese terms
 
-OLD_CHINESE = ("扰动最大", "代理函数", "消失的梯度", "modified Huber", "损失地形", "全变差", "锐利的代价", "小了 {ratio} 倍",
-               "hinge 损失", "不去相信", "截断距离", "算错了一个", "归一化因子", "蒙特卡罗", "软的最大值", "最大两个")
+OLD_CHINESE = (
+    "扰动最大",
+    "代理函数",
+    "消失的梯度",
+    "modified Huber",
+    "损失地形",
+    "全变差",
+    "锐利的代价",
+    "小了 {ratio} 倍",
+    "hinge 损失",
+    "不去相信",
+    "截断距离",
+    "算错了一个",
+    "归一化因子",
+    "蒙特卡罗",
+    "软的最大值",
+    "最大两个",
+)
 
 
 def _lesson_chinese() -> list[str]:
     return [lesson.title["zh"] for lesson in SHIPPED.values()] + [
-        by_lang["zh"] for lesson in SHIPPED.values() for step in lesson.steps for by_lang in step.texts.values()]
+        by_lang["zh"] for lesson in SHIPPED.values() for step in lesson.steps for by_lang in step.texts.values()
+    ]
 
 
 def test_lessons_use_the_pages_chinese_terms():
     """One term per concept, the pages' own (page titles and section names checked here)."""
     zh = catalogue("zh")
-    assert "Perturb-max" in zh["page.perturb"] and zh["page.loss"] == "损失曲面" and "替代损失" in zh["losses.surrogate"]
+    assert (
+        "Perturb-max" in zh["page.perturb"] and zh["page.loss"] == "损失曲面" and "替代损失" in zh["losses.surrogate"]
+    )
     assert "总变差" in zh["perturb.tv"] and "合页损失" in zh["loss.hinge"] and "配分函数" in zh["vocab.intro"]
     assert "蒙特卡洛" in zh["perturb.samples"] and "修正 Huber 损失（除以 4）" in zh["loss.binary_note"]
     texts = _lesson_chinese()
@@ -389,6 +428,7 @@ def test_logistic_noise_spreads_by_its_variance_not_its_tails():
 
 # ---------------------------------------------------------------- item 6: which losses give p - e_t
 
+
 def _finite_difference_gradient(f, x, h=1e-6) -> np.ndarray:
     return np.array([(f(x + h * e) - f(x - h * e)) / (2 * h) for e in np.eye(len(x))])
 
@@ -400,8 +440,12 @@ def test_which_losses_have_the_gradient_p_minus_onehot():
     x = np.array([1.0, 0.5, -0.5])
     onehot = np.eye(3)[0]
     top2 = np.where(x >= np.sort(x)[-2], np.exp(x), 0.0)
-    expected = {"cross_entropy": _softmax(x), "sparsemax_loss": _sparsemax(x), "sparse_softmax_loss": top2 / top2.sum(),
-                "entmax_loss": _entmax(x, 1.5)}
+    expected = {
+        "cross_entropy": _softmax(x),
+        "sparsemax_loss": _sparsemax(x),
+        "sparse_softmax_loss": top2 / top2.sum(),
+        "entmax_loss": _entmax(x, 1.5),
+    }
     params = {"sparse_softmax_loss": {"k": 2}, "entmax_loss": {"alpha": 1.5}}
     for name, p in expected.items():
         xt = torch.tensor(x, dtype=D64, requires_grad=True)
@@ -417,10 +461,13 @@ def test_which_losses_have_the_gradient_p_minus_onehot():
     np.testing.assert_allclose(xt.grad.numpy(), grad, atol=1e-6)  # the loss the pages draw
     en, zh = rendered("04_losses_margins_vocab", 1).values()
     assert "Each mapping comes with a loss" not in en and "每个映射都有对应的损失" not in zh
-    assert "Taylor softmax's cross-entropy is not $p - e_t$" in en and "Taylor softmax 交叉熵的梯度就不是 $p - e_t$" in zh
+    assert (
+        "Taylor softmax's cross-entropy is not $p - e_t$" in en and "Taylor softmax 交叉熵的梯度就不是 $p - e_t$" in zh
+    )
 
 
 # ---------------------------------------------------------------- item 10: the simplex image
+
 
 def test_softmax_image_of_the_square_grid_covers_94_percent():
     """The Simplex page maps (u, v, 0), u, v in [-R, R] (R = 4, the step's radius): the image is
@@ -450,6 +497,7 @@ def test_simplex_page_note_does_not_say_softmax_fills_the_triangle():
 
 # ---------------------------------------------------------------- item 11: top-k jumps
 
+
 def _topk_softmax(x, k: int) -> np.ndarray:
     keep = np.argsort(-np.asarray(x), kind="stable")[:k]
     p = np.zeros(len(x))
@@ -473,15 +521,18 @@ def test_topk_jumps_only_when_the_kth_and_next_swap(a, b, jumps):
 
 # ---------------------------------------------------------------- item 12: modified Huber / 4
 
+
 def test_binary_sparsemax_loss_is_modified_huber_over_4():
     """Sparsemax loss of [t, 0], target 0 (1/2 - x_t + 1/2 sum_S (x_i^2 - tau^2), from the numpy
     projection) against modified Huber h(t) = max(0, 1 - t)^2 for t >= -1, -4t below: L = h / 4."""
+
     def loss(t):
         z = np.array([t, 0.0])
         p = _sparsemax(z)
         s = p > 0
         tau = (z[s].sum() - 1) / s.sum()
         return 0.5 - t + 0.5 * np.sum(z[s] ** 2 - tau**2)
+
     for t in np.linspace(-3, 3, 61):
         huber = max(0.0, 1 - t) ** 2 if t >= -1 else -4 * t
         assert loss(t) == pytest.approx(huber / 4, abs=1e-12), t
@@ -492,6 +543,7 @@ def test_binary_sparsemax_loss_is_modified_huber_over_4():
 
 
 # ---------------------------------------------------------------- item 13: Gumbel-softmax gradient
+
 
 def test_gumbel_softmax_gradient_mean_bounded_variance_like_one_over_tau():
     """At (1.5, 0.5, 0, -1), 400 000 Gumbel draws (seed 0) for each tau: the trace of
@@ -516,6 +568,7 @@ def test_gumbel_softmax_gradient_mean_bounded_variance_like_one_over_tau():
 
 
 # ---------------------------------------------------------------- items 14, 16: margin page
+
 
 def _am_softmax_p_t(angle_deg: float, m: float, s: float, classes: int = 4) -> float:
     cos = np.cos(np.deg2rad(angle_deg) - 2 * np.pi * np.arange(classes) / classes)
@@ -544,6 +597,7 @@ def test_scale_step_is_at_the_class_centre():
 
 
 # ---------------------------------------------------------------- item 15: the alpha sweep's solver
+
 
 def test_alpha_sweep_is_solved_by_safeguarded_newton(monkeypatch):
     """The sweep at lesson 02's logits (46 values of alpha) runs Newton passes, and bisection only
@@ -583,11 +637,16 @@ def test_alpha_sweep_is_solved_by_safeguarded_newton(monkeypatch):
         np.testing.assert_allclose(p, expected, atol=1e-9, err_msg=str(alpha))
     en, zh = rendered("02_sparse_zeros", 7).values()
     assert "solved by bisection" not in en and "通过对阈值做二分求解" not in zh
-    assert "safeguarded Newton steps" in en and "bisection also finishes" in en and "above 2 the sweep finds the support" in en
+    assert (
+        "safeguarded Newton steps" in en
+        and "bisection also finishes" in en
+        and "above 2 the sweep finds the support" in en
+    )
     assert "带保护的牛顿法" in zh and "二分收尾" in zh and "排好序的分数上确定支撑集" in zh
 
 
 # ---------------------------------------------------------------- item 17: the Jacobian's rank
+
 
 def test_zero_row_sums_bound_the_rank_softmax_reaches_it():
     """Zero row sums give rank <= n - 1 only: softmax (every p > 0) has n - 1 at (2, 1, 0.5, -1),

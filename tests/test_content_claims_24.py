@@ -3,6 +3,7 @@ exact maths), each test failing on the old behaviour. Underflow against exact ze
 the Jacobian's colour bar on an all-zero matrix, a non-negative entropy, the binary loss slice
 (AM-softmax's scale, k > 2), the predict answer's change for Taylor softmax, the multi-label
 demo's predicted labels."""
+
 from __future__ import annotations
 
 import math
@@ -29,12 +30,14 @@ def softmax_log(x: np.ndarray) -> np.ndarray:
 
 # ---------------------------------------------------------------- underflow against exact zeros
 
+
 def test_float64_has_no_number_between_0_and_its_smallest_positive_one():
     """The words: "float64 has no number between 0 and 4.9e-324": the smallest positive float64 prints
     as 4.9e-324 (its next value down is 0); and a p > 0 just above half of it can still be computed as 0
     (softmax's exp, then its division, each round: reviewer's case), so the page names no other bound."""
     assert np.nextafter(0.0, 1.0) == SMALLEST and f"{SMALLEST:.1e}" == "4.9e-324" and np.nextafter(SMALLEST, 0.0) == 0.0
     from probcore.reference import softmax
+
     d = -(np.log(2.6e-324))  # p_2 = e^-d / (1 + 1 + e^-d) would be 1.3e-324 > 0 in exact arithmetic
     assert softmax(np.array([0.0, 0.0, -d]))[2] == 0.0
 
@@ -49,12 +52,20 @@ def test_softmax_at_minus_1000_underflows_and_sparsemax_zero_is_exact():
     assert not compute.underflows("sparsemax", x, state.default_kw("sparsemax"), p_sparse).any()
 
 
-@pytest.mark.parametrize("name, kw, x, under", [
-    ("sparse_softmax", (("k", 2), ("temperature", 1.0), ("top_p", None)), (1.0, -900.0, -1000.0), [False, True, False]),
-    ("entmax", (("alpha", 1.01), ("temperature", 1.0)), (1.0, 0.3, -0.2), None),
-    ("perturbmax", (("noise", "uniform"), ("temperature", 1.0)), (2.0, 0.5, 0.0, 1.5), [False] * 4),
-    ("taylor_softmax", (("order", 2), ("temperature", 1.0)), (1.0, 0.5, -0.5), [False] * 3),
-])
+@pytest.mark.parametrize(
+    "name, kw, x, under",
+    [
+        (
+            "sparse_softmax",
+            (("k", 2), ("temperature", 1.0), ("top_p", None)),
+            (1.0, -900.0, -1000.0),
+            [False, True, False],
+        ),
+        ("entmax", (("alpha", 1.01), ("temperature", 1.0)), (1.0, 0.3, -0.2), None),
+        ("perturbmax", (("noise", "uniform"), ("temperature", 1.0)), (2.0, 0.5, 0.0, 1.5), [False] * 4),
+        ("taylor_softmax", (("order", 2), ("temperature", 1.0)), (1.0, 0.5, -0.5), [False] * 3),
+    ],
+)
 def test_underflow_follows_each_mappings_definition(name, kw, x, under):
     """top-k: the kept class at -900 is e^-901 / Z > 0 (underflow), the dropped one exactly 0;
     uniform perturb-max: classes 1 and 2 lie >= 1 below the max (can never win: exact zeros)."""
@@ -94,6 +105,7 @@ def test_compare_marks_an_underflow_apart_from_exact_zeros():
 
 # ---------------------------------------------------------------- entropy, Jacobian colour bar
 
+
 def test_entropy_of_a_one_hot_p_prints_as_0_not_minus_0():
     assert f"{-np.sum(np.array([0.0, 0.0, 0.0])):.4f}" == "-0.0000"  # the old sign
     assert f"{compute.entropy(np.array([1.0, 0.0, 0.0])):.4f}" == "0.0000"
@@ -110,6 +122,7 @@ def test_jacobian_colour_bar_of_an_all_zero_matrix_and_the_gap_between_maps():
 
 
 # ---------------------------------------------------------------- the binary loss slice
+
 
 @pytest.mark.slow  # a whole page under AppTest
 def test_binary_slice_axis_is_not_flattened_by_am_softmax():
@@ -130,8 +143,9 @@ def test_binary_slice_axis_is_not_flattened_by_am_softmax():
 def test_binary_slice_k_too_large_is_a_translated_note():
     at = run_app(REGISTRY["loss"].script, show="softmax,sparse_softmax", k="3")
     assert_ok(at)
-    assert [i.value for i in at.info if "slice" in i.value] == [EN["loss.binary_k"].format(
-        mapping=mapping_label("sparse_softmax"), k=3)]
+    assert [i.value for i in at.info if "slice" in i.value] == [
+        EN["loss.binary_k"].format(mapping=mapping_label("sparse_softmax"), k=3)
+    ]
     assert not any("must be an integer" in c.value for c in at.caption)  # the raw error, before
     assert "k ≤ 2" in catalogue("zh")["loss.binary_k"]
 
@@ -143,6 +157,7 @@ def test_binary_axis_top_keeps_curves_of_the_references_scale():
 
 
 # ---------------------------------------------------------------- the predict answer's change
+
 
 def taylor2(x: np.ndarray) -> np.ndarray:
     f = 1 + x + x**2 / 2
@@ -178,6 +193,7 @@ def test_compare_answer_after_the_press_quotes_the_move_the_bars_made():
 
 
 # ---------------------------------------------------------------- multi-label predicted labels
+
 
 @pytest.mark.slow  # a whole page under AppTest
 def test_multilabel_tiny_p_is_not_a_predicted_label():

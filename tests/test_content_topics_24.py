@@ -2,6 +2,7 @@
 every "always / never / exactly" claim of the new sections recomputed here in numpy / scipy,
 independently of the page's code (own sorts, bisections, quadratures, closed forms), then found
 in the text the page shows. tests/content_claims_new.md lists each claim with its test."""
+
 from __future__ import annotations
 
 import math
@@ -55,6 +56,7 @@ def np_entmax_bisect(z: np.ndarray, alpha: float, iters: int = 200) -> tuple[np.
 
 # ---------------------------------------------------------------- 1. Taylor softmax, linear attention
 
+
 def test_taylor_polynomial_is_positive_and_factors_through_features():
     s = np.linspace(-50, 50, 100001)
     assert (1 + s + s**2 / 2).min() == pytest.approx(0.5, abs=1e-6)  # > 0 for every s (minimum 1/2 at s = -1)
@@ -83,18 +85,29 @@ def test_attention_taylor_note_numbers():
     assert tmin > 5 * smin  # the longer tail
     text = captions("attention")
     c = 1 / math.sqrt(dim)  # features built here: (1, sqrt(c) u, c u_a u_b / sqrt 2 for every pair a, b)
-    phi = lambda u: np.hstack([np.ones((len(u), 1)), math.sqrt(c) * u,  # noqa: E731
-                               np.stack([c * u[:, a] * u[:, b] / math.sqrt(2) for a in range(dim) for b in range(dim)], 1)])
+
+    def phi(u):
+        return np.hstack(
+            [
+                np.ones((len(u), 1)),
+                math.sqrt(c) * u,
+                np.stack([c * u[:, a] * u[:, b] / math.sqrt(2) for a in range(dim) for b in range(dim)], 1),
+            ]
+        )
+
     linear = (phi(q) @ (phi(k).T @ v)) / (phi(q) @ phi(k).sum(0))[:, None]
     np.testing.assert_allclose(linear, w @ v, atol=1e-12)
     assert "the linear form equals the quadratic one (probcore.taylor_softmax over the L × L scores) to " in text
-    assert (f"Multiply-adds: {2 * length**2 * dim:,} (2 L² d) against {2 * length * features * (dim + 1):,}"
-            f" (2 L D (d + 1), D = {features} features)") in text
+    assert (
+        f"Multiply-adds: {2 * length**2 * dim:,} (2 L² d) against {2 * length * features * (dim + 1):,}"
+        f" (2 L D (d + 1), D = {features} features)"
+    ) in text
     assert f"L > D (d + 1)/d = {even:.4g}" in text
     assert f"Taylor softmax {tmin:.3g}, softmax {smin:.3g}" in text
 
 
 # ---------------------------------------------------------------- 2. why top-k
+
 
 @pytest.mark.slow
 def test_why_topk_note_numbers():
@@ -104,11 +117,14 @@ def test_why_topk_note_numbers():
     # cross-entropy's gradient is p - e_t: p itself off the target; the top-k loss's is 0 off the top k
     text = captions("overconfidence")
     assert f"softmax puts {p[outside].sum():.3f} of its mass on the {len(outside)} classes outside the top k" in text
-    assert f"cross-entropy's gradient is ({', '.join(f'{v:.3g}' for v in p[outside])}), the top-k loss's (0, 0, 0)" in text
+    assert (
+        f"cross-entropy's gradient is ({', '.join(f'{v:.3g}' for v in p[outside])}), the top-k loss's (0, 0, 0)" in text
+    )
 
 
 def overconfidence_compute_example():
     import ast
+
     source = open(REGISTRY["overconfidence"].script, encoding="utf-8").read()
     line = next(ln for ln in source.splitlines() if ln.startswith("TOPK_EXAMPLE = "))
     return ast.literal_eval(line.split("=", 1)[1].split("#")[0].strip())
@@ -117,6 +133,7 @@ def overconfidence_compute_example():
 def test_topk_loss_gradient_is_zero_off_the_top_k_but_not_at_a_cut_target():
     import torch
     from probcore import losses
+
     x = torch.tensor([2.0, 1.0, 0.5, 0.0, -1.0], dtype=torch.float64, requires_grad=True)
     losses.sparse_softmax_loss(x, torch.tensor(4), k=2).backward()  # the target is cut
     assert x.grad[4] == -1.0 and (x.grad[2:4] == 0).all()  # "(other than the target's)"
@@ -125,6 +142,7 @@ def test_topk_loss_gradient_is_zero_off_the_top_k_but_not_at_a_cut_target():
 
 
 # ---------------------------------------------------------------- 3. exact 1.5-entmax, bisection bracket
+
 
 def test_entmax15_sorted_rule_and_no_real_root_rule_on_random_logits():
     rng = np.random.default_rng(0)
@@ -186,13 +204,16 @@ def test_binary_sparsemax_is_the_hard_sigmoid():
         if t >= 1:
             assert p[0] == 1.0  # exactly 1
     h = 1e-6
-    assert (np_sparsemax(np.array([h, 0.0]))[0][0] - np_sparsemax(np.array([-h, 0.0]))[0][0]) / (2 * h) == pytest.approx(0.5)
+    assert (np_sparsemax(np.array([h, 0.0]))[0][0] - np_sparsemax(np.array([-h, 0.0]))[0][0]) / (
+        2 * h
+    ) == pytest.approx(0.5)
     sig = lambda t: 1 / (1 + math.exp(-t))  # noqa: E731
     assert (sig(h) - sig(-h)) / (2 * h) == pytest.approx(0.25)
     assert 0 < sig(-30) < sig(30) < 1  # the sigmoid stays strictly inside (0, 1)
 
 
 # ---------------------------------------------------------------- 4, 5. the sparsemax loss derived, the entmax loss written out
+
 
 def sparsemax_loss_np(x: np.ndarray, t: int) -> float:
     _, lam = np_sparsemax(x)
@@ -207,7 +228,9 @@ def test_sparsemax_loss_gradient_and_the_half():
         t = int(rng.integers(5))
         p, lam = np_sparsemax(x)
         h = 1e-6
-        grad = np.array([(sparsemax_loss_np(x + h * e, t) - sparsemax_loss_np(x - h * e, t)) / (2 * h) for e in np.eye(5)])
+        grad = np.array(
+            [(sparsemax_loss_np(x + h * e, t) - sparsemax_loss_np(x - h * e, t)) / (2 * h) for e in np.eye(5)]
+        )
         np.testing.assert_allclose(grad, p - np.eye(5)[t], atol=1e-5)
         dlam = np.array([(np_sparsemax(x + h * e)[1] - np_sparsemax(x - h * e)[1]) / (2 * h) for e in np.eye(5)])
         np.testing.assert_allclose(dlam, (p > 0) / np.sum(p > 0), atol=1e-5)
@@ -229,7 +252,9 @@ def test_entmax_fenchel_young_loss_properties():
         t = int(rng.integers(4))
         for alpha in (1.25, 1.5, 2.0):
             assert fy_loss_np(x, t, alpha) >= -1e-9
-        assert fy_loss_np(x, t, 2.0) == pytest.approx(sparsemax_loss_np(x, t), abs=1e-9)  # alpha = 2: the sparsemax loss
+        assert fy_loss_np(x, t, 2.0) == pytest.approx(
+            sparsemax_loss_np(x, t), abs=1e-9
+        )  # alpha = 2: the sparsemax loss
         ce = math.log(np.sum(np.exp(x))) - x[t]
         assert fy_loss_np(x, t, 1.001) == pytest.approx(ce, abs=5e-3)  # alpha -> 1: cross-entropy
     x = np.array([3.0, 0.5, 0.0])  # gap 2.5 >= 1/(alpha - 1) = 2: p = e_0 exactly
@@ -240,14 +265,17 @@ def test_entmax_fenchel_young_loss_properties():
 def test_losses_new_notes():
     text = captions("losses")
     p, lam = np_sparsemax(X)
-    assert (f"λ = {lam:.6g}, support {{0, 1}}; the formula gives {sparsemax_loss_np(X, 0):.6g}, "
-            f"probcore.losses.sparsemax_loss {sparsemax_loss_np(X, 0):.6g}") in text
+    assert (
+        f"λ = {lam:.6g}, support {{0, 1}}; the formula gives {sparsemax_loss_np(X, 0):.6g}, "
+        f"probcore.losses.sparsemax_loss {sparsemax_loss_np(X, 0):.6g}"
+    ) in text
     assert "∂λ/∂x by central differences: (0.5, 0.5, 0)" in text
     assert "At x = (10, 0, …, 0), t = 0: λ = 9 and −xₜ + ½ Σᵢ∈S (xᵢ² − λ²) = -0.5." in text
     assert "the written-out loss and probcore's differ by at most" in text
 
 
 # ---------------------------------------------------------------- 6, 7. readings of softmax, collision entropy
+
 
 def test_softmax_readings():
     p = np_softmax(X)
@@ -296,21 +324,34 @@ def test_smooth_max_new_notes():
 
 # ---------------------------------------------------------------- 8. quantiles, smooth accuracy
 
+
 def normal_perturbmax(x: np.ndarray, temperature: float = 1.0) -> np.ndarray:
     """p_i = int phi(e) prod_{j != i} Phi((x_i - x_j)/T + e) de by scipy quadrature."""
     z = x / temperature
-    return np.array([integrate.quad(lambda e, i=i: stats.norm.pdf(e) * np.prod(stats.norm.cdf(z[i] - np.delete(z, i) + e)),
-                                    -12, 12, epsabs=1e-13, limit=200)[0] for i in range(len(z))])
+    return np.array(
+        [
+            integrate.quad(
+                lambda e, i=i: stats.norm.pdf(e) * np.prod(stats.norm.cdf(z[i] - np.delete(z, i) + e)),
+                -12,
+                12,
+                epsabs=1e-13,
+                limit=200,
+            )[0]
+            for i in range(len(z))
+        ]
+    )
 
 
 def test_quantile_estimate_converges_and_the_smooth_accuracy_tends_to_accuracy():
     from views.perturb import compute as perturb_compute
+
     exact = normal_perturbmax(X)
     errors = []
     for m in (10, 100, 1000):
         eps = stats.norm.ppf((np.arange(1, m + 1) - 0.5) / m)
-        est = np.array([np.mean(np.prod(stats.norm.cdf(X[i] - np.delete(X, i)[:, None] + eps[None, :]), axis=0))
-                        for i in range(3)])
+        est = np.array(
+            [np.mean(np.prod(stats.norm.cdf(X[i] - np.delete(X, i)[:, None] + eps[None, :]), axis=0)) for i in range(3)]
+        )
         errors.append(np.abs(est - exact).max())
     assert errors[0] > errors[1] > errors[2] and errors[2] < 1e-5
     page = perturb_compute.quantile_perturbmax(tuple(X))["errors"]
@@ -329,6 +370,7 @@ def test_perturb_quantile_note():
 
 # ---------------------------------------------------------------- 9. margin motivation
 
+
 @pytest.mark.slow
 def test_margin_gap_note():
     s, loss, m = 30.0, 0.01, 0.35
@@ -336,18 +378,33 @@ def test_margin_gap_note():
     assert math.log1p(math.exp(-s * plain)) == pytest.approx(loss, rel=1e-12)
     assert math.log1p(math.exp(-s * (plain + m - m))) == pytest.approx(loss, rel=1e-12)  # gap - m = plain
     text = captions("margin")
-    assert (f"needs cos θₜ − cos θⱼ ≥ {plain:.4f}; AM-softmax with m = 0.35 needs ≥ {plain + m:.4f}, exactly m more"
-            in text)
+    assert (
+        f"needs cos θₜ − cos θⱼ ≥ {plain:.4f}; AM-softmax with m = 0.35 needs ≥ {plain + m:.4f}, exactly m more" in text
+    )
 
 
 # ---------------------------------------------------------------- both languages carry the same numbers
 
-@pytest.mark.parametrize("key", [
-    "sfe.entmax15_note", "sfe.hs_note", "losses.derivation_note", "losses.fy_note", "attention.taylor_note",
-    "overconfidence.why_topk_note", "margin.why_note", "perturb.quantiles_note", "smooth.readings_note",
-    "smooth.readings_maxent", "smooth.collision_note"])
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        "sfe.entmax15_note",
+        "sfe.hs_note",
+        "losses.derivation_note",
+        "losses.fy_note",
+        "attention.taylor_note",
+        "overconfidence.why_topk_note",
+        "margin.why_note",
+        "perturb.quantiles_note",
+        "smooth.readings_note",
+        "smooth.readings_maxent",
+        "smooth.collision_note",
+    ],
+)
 def test_new_notes_have_the_same_fields_in_both_languages(key):
     import string
+
     fields = lambda text: sorted(f for _, f, _, _ in string.Formatter().parse(text) if f)  # noqa: E731
     assert fields(EN[key]) == fields(ZH[key]) and fields(EN[key])
 
@@ -356,7 +413,7 @@ def test_taylor_weight_is_not_monotone_and_never_below_one_half():
     """attention.taylor_text: f(s) = 1 + s + s^2/2 never falls below 1/2 (its minimum, at s = -1),
     grows again below -1, and a score of -3 outweighs a score of 0 (independent review's wording)."""
     s = np.linspace(-50, 50, 200_001)
-    f = 1 + s + s ** 2 / 2
+    f = 1 + s + s**2 / 2
     assert f.min() == pytest.approx(0.5, abs=1e-12) and s[np.argmin(f)] == pytest.approx(-1.0, abs=1e-3)
     assert 1 + (-3) + 9 / 2 == 2.5 > 1.0 and np.all(np.diff(f[s < -1]) < 0)
     words = STRINGS_ATTENTION["attention.taylor_text"]

@@ -2,6 +2,7 @@
 cases) and every loss, forward and backward, float32 / float64 / half precision, masks, any dim, wide
 rows. Skipped without a GPU (CI has none); run on a GPU machine with
 ``python -m pytest -q tests/test_cuda.py tests/test_torch_func.py``."""
+
 import pytest
 import torch
 
@@ -108,8 +109,13 @@ def test_gumbel_softmax_on_cuda():
 
 
 LOSSES = {
-    "cross_entropy": {}, "sparsemax_loss": {}, "entmax_loss": {"alpha": 1.5}, "neg_prob_loss": {},
-    "taylor_cross_entropy": {"order": 2}, "sparse_softmax_loss": {"k": 3}, "am_softmax_loss": {"scale": 8.0},
+    "cross_entropy": {},
+    "sparsemax_loss": {},
+    "entmax_loss": {"alpha": 1.5},
+    "neg_prob_loss": {},
+    "taylor_cross_entropy": {"order": 2},
+    "sparse_softmax_loss": {"k": 3},
+    "am_softmax_loss": {"scale": 8.0},
     "surrogate_loss": {"mapping": "sparsemax"},
 }
 

@@ -19,6 +19,7 @@ Tolerances (|p - p_float64| per entry; losses relative to 1 + |L|), each measure
 - float64 against the numpy reference and the package (both bisection in float64): 1e-10 for
   alpha <= 2, the Hoelder bound above beyond.
 """
+
 from __future__ import annotations
 
 import math
@@ -34,13 +35,19 @@ import probcore as pc
 from probcore import losses as L
 from probcore import reference as R
 
-SETTINGS = settings(max_examples=40, deadline=None, derandomize=True, database=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SETTINGS = settings(
+    max_examples=40,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 DTYPES = (torch.float16, torch.bfloat16, torch.float32, torch.float64)
 SCALES = (1e-6, 1e-3, 0.1, 1.0, 10.0, 300.0, 3e4)
 ALPHAS = st.one_of(
     st.sampled_from([0.05, 0.3, 0.5, 0.9, 0.999, 1.0, 1 + 1e-5, 1.001, 1.1, 1.25, 1.5, 1.7, 2.0, 2.5, 3.0, 4.0]),
-    st.floats(0.05, 4.0))
+    st.floats(0.05, 4.0),
+)
 
 
 def edge_tolerance(alpha, dtype):
@@ -51,8 +58,12 @@ def edge_tolerance(alpha, dtype):
 def tolerance(dtype, alpha=1.0):
     """Allowed |p - p_float64| of probcore in ``dtype`` (see the module docstring)."""
     edge = edge_tolerance(alpha, torch.float32 if dtype != torch.float64 else torch.float64)
-    base = {torch.float16: torch.finfo(torch.float16).eps, torch.bfloat16: torch.finfo(torch.bfloat16).eps,
-            torch.float32: 1e-6, torch.float64: 1e-10}[dtype]
+    base = {
+        torch.float16: torch.finfo(torch.float16).eps,
+        torch.bfloat16: torch.finfo(torch.bfloat16).eps,
+        torch.float32: 1e-6,
+        torch.float64: 1e-10,
+    }[dtype]
     return max(base, edge) + (1e-6 if dtype in (torch.float16, torch.bfloat16) else 0)
 
 
@@ -138,14 +149,17 @@ def test_float64_against_the_numpy_reference(case, alpha, temperature):
         "softmax": (pc.softmax(x, dim=dim, temperature=temperature), lambda v: R.softmax(v, temperature)),
         "sparsemax": (pc.sparsemax(x, dim=dim, temperature=temperature), lambda v: R.sparsemax(v, temperature)),
         "entmax15": (pc.entmax15(x, dim=dim, temperature=temperature), lambda v: R.entmax15(v, temperature)),
-        "entmax": (pc.entmax(x, alpha=alpha, dim=dim, temperature=temperature),
-                   lambda v: R.entmax(v, alpha, temperature)),
+        "entmax": (
+            pc.entmax(x, alpha=alpha, dim=dim, temperature=temperature),
+            lambda v: R.entmax(v, alpha, temperature),
+        ),
     }
     for name, (p, reference) in ours.items():
         moved = p.movedim(dim, -1)
         for index, row in rows(x, dim):
-            np.testing.assert_allclose(moved[index].numpy(), reference(row), atol=tol, rtol=0,
-                                       err_msg=f"{name} alpha={alpha}")
+            np.testing.assert_allclose(
+                moved[index].numpy(), reference(row), atol=tol, rtol=0, err_msg=f"{name} alpha={alpha}"
+            )
 
 
 @SETTINGS
@@ -171,8 +185,12 @@ def test_against_the_entmax_package(case, alpha):
     tol = 10 * tolerance(torch.float64, alpha)
     close(pc.sparsemax(x, dim=dim), entmax_pkg.sparsemax(x, dim=dim), 1e-10, "sparsemax")
     close(pc.entmax15(x, dim=dim), entmax_pkg.entmax15(x, dim=dim), 1e-10, "entmax15")
-    close(pc.entmax(x, alpha=alpha, dim=dim), entmax_pkg.entmax_bisect(x, alpha=alpha, dim=dim, n_iter=100), tol,
-          f"entmax alpha={alpha}")
+    close(
+        pc.entmax(x, alpha=alpha, dim=dim),
+        entmax_pkg.entmax_bisect(x, alpha=alpha, dim=dim, n_iter=100),
+        tol,
+        f"entmax alpha={alpha}",
+    )
 
 
 @SETTINGS
@@ -254,8 +272,10 @@ def test_gradcheck_float64(n, seed, alpha, temperature):
     assert torch.autograd.gradcheck(lambda v, b: pc.entmax(v, alpha=b, temperature=temperature), (x, a))
     assert torch.autograd.gradcheck(lambda v: pc.sparsemax(v, temperature=temperature), (x,))
     t = torch.randint(0, n, (2,), generator=g)
-    for loss in (lambda v: L.entmax_loss(v, t, alpha=alpha, temperature=temperature),
-                 lambda v: L.cross_entropy(v, t, temperature=temperature)):
+    for loss in (
+        lambda v: L.entmax_loss(v, t, alpha=alpha, temperature=temperature),
+        lambda v: L.cross_entropy(v, t, temperature=temperature),
+    ):
         assert torch.autograd.gradcheck(loss, (x,))
 
 

@@ -1,6 +1,7 @@
 """The README and docs/ hold together: the README stays short (it is also the package's page on
 the package index), its API tour runs, every relative link and image resolves (files and #anchors),
 and the README's map of the code names the folders and files that exist."""
+
 import re
 from pathlib import Path
 

@@ -3,6 +3,7 @@ driven by Playwright on Debian's Chromium. Visits every page through the app's n
 moves a slider, restores a view from a URL, refuses a
 hostile URL inline, and saves screenshots to artifacts/screenshots/ (and, with
 PROBCORE_UPDATE_SCREENSHOTS=1, one per page to docs/screenshots/ for the README)."""
+
 from __future__ import annotations
 
 import os
@@ -24,12 +25,16 @@ DOCS_SHOTS = ROOT / "docs" / "screenshots"
 UPDATE_DOCS = os.environ.get("PROBCORE_UPDATE_SCREENSHOTS") == "1"
 EN = catalogue("en")
 # page folder (screenshot name) -> (url path, title, navigation section): every page but the lesson editor
-PAGES = {Path(p.script).parent.name: (p.url_path, EN[p.title], EN[p.section]) for p in REGISTRY.values() if p.in_lessons}
+PAGES = {
+    Path(p.script).parent.name: (p.url_path, EN[p.title], EN[p.section]) for p in REGISTRY.values() if p.in_lessons
+}
 TIMEOUT_MS = 60_000
 SHOT_HEIGHT = 1700
 
-pytestmark = [pytest.mark.slow,  # a real browser on a served explorer
-              pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium at /usr/bin/chromium")]
+pytestmark = [
+    pytest.mark.slow,  # a real browser on a served explorer
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
+]
 
 
 @pytest.fixture(scope="module")
@@ -78,8 +83,9 @@ def test_every_page_through_the_navigation(server, page):
         page.get_by_test_id("stTopNavSection").filter(has_text=section).click()
         page.get_by_test_id("stTopNavDropdownLink").filter(has_text=title).click()
         page.wait_for_url(f"{server}/{path}" if path else f"{server}/")
-        page.wait_for_function("t => document.querySelector('h1') && document.querySelector('h1').innerText.includes(t)",
-                               arg=title)
+        page.wait_for_function(
+            "t => document.querySelector('h1') && document.querySelector('h1').innerText.includes(t)", arg=title
+        )
         settle(page)
         assert_no_exception(page)
         screenshot(page, name, docs=True)
@@ -109,7 +115,9 @@ def test_slider_updates_the_chart_and_the_url(server, page):
     page.wait_for_url("**logits=*")
     assert parse_qs(urlsplit(page.url).query)["logits"] == ["1.2, 0.3, -0.45"], page.url
     assert page.locator(".st-key-w_logits input").input_value() == "1.2, 0.3, -0.45"
-    shown = page.evaluate("() => JSON.parse(document.querySelector('[data-live-view=compare]').getAttribute('data-values'))")
+    shown = page.evaluate(
+        "() => JSON.parse(document.querySelector('[data-live-view=compare]').getAttribute('data-values'))"
+    )
     assert shown["logits"] == [1.2, 0.3, -0.45]  # Compare's chart is live (explorer/live): it shows the server's logits
 
 
@@ -181,8 +189,10 @@ def test_busy_sessions_keep_the_numbers_they_were_given(server, browser):
                 p.wait_for_function("e => new URLSearchParams(location.search).get('logits') === e", arg=expected)
             except sync_api.TimeoutError:  # say what the session shows instead: steps lost, or numbers changed
                 got = p.evaluate("() => new URLSearchParams(location.search).get('logits')")
-                raise AssertionError(f"expected logits {expected!r}, the URL holds {got!r}, the text field "
-                                     f"{p.locator('.st-key-w_logits input').input_value()!r}") from None
+                raise AssertionError(
+                    f"expected logits {expected!r}, the URL holds {got!r}, the text field "
+                    f"{p.locator('.st-key-w_logits input').input_value()!r}"
+                ) from None
             settle(p)
             assert_no_exception(p)
             sync_api.expect(p.locator(".st-key-w_logits input")).to_have_value(expected)

@@ -4,6 +4,7 @@ Chromium with one browser context per person. The teacher starts a room on worke
 joins with the code on worker B and follows three moves; a student who stops following is not
 moved and catches up on "follow again"; a wrong teacher secret drives nothing. (How fast a student
 follows is measured by bench/bench_rooms.py, not asserted here: the machine is shared.)"""
+
 from __future__ import annotations
 
 import re
@@ -16,8 +17,10 @@ from bench.lesson_browser import BAR, click, counter, idle, new_page, start_room
 from explorer.classroom import lessons, rooms
 
 sync_api = pytest.importorskip("playwright.sync_api")
-pytestmark = [pytest.mark.slow,  # served workers and real browsers
-              pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium at /usr/bin/chromium")]
+pytestmark = [
+    pytest.mark.slow,  # served workers and real browsers
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
+]
 
 FOLLOW_TIMEOUT_MS = 30_000  # a following student moves within POLL_S + one run (1-2 s on an idle machine)
 N = len(lessons.shipped()["01_softmax_temperature"].steps)  # the lesson a room starts with

@@ -2,6 +2,7 @@
 and in Chinese, and check what the view holds (data-values) against probcore at three positions,
 then that the release reached the server (the URL's logits). Not timed (bench/bench_explorer.py
 times the frames)."""
+
 from __future__ import annotations
 
 import json
@@ -83,8 +84,10 @@ def test_dragging_compare_draws_probcore_and_reaches_the_server(server, browser,
             page.wait_for_function("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
             shown = values(page)
             assert_matches_probcore(shown)
-            page.wait_for_function("x => new URL(location.href).searchParams.get('logits') === x",
-                                   arg=", ".join(f"{v:.6g}" for v in shown["logits"]))
+            page.wait_for_function(
+                "x => new URL(location.href).searchParams.get('logits') === x",
+                arg=", ".join(f"{v:.6g}" for v in shown["logits"]),
+            )
             assert np.allclose(url_logits(page), shown["logits"])
         assert page.locator("[data-testid='stPlotlyChart']").count() == 0  # the live view replaced it
         bar = page.locator("[data-live-view='compare'] [data-class='1'] .pl-hit")  # drag class 1's bar up
@@ -95,8 +98,10 @@ def test_dragging_compare_draws_probcore_and_reaches_the_server(server, browser,
         page.mouse.down()
         page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.3, steps=8)
         page.mouse.up()
-        page.wait_for_function(f"() => JSON.parse(document.querySelector(\"{ROOT_SELECTOR}\")"
-                               f".getAttribute('data-values')).logits[1] > {before}")
+        page.wait_for_function(
+            f'() => JSON.parse(document.querySelector("{ROOT_SELECTOR}")'
+            f".getAttribute('data-values')).logits[1] > {before}"
+        )
         shown = values(page)
         assert_matches_probcore(shown)
         temperature = page.locator("[data-live-view='compare'] input[aria-label='temperature']")
@@ -106,8 +111,10 @@ def test_dragging_compare_draws_probcore_and_reaches_the_server(server, browser,
         page.wait_for_function("() => new URL(location.href).searchParams.get('temperature') === '1.2'")
         assert_matches_probcore(values(page), temperature=1.2)
         settle(page)
-        assert page.locator(".st-key-w_temperature").count() == 0 or \
-            page.locator(".st-key-w_temperature input").input_value() == "1.2"
+        assert (
+            page.locator(".st-key-w_temperature").count() == 0
+            or page.locator(".st-key-w_temperature input").input_value() == "1.2"
+        )
         label = page.locator("[data-live-view='compare'] .pl-axis").last.text_content()
         assert label == ("class i (logit xᵢ)" if lang == "en" else "类别 i（logit xᵢ）")
         assert not errors, errors
@@ -122,6 +129,7 @@ def test_dragging_on_jacobian_draws_probcore_jacobians(server, browser, lang):
     import torch
 
     import probcore
+
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     page.set_default_timeout(TIMEOUT_MS)
     errors = []
@@ -147,8 +155,10 @@ def test_dragging_on_jacobian_draws_probcore_jacobians(server, browser, lang):
             for name, J in shown["jacobians"].items():
                 kwargs = {k: v for k, v in state.default_kwargs(name).items() if v is not None}
                 assert np.allclose(J, probcore.jacobian(name, x, **kwargs).numpy(), rtol=0, atol=1e-9), name
-            page.wait_for_function("x => new URL(location.href).searchParams.get('logits') === x",
-                                   arg=", ".join(f"{v:.6g}" for v in shown["logits"]))
+            page.wait_for_function(
+                "x => new URL(location.href).searchParams.get('logits') === x",
+                arg=", ".join(f"{v:.6g}" for v in shown["logits"]),
+            )
         assert not errors, errors
     finally:
         page.close()
@@ -204,6 +214,7 @@ def check_view(view: str, shown: dict) -> None:
     import probcore
     from explorer import compute
     from views.simplex.figures import _plane
+
     x = np.array(shown["logits"])
     names = {"softmax", "sparsemax"} if view == "jacobian" else set(state.DEFAULT_SHOWN)  # Jacobian: the maps drawn
     assert set(shown["mappings"]) == names, shown["mappings"].keys()
@@ -264,8 +275,10 @@ def test_every_live_view_draws_probcore_at_three_drag_positions(server, browser,
             shown = view_values(page, view)
             check_view(view, shown)
             seen.append(tuple(shown["logits"]))
-            page.wait_for_function("x => new URL(location.href).searchParams.get('logits') === x",
-                                   arg=", ".join(f"{v:.6g}" for v in shown["logits"]))
+            page.wait_for_function(
+                "x => new URL(location.href).searchParams.get('logits') === x",
+                arg=", ".join(f"{v:.6g}" for v in shown["logits"]),
+            )
         assert len(set(seen)) == 3, seen  # three different positions
         assert not page.errors, page.errors
     finally:
@@ -285,9 +298,12 @@ def test_the_last_release_wins_when_keys_outrun_the_server(server, browser):
         assert view_values(page, "compare")["mappings"]  # drawn at once
         page.wait_for_function("() => new URL(location.href).searchParams.get('temperature') === '1.3'")
         settle(page)
-        assert np.allclose(view_values(page, "compare")["mappings"]["softmax"],
-                           reference("softmax", np.array(view_values(page, "compare")["logits"]), temperature=1.3),
-                           rtol=0, atol=1e-9)
+        assert np.allclose(
+            view_values(page, "compare")["mappings"]["softmax"],
+            reference("softmax", np.array(view_values(page, "compare")["logits"]), temperature=1.3),
+            rtol=0,
+            atol=1e-9,
+        )
         assert not page.errors, page.errors
     finally:
         page.close()
@@ -317,7 +333,9 @@ def test_downloads_hold_what_the_view_shows(server, browser, view, tmp_path):
                 for name, p in shown["mappings"].items():
                     assert np.array_equal(table[:, header.index(name)], p), name
                 if view == "sweeps":
-                    assert np.array_equal(table[:, header.index("alpha_mappings.entmax")], shown["alpha_mappings"]["entmax"])
+                    assert np.array_equal(
+                        table[:, header.index("alpha_mappings.entmax")], shown["alpha_mappings"]["entmax"]
+                    )
     finally:
         page.close()
 
@@ -356,8 +374,12 @@ def test_figure_first(server, browser, size, present, request):
     (issue 21, open): at 1280x720 in presentation mode Jacobian's heat maps end about 32 px below the window
     and Sweeps' rotated axis label runs past its panel: a strict xfail, so a fix shows as XPASS."""
     if size == (1280, 720) and present:
-        request.applymarker(pytest.mark.xfail(strict=True, reason="issue 21: Jacobian and Sweeps overflow the "
-                                              "first screen at 1280x720 in presentation mode"))
+        request.applymarker(
+            pytest.mark.xfail(
+                strict=True,
+                reason="issue 21: Jacobian and Sweeps overflow the first screen at 1280x720 in presentation mode",
+            )
+        )
     shots = ROOT / "artifacts" / "figure-first"
     shots.mkdir(parents=True, exist_ok=True)
     width, height = size

@@ -6,6 +6,7 @@ clientWidth for every label, button, tab, select, slider value, metric and capti
 overlaps its track, and tables are zoomed with the text and stay in their column. The toolbar's
 camera saves a PNG named by page, chart and parameters (explorer.drawing.ui.file_name), twice
 ui.PNG_WIDTH wide, with nothing drawn on its right edge (a legend cut there would be)."""
+
 from __future__ import annotations
 
 import os
@@ -20,14 +21,18 @@ from explorer.drawing import ui
 from views.registry import PAGES
 
 sync_api = pytest.importorskip("playwright.sync_api")
-pytestmark = [pytest.mark.slow,  # a served worker and a real browser
-              pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium at /usr/bin/chromium")]
+pytestmark = [
+    pytest.mark.slow,  # a served worker and a real browser
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
+]
 
 PROJECTOR = {"width": 1280, "height": 720}
 TOPIC_AND_TOOL_PAGES = [page for page in PAGES.values() if page.section in ("nav.topics", "nav.tools")]
-LABELS = ('button, [data-testid="stWidgetLabel"], [role="tab"], summary, [data-baseweb="select"], '
-          '[data-testid="stSliderThumbValue"], [data-testid="stSliderTickBar"], [data-testid="stTable"] th, '
-          '[data-testid="stTable"] td, [data-testid="stMetricLabel"], [data-testid="stCaptionContainer"]')
+LABELS = (
+    'button, [data-testid="stWidgetLabel"], [role="tab"], summary, [data-baseweb="select"], '
+    '[data-testid="stSliderThumbValue"], [data-testid="stSliderTickBar"], [data-testid="stTable"] th, '
+    '[data-testid="stTable"] td, [data-testid="stMetricLabel"], [data-testid="stCaptionContainer"]'
+)
 FIT = """labels => {
   const main = document.querySelector('[data-testid="stMain"]');
   const cut = [];  // a label, or any box inside it, wider than it is shown (an ellipsis or clipped text)
@@ -97,6 +102,7 @@ def test_presentation_mode_cuts_no_label_at_1280x720(server, browser):
 
 def test_a_png_download_is_named_and_holds_the_whole_legend(server, browser, tmp_path):
     from PIL import Image
+
     page = new_page(browser, PROJECTOR)
     page.set_default_timeout(300_000)  # the server's first page (torch, plotly) on a busy shared machine
     page.goto(f"{server}/losses?losses_n=12")

@@ -4,6 +4,7 @@ recorded, and none may go to a host other than the test server's: on every page 
 reference-style links and images is uploaded through the Lessons page's "Open a lesson" (refused:
 no request follows), then a lesson whose free-text page option carries a Markdown image and link,
 shown through ``{{param:attention_query}}``, is uploaded and played through its steps."""
+
 from __future__ import annotations
 
 import os
@@ -16,8 +17,10 @@ from bench.browser import CHROMIUM, ROOT, chromium, serve
 from bench.lesson_browser import click, counter, idle, new_page, wait_for_step
 
 sync_api = pytest.importorskip("playwright.sync_api")
-pytestmark = [pytest.mark.slow,  # a served worker and a real browser
-              pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium at /usr/bin/chromium")]
+pytestmark = [
+    pytest.mark.slow,  # a served worker and a real browser
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
+]
 
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 PIXEL = "https://tracker.example.com/pixel.png"
@@ -74,8 +77,13 @@ def server():
 def foreign(requested: list[str]) -> list[str]:
     """The requests that left the test server (http(s) or websocket to another host; blob: and
     data: URLs stay in the page)."""
-    return sorted({url for url in requested if urlsplit(url).scheme in ("http", "https", "ws", "wss")
-                   and urlsplit(url).hostname not in LOCAL_HOSTS})
+    return sorted(
+        {
+            url
+            for url in requested
+            if urlsplit(url).scheme in ("http", "https", "ws", "wss") and urlsplit(url).hostname not in LOCAL_HOSTS
+        }
+    )
 
 
 def test_every_page_requests_nothing_from_another_host(server):
@@ -84,6 +92,7 @@ def test_every_page_requests_nothing_from_another_host(server):
     slider moved with the keyboard (where it has one) and its first Download popover opened: no
     request leaves the test server."""
     from views.registry import PAGES
+
     with chromium(sync_api.sync_playwright) as browser:
         page = new_page(browser)
         page.set_default_timeout(180_000)  # a whole page's first run on a busy shared machine

@@ -25,6 +25,7 @@ test_sparsemax_topk compare the package's partial-sort threshold with its full s
 their inputs (coef 1e-5, 0.5, 1e4 times randn(3, 4, 5), every dim) are re-expressed below as
 probcore's p against the package's full-sort p.
 """
+
 import pytest
 import torch
 
@@ -39,6 +40,7 @@ from probcore import nn as pnn
 
 
 # ------------------------------------------------------------------ the adapter
+
 
 def entmax_bisect(X, alpha=1.5, dim=-1, n_iter=50, ensure_sum_one=True):
     return pc.entmax(X, alpha=alpha, dim=dim)
@@ -66,7 +68,9 @@ class _Loss(torch.nn.Module):
         super().__init__()
         assert reduction in ("elementwise_mean", "sum", "none")
         self.loss, self.params = loss, params
-        self.params.update(ignore_index=ignore_index, reduction="mean" if reduction == "elementwise_mean" else reduction)
+        self.params.update(
+            ignore_index=ignore_index, reduction="mean" if reduction == "elementwise_mean" else reduction
+        )
 
     def forward(self, X, target):
         return self.loss(X, target, **self.params)
@@ -114,8 +118,14 @@ test_arbitrary_dimension_grad = upstream_root_finding.test_arbitrary_dimension_g
 # ------------------------------------------------------------------ test_mask
 
 test_mask_alphas = upstream_mask.test_mask_alphas
-MASK_FUNCS = [Sparsemax(dim=1), Entmax15(dim=1), Sparsemax(dim=1, k=512), Entmax15(dim=1, k=512), sparsemax_bisect,
-              entmax_bisect]  # upstream_mask.funcs with the adapter's
+MASK_FUNCS = [
+    Sparsemax(dim=1),
+    Entmax15(dim=1),
+    Sparsemax(dim=1, k=512),
+    Entmax15(dim=1, k=512),
+    sparsemax_bisect,
+    entmax_bisect,
+]  # upstream_mask.funcs with the adapter's
 
 
 @pytest.mark.parametrize("func", MASK_FUNCS)
@@ -126,8 +136,14 @@ def test_mask(func, dtype):
 
 # ------------------------------------------------------------------ test_losses
 
-LOSSES = [SparsemaxLoss, lambda **kw: SparsemaxLoss(k=5, **kw), Entmax15Loss, lambda **kw: Entmax15Loss(k=5, **kw),
-          SparsemaxBisectLoss, EntmaxBisectLoss]  # upstream_losses.losses without NormmaxBisectLoss
+LOSSES = [
+    SparsemaxLoss,
+    lambda **kw: SparsemaxLoss(k=5, **kw),
+    Entmax15Loss,
+    lambda **kw: Entmax15Loss(k=5, **kw),
+    SparsemaxBisectLoss,
+    EntmaxBisectLoss,
+]  # upstream_losses.losses without NormmaxBisectLoss
 LOSS_IDS = ["sparsemax", "sparsemax_k5", "entmax15", "entmax15_k5", "sparsemax_bisect", "entmax_bisect"]
 
 
@@ -151,6 +167,7 @@ def test_index_ignored(Loss):
 
 # ------------------------------------------------------------------ test_topk
 
+
 @pytest.mark.parametrize("dim", (0, 1, 2))
 @pytest.mark.parametrize("Map", (Sparsemax, Entmax15))
 def test_mapping(dim, Map):
@@ -159,8 +176,9 @@ def test_mapping(dim, Map):
 
 @pytest.mark.parametrize("dim", (0, 1, 2))
 @pytest.mark.parametrize("coef", (0.00001, 0.5, 10000))
-@pytest.mark.parametrize("ours, theirs", [(pc.sparsemax, entmax.sparsemax), (pc.entmax15, entmax.entmax15)],
-                         ids=["sparsemax", "entmax15"])
+@pytest.mark.parametrize(
+    "ours, theirs", [(pc.sparsemax, entmax.sparsemax), (pc.entmax15, entmax.entmax15)], ids=["sparsemax", "entmax15"]
+)
 def test_topk_inputs_against_the_package_full_sort(dim, coef, ours, theirs):
     """test_entmax_topk / test_sparsemax_topk's inputs: probcore's p equals the package's full-sort
     p (k=None) to float32's rounding of p (both work on x - max x)."""

@@ -2,6 +2,7 @@
 of a chart is now named by its page, its chart and the view's parameters (explorer.drawing.ui.file_name),
 and the PNG is drawn wide enough for its legend (ui.figure_config). The PNG itself, legend whole, is
 checked in a browser by tests/test_e2e_presentation.py."""
+
 from __future__ import annotations
 
 import re

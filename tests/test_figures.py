@@ -5,6 +5,7 @@ from the same calls: each page runs twice under AppTest, once as shipped and onc
 and make_subplots put back, and every chart's JSON is compared (Plotly's template, which the
 plain figures leave to the Streamlit theme, aside). The builders that use the plain classes must
 all be reached."""
+
 from __future__ import annotations
 
 import importlib
@@ -24,8 +25,13 @@ from explorer.drawing import figures as F
 from explorer.drawing import plain_figure as P
 from views.registry import PAGES as REGISTRY
 
-BUILDER_MODULES = [F, *(importlib.import_module(f"views.{page.parent.name}.figures")
-                        for page in sorted(Path(F.__file__).resolve().parents[2].glob("views/*/figures.py")))]
+BUILDER_MODULES = [
+    F,
+    *(
+        importlib.import_module(f"views.{page.parent.name}.figures")
+        for page in sorted(Path(F.__file__).resolve().parents[2].glob("views/*/figures.py"))
+    ),
+]
 
 pytestmark = pytest.mark.slow  # whole pages run under AppTest
 
@@ -39,9 +45,13 @@ VIEWS = [  # (page, query): every page, plus the settings that draw the builders
 
 def plain_builders() -> set[str]:
     """The builders (shared and the pages') that create a PlainFigure or a plain grid."""
-    return {name for module in BUILDER_MODULES for name, fn in inspect.getmembers(module, inspect.isfunction)
-            if fn.__module__ == module.__name__ and any(
-                call in inspect.getsource(fn) for call in ("PlainFigure(", "plain_subplots("))}
+    return {
+        name
+        for module in BUILDER_MODULES
+        for name, fn in inspect.getmembers(module, inspect.isfunction)
+        if fn.__module__ == module.__name__
+        and any(call in inspect.getsource(fn) for call in ("PlainFigure(", "plain_subplots("))
+    }
 
 
 def _pruned(obj):
@@ -72,6 +82,7 @@ def test_plain_figures_equal_plotlys(monkeypatch):
         def make(*args, **kwargs):
             called.add(sys._getframe(1).f_code.co_name)
             return factory(*args, **kwargs)
+
         return make
 
     def put(name, value):  # in every module that builds figures with it
@@ -93,21 +104,39 @@ def test_plain_figures_equal_plotlys(monkeypatch):
             assert mine == theirs, (page, query, mine.get("layout", {}).get("title"))
 
 
-@pytest.mark.parametrize("props, expected", [
-    ({"title_text": "a"}, {"title": {"text": "a"}}),
-    ({"title": "a", "marker_color": "red", "marker": {"size": 3}}, {"title": {"text": "a"}, "marker": {"color": "red", "size": 3}}),
-    ({"error_y": {"array": [1]}, "type": None}, {"error_y": {"array": [1]}}),
-    ({"legend": {"title": {"text": None}}}, {"legend": {"title": {}}}),
-])
+@pytest.mark.parametrize(
+    "props, expected",
+    [
+        ({"title_text": "a"}, {"title": {"text": "a"}}),
+        (
+            {"title": "a", "marker_color": "red", "marker": {"size": 3}},
+            {"title": {"text": "a"}, "marker": {"color": "red", "size": 3}},
+        ),
+        ({"error_y": {"array": [1]}, "type": None}, {"error_y": {"array": [1]}}),
+        ({"legend": {"title": {"text": None}}}, {"legend": {"title": {}}}),
+    ],
+)
 def test_props_read_keys_as_go_figure_does(props, expected):
     assert P._props(props) == expected
 
 
-@pytest.mark.parametrize("array", [
-    np.arange(3), np.arange(300), np.arange(70000), np.array([2 ** 40]), np.uint64([3, 70000]),
-    np.arange(6.0).reshape(2, 3), np.float32([1.5, 2]), np.arange(12).reshape(3, 4)[:, 1],
-    np.array([True, False]), np.array(["a", "b"]), np.array([], float),
-], ids=lambda a: f"{a.dtype}{a.shape}")
+@pytest.mark.parametrize(
+    "array",
+    [
+        np.arange(3),
+        np.arange(300),
+        np.arange(70000),
+        np.array([2**40]),
+        np.uint64([3, 70000]),
+        np.arange(6.0).reshape(2, 3),
+        np.float32([1.5, 2]),
+        np.arange(12).reshape(3, 4)[:, 1],
+        np.array([True, False]),
+        np.array(["a", "b"]),
+        np.array([], float),
+    ],
+    ids=lambda a: f"{a.dtype}{a.shape}",
+)
 def test_typed_arrays_as_plotly_writes_them(array):
     """_typed_array (without plotly's per-array dataframe check) writes what to_typed_array_spec writes."""
     ours, plotlys = P._typed_array(array), to_typed_array_spec(array)
@@ -124,7 +153,10 @@ def test_what_a_plain_figure_does_not_support_says_so(name):
     fig = P.plain_subplots(1, 2)
     fig.add_scatter(x=[0, 1], y=[1, 0], row=1, col=2)
     for error in (lambda: getattr(fig, name), lambda: setattr(fig, name, 1)):
-        with pytest.raises(P.UnsupportedFigureAPI, match=rf"PlainFigure\.{name} is not supported.*update_layout.*go\.Figure\(fig\.to_dict\(\)\)"):
+        with pytest.raises(
+            P.UnsupportedFigureAPI,
+            match=rf"PlainFigure\.{name} is not supported.*update_layout.*go\.Figure\(fig\.to_dict\(\)\)",
+        ):
             error()
     assert not hasattr(fig, name)
     spec = P.Spec({"data": [], "layout": {}})

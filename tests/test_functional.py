@@ -1,5 +1,6 @@
 """probcore.functional: simplex, monotonicity, shift invariance, temperature, gradients, masks,
 dtypes, dims, NaN, errors, and each mapping's own facts (entmax alpha, perturbmax, Gumbel, ...)."""
+
 import math
 
 import entmax as entmax_pkg
@@ -44,6 +45,7 @@ def sign(case):
 
 
 # ------------------------------------------------------------------ common properties
+
 
 @DET
 @given(x=rows())
@@ -109,9 +111,16 @@ def test_gradcheck(case):
     assert torch.autograd.gradcheck(lambda v: case(v), (x,))
 
 
-@pytest.mark.parametrize("fn", [
-    F.softmax, F.entmax15, F.sparsemax, lambda x: F.entmax(x, alpha=1.3), lambda x: F.taylor_softmax(x, order=4),
-])
+@pytest.mark.parametrize(
+    "fn",
+    [
+        F.softmax,
+        F.entmax15,
+        F.sparsemax,
+        lambda x: F.entmax(x, alpha=1.3),
+        lambda x: F.taylor_softmax(x, order=4),
+    ],
+)
 def test_double_backward(fn):
     x = torch.randn(2, 5, dtype=torch.float64, generator=torch.Generator().manual_seed(4)).requires_grad_()
     assert torch.autograd.gradgradcheck(fn, (x,))
@@ -144,8 +153,9 @@ def test_softmax_fully_masked_row_where_torch_gives_nan():
     assert (p == 0).all() and (x.grad == 0).all()
 
 
-@pytest.mark.parametrize("dtype, big", [(torch.float16, 1e4), (torch.bfloat16, 1e4), (torch.float32, 3e4),
-                                        (torch.float64, 3e4)])
+@pytest.mark.parametrize(
+    "dtype, big", [(torch.float16, 1e4), (torch.bfloat16, 1e4), (torch.float32, 3e4), (torch.float64, 3e4)]
+)
 def test_dtypes_and_large_logits(case, dtype, big):
     x = torch.tensor([[1.0, -0.5, 0.25, 2.0], [big, -big, big / 2, big - 10]], dtype=dtype, requires_grad=True)
     p = case(x)
@@ -200,41 +210,48 @@ def test_bad_dim(case):
         case(torch.zeros(2, 3), dim=2)
 
 
-@pytest.mark.parametrize("call, match", [
-    (lambda x: F.taylor_softmax(x, order=3), "order must be an even integer >= 2"),
-    (lambda x: F.taylor_softmax(x, order=0), "order must be an even integer >= 2"),
-    (lambda x: F.sparse_softmax(x, k=0), r"k must be an integer in \[1, 4\]"),
-    (lambda x: F.sparse_softmax(x, k=5), r"k must be an integer in \[1, 4\]"),
-    (lambda x: F.sparse_softmax(x), "exactly one of k"),
-    (lambda x: F.sparse_softmax(x, k=2, top_p=0.5), "exactly one of k"),
-    (lambda x: F.sparse_softmax(x, top_p=0.0), r"top_p must be in \(0, 1\]"),
-    (lambda x: F.sparse_softmax(x, top_p=1.5), r"top_p must be in \(0, 1\]"),
-    (lambda x: F.entmax(x, alpha=0.0), "alpha must be a finite real > 0"),
-    (lambda x: F.entmax(x, alpha=torch.tensor([[-0.5]])), "alpha must be a finite real > 0"),
-    (lambda x: F.entmax(x, alpha=torch.ones(1, 4) * 1.5), r"alpha of shape \(1, 4\) does not fit x of shape \(1, 4\)"),
-    (lambda x: F.entmax(x, n_iter=0), "n_iter must be an integer >= 1"),
-    (lambda x: F.softmax(x, temperature=0.0), "temperature must be finite and non-zero"),
-    (lambda x: F.sparsemax(x, temperature=INF), "temperature must be finite and non-zero"),
-    (lambda x: F.softmax(x, temperature=2.0, beta=0.5), "either temperature or beta"),
-    (lambda x: F.gumbel_softmax(x, temperature=-1.0), r"temperature must be in \(0, inf\)"),
-    (lambda x: F.gumbel_softmax(x, hard=1), "hard must be True or False"),
-    (lambda x: F.perturbmax(x, noise="cauchy"), "noise must be one of gumbel, normal, uniform, logistic"),
-    (lambda x: F.perturbmax_sample(x, noise="cauchy"), "noise must be one of"),
-    (lambda x: F.perturbmax(x, n_points=1), "n_points must be an integer >= 2"),
-    (lambda x: F.perturbmax_sample(x, n_samples=0), "n_samples must be an integer >= 1"),
-    (lambda x: F.am_softmax(x, torch.tensor([4])), r"target must hold class indices in \[0, 3\]"),
-    (lambda x: F.am_softmax(x, torch.tensor([0.0])), "target must hold integer class indices"),
-    (lambda x: F.am_softmax(x, torch.tensor([0, 1, 2])), r"target must have the shape of x without dim, \(1,\)"),
-    (lambda x: F.am_softmax(x, torch.tensor([0]), margin=-0.1), r"margin must be in \[0, inf\)"),
-    (lambda x: F.am_softmax(x, torch.tensor([0]), scale=0.0), r"scale must be in \(0, inf\)"),
-    (lambda x: F.softmax(x[0, 0]), "at least one dimension"),
-])
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda x: F.taylor_softmax(x, order=3), "order must be an even integer >= 2"),
+        (lambda x: F.taylor_softmax(x, order=0), "order must be an even integer >= 2"),
+        (lambda x: F.sparse_softmax(x, k=0), r"k must be an integer in \[1, 4\]"),
+        (lambda x: F.sparse_softmax(x, k=5), r"k must be an integer in \[1, 4\]"),
+        (lambda x: F.sparse_softmax(x), "exactly one of k"),
+        (lambda x: F.sparse_softmax(x, k=2, top_p=0.5), "exactly one of k"),
+        (lambda x: F.sparse_softmax(x, top_p=0.0), r"top_p must be in \(0, 1\]"),
+        (lambda x: F.sparse_softmax(x, top_p=1.5), r"top_p must be in \(0, 1\]"),
+        (lambda x: F.entmax(x, alpha=0.0), "alpha must be a finite real > 0"),
+        (lambda x: F.entmax(x, alpha=torch.tensor([[-0.5]])), "alpha must be a finite real > 0"),
+        (
+            lambda x: F.entmax(x, alpha=torch.ones(1, 4) * 1.5),
+            r"alpha of shape \(1, 4\) does not fit x of shape \(1, 4\)",
+        ),
+        (lambda x: F.entmax(x, n_iter=0), "n_iter must be an integer >= 1"),
+        (lambda x: F.softmax(x, temperature=0.0), "temperature must be finite and non-zero"),
+        (lambda x: F.sparsemax(x, temperature=INF), "temperature must be finite and non-zero"),
+        (lambda x: F.softmax(x, temperature=2.0, beta=0.5), "either temperature or beta"),
+        (lambda x: F.gumbel_softmax(x, temperature=-1.0), r"temperature must be in \(0, inf\)"),
+        (lambda x: F.gumbel_softmax(x, hard=1), "hard must be True or False"),
+        (lambda x: F.perturbmax(x, noise="cauchy"), "noise must be one of gumbel, normal, uniform, logistic"),
+        (lambda x: F.perturbmax_sample(x, noise="cauchy"), "noise must be one of"),
+        (lambda x: F.perturbmax(x, n_points=1), "n_points must be an integer >= 2"),
+        (lambda x: F.perturbmax_sample(x, n_samples=0), "n_samples must be an integer >= 1"),
+        (lambda x: F.am_softmax(x, torch.tensor([4])), r"target must hold class indices in \[0, 3\]"),
+        (lambda x: F.am_softmax(x, torch.tensor([0.0])), "target must hold integer class indices"),
+        (lambda x: F.am_softmax(x, torch.tensor([0, 1, 2])), r"target must have the shape of x without dim, \(1,\)"),
+        (lambda x: F.am_softmax(x, torch.tensor([0]), margin=-0.1), r"margin must be in \[0, inf\)"),
+        (lambda x: F.am_softmax(x, torch.tensor([0]), scale=0.0), r"scale must be in \(0, inf\)"),
+        (lambda x: F.softmax(x[0, 0]), "at least one dimension"),
+    ],
+)
 def test_value_errors(call, match):
     with pytest.raises(ValueError, match=match):
         call(torch.zeros(1, 4))
 
 
 # ------------------------------------------------------------------ softmax family
+
 
 def test_softmax_beta_and_temperature():
     x = torch.tensor([[0.2, -1.0, 3.0, -INF]], dtype=torch.float64)
@@ -297,6 +314,7 @@ def test_am_softmax():
 
 # ------------------------------------------------------------------ sparsemax / entmax
 
+
 def test_entmax_special_alphas_are_exact():
     x = torch.randn(3, 6, dtype=torch.float64, generator=torch.Generator().manual_seed(5))
     assert torch.equal(F.entmax(x, alpha=1.0), F.softmax(x))
@@ -327,12 +345,15 @@ def test_entmax_alpha_gradient_at_one_is_the_limit():
     torch.testing.assert_close(alpha.grad.flatten(), one_sided, atol=1e-4, rtol=1e-4)
 
 
-@pytest.mark.parametrize("ours, theirs", [
-    (F.sparsemax, entmax_pkg.sparsemax),
-    (F.entmax15, entmax_pkg.entmax15),
-    (lambda x: F.entmax(x, alpha=1.3), lambda x: entmax_pkg.entmax_bisect(x, alpha=1.3, n_iter=80)),
-    (lambda x: F.entmax(x, alpha=2.6), lambda x: entmax_pkg.entmax_bisect(x, alpha=2.6, n_iter=80)),
-])
+@pytest.mark.parametrize(
+    "ours, theirs",
+    [
+        (F.sparsemax, entmax_pkg.sparsemax),
+        (F.entmax15, entmax_pkg.entmax15),
+        (lambda x: F.entmax(x, alpha=1.3), lambda x: entmax_pkg.entmax_bisect(x, alpha=1.3, n_iter=80)),
+        (lambda x: F.entmax(x, alpha=2.6), lambda x: entmax_pkg.entmax_bisect(x, alpha=2.6, n_iter=80)),
+    ],
+)
 def test_matches_entmax_package(ours, theirs):
     x = (3 * torch.randn(6, 7, dtype=torch.float64, generator=torch.Generator().manual_seed(9))).requires_grad_()
     g = torch.randn(6, 7, dtype=torch.float64, generator=torch.Generator().manual_seed(10))
@@ -361,6 +382,7 @@ def test_bisection_with_nan_finishes():
 
 # ------------------------------------------------------------------ perturb-max, Gumbel
 
+
 @pytest.mark.parametrize("spread", [0.01, 1.0, 10.0, 200.0])
 def test_perturbmax_gumbel_is_softmax(spread):
     x = spread * torch.randn(4, 30, dtype=torch.float64, generator=torch.Generator().manual_seed(13))
@@ -376,8 +398,12 @@ def test_perturbmax_sums_to_one_and_ties_are_uniform(noise, n):
     atol = 1e-7 if noise == "uniform" and n > 32 else 1e-9
     x = 0.5 * torch.randn(3, n, dtype=torch.float64, generator=torch.Generator().manual_seed(n))
     torch.testing.assert_close(F.perturbmax(x, noise=noise).sum(-1), torch.ones(3, dtype=x.dtype), atol=atol, rtol=0)
-    torch.testing.assert_close(F.perturbmax(torch.zeros(n, dtype=x.dtype), noise=noise),
-                               torch.full((n,), 1 / n, dtype=x.dtype), atol=atol / n, rtol=0)
+    torch.testing.assert_close(
+        F.perturbmax(torch.zeros(n, dtype=x.dtype), noise=noise),
+        torch.full((n,), 1 / n, dtype=x.dtype),
+        atol=atol / n,
+        rtol=0,
+    )
 
 
 def test_perturbmax_two_entries_closed_forms():
@@ -393,8 +419,13 @@ def test_perturbmax_two_entries_closed_forms():
 def test_perturbmax_sample_converges(noise):
     x = torch.tensor([[0.4, -0.2, 0.1, 0.9]], dtype=torch.float64)
     exact = F.perturbmax(x, noise=noise)
-    errors = [(F.perturbmax_sample(x, noise=noise, n_samples=s, generator=torch.Generator().manual_seed(0))
-               - exact).abs().max().item() for s in (100, 10_000, 200_000)]
+    errors = [
+        (F.perturbmax_sample(x, noise=noise, n_samples=s, generator=torch.Generator().manual_seed(0)) - exact)
+        .abs()
+        .max()
+        .item()
+        for s in (100, 10_000, 200_000)
+    ]
     assert errors[2] < errors[0] and errors[2] < 5e-3 and errors[1] < 3e-2
 
 
@@ -591,7 +622,9 @@ def test_uniform_perturbmax_drops_entries_that_cannot_win_exactly():
     torch.testing.assert_close(fast, full, rtol=0, atol=1e-14)
     assert torch.all(fast[c.detach() < -1] == 0)
     g = torch.randn_like(fast)
-    torch.testing.assert_close(torch.autograd.grad(fast, x, g)[0], torch.autograd.grad(full, x, g)[0], rtol=0, atol=1e-12)
+    torch.testing.assert_close(
+        torch.autograd.grad(fast, x, g)[0], torch.autograd.grad(full, x, g)[0], rtol=0, atol=1e-12
+    )
 
 
 @pytest.mark.parametrize("bad", [float("nan"), float("inf")])
@@ -610,6 +643,7 @@ def test_scratch_is_never_shared_with_results(alpha):
     second layer would run) leaves the first one's p and gradient as they were, and threads
     running at once each get their own workspace."""
     from concurrent.futures import ThreadPoolExecutor
+
     xs = [make("random", (4096, 256), torch.float64, seed=s).requires_grad_() for s in (11, 12, 13, 14)]
     g = torch.randn(4096, 256, dtype=torch.float64, generator=torch.Generator().manual_seed(3))
     alone = []
@@ -624,6 +658,7 @@ def test_scratch_is_never_shared_with_results(alpha):
     def run(x):
         p = entmax_by_alpha(x, alpha)
         return p.detach(), torch.autograd.grad(p, x, g)[0]
+
     with ThreadPoolExecutor(4) as pool:
         for (p, grad), (p_alone, grad_alone) in zip(pool.map(run, xs * 3), alone * 3):
             torch.testing.assert_close(p, p_alone, rtol=0, atol=0)

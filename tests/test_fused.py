@@ -3,6 +3,7 @@
 tests' inputs (tests/helpers.py); gradients equal the eager ones; rows the kernel leaves are recomputed; the kernel is the
 one compiled at install (nothing compiled or written at run time); without it one warning, then
 the eager path."""
+
 import os
 import subprocess
 import sys
@@ -66,8 +67,9 @@ def test_sparsemax_and_entmax15_entry_points_and_layouts():
     close(probcore.sparsemax(x, dim=1, fused=True), probcore.sparsemax(x, dim=1, fused=False))
     close(probcore.entmax15(x.transpose(0, 2), fused=True), probcore.entmax15(x.transpose(0, 2), fused=False))
     half = x.half()
-    torch.testing.assert_close(probcore.sparsemax(half, fused=True, temperature=0.5),
-                               probcore.sparsemax(half, temperature=0.5, fused=False))
+    torch.testing.assert_close(
+        probcore.sparsemax(half, fused=True, temperature=0.5), probcore.sparsemax(half, temperature=0.5, fused=False)
+    )
 
 
 def test_nan_and_fully_masked_rows():
@@ -100,8 +102,9 @@ def test_double_backward_flows_through_p():
     results = []
     for fused_flag in (False, True):
         leaf = x.clone().requires_grad_()
-        (dx,) = torch.autograd.grad((probcore.entmax(leaf, alpha=1.3, fused=fused_flag) ** 2 * g).sum(), leaf,
-                                    create_graph=True)
+        (dx,) = torch.autograd.grad(
+            (probcore.entmax(leaf, alpha=1.3, fused=fused_flag) ** 2 * g).sum(), leaf, create_graph=True
+        )
         results.append(torch.autograd.grad(dx.sum(), leaf)[0])
     close(results[1], results[0])
 
@@ -173,13 +176,20 @@ def test_import_and_fused_calls_write_nothing_and_compile_nothing(tmp_path):
     """A fresh process with an empty HOME and no compiler on PATH: import probcore, run the
     fused path forward and backward; the home directory stays empty, no warning."""
     root = Path(probcore.__file__).parent.parent
-    code = ("import warnings; warnings.simplefilter('error')\n"
-            "import torch, probcore\n"
-            "x = torch.randn(64, 100, requires_grad=True)\n"
-            "probcore.entmax(x, alpha=1.3, fused=True).sum().backward()\n"
-            "assert probcore.fused._library, 'kernel not loaded'\n")
-    env = {**os.environ, "HOME": str(tmp_path), "PATH": "/nonexistent", "CC": "no-such-compiler",
-           "PYTHONPATH": str(root)}
+    code = (
+        "import warnings; warnings.simplefilter('error')\n"
+        "import torch, probcore\n"
+        "x = torch.randn(64, 100, requires_grad=True)\n"
+        "probcore.entmax(x, alpha=1.3, fused=True).sum().backward()\n"
+        "assert probcore.fused._library, 'kernel not loaded'\n"
+    )
+    env = {
+        **os.environ,
+        "HOME": str(tmp_path),
+        "PATH": "/nonexistent",
+        "CC": "no-such-compiler",
+        "PYTHONPATH": str(root),
+    }
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert list(tmp_path.iterdir()) == []

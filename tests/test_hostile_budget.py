@@ -5,6 +5,7 @@ must run within RUN_CPU_S of CPU. Measured as this process's CPU time (time.proc
 runs the script in a thread of this process), so the other jobs of a shared machine do not count;
 the page is run once first (imports, first figures) and the budget applies to the next run, as a
 student's step after the page has been opened."""
+
 from __future__ import annotations
 
 import time
@@ -112,7 +113,9 @@ def test_another_sessions_step_meanwhile_stays_quick():
         thread.join(180)
     assert heavy_runs and not heavy.exception and not light.exception
     during = statistics.median(meanwhile)
-    print(f"compare step alone {alone:.3f} s, meanwhile median {during:.3f} s max {max(meanwhile):.3f} s; "
-          f"{HEAVIEST} runs {[round(s, 2) for s in heavy_runs]}")
+    print(
+        f"compare step alone {alone:.3f} s, meanwhile median {during:.3f} s max {max(meanwhile):.3f} s; "
+        f"{HEAVIEST} runs {[round(s, 2) for s in heavy_runs]}"
+    )
     assert len(meanwhile) >= 8, meanwhile
     assert max(meanwhile) < alone + OTHER_STEP_S, (alone, meanwhile, heavy_runs)

@@ -7,6 +7,7 @@
   (before: 23 times the upload, 1.4 GB for 60 MiB).
 - The served configuration shows no error details (client.showErrorDetails = "none").
 - The jump list's crafted value "abc": no move, no traceback (before: ValueError)."""
+
 from __future__ import annotations
 
 import io
@@ -61,8 +62,10 @@ def test_a_line_of_commas_is_refused_before_it_is_split():
 
 
 def test_the_served_configuration_shows_no_error_details():
-    code = ("from streamlit import config; config.get_config_options(force_reparse=True); "
-            "print(config.get_option('client.showErrorDetails'))")
+    code = (
+        "from streamlit import config; config.get_config_options(force_reparse=True); "
+        "print(config.get_option('client.showErrorDetails'))"
+    )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True, text=True).stdout
     assert out.strip() == "none"
 
@@ -73,6 +76,7 @@ def crafted_jump():
     import streamlit as st
 
     from explorer.classroom import lesson_bar
+
     st.session_state["lesson_jump_x"] = "abc"
     st.session_state["_lesson_step"] = 0
     lesson_bar._jump("lesson_jump_x", 0)

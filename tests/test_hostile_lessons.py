@@ -1,6 +1,7 @@
 """Hostile input, issue 25 findings 4 and 5: lesson text that cannot reach outside, and a lesson
 file that is no CPU sink. Costs are this process's CPU time (time.process_time), not wall time, so
 the other jobs of a shared machine do not count."""
+
 from __future__ import annotations
 
 import time
@@ -12,16 +13,21 @@ from explorer.classroom import lessons
 
 
 def lesson(text_en: str, params: str = 'logits = "1, 0"', page: str = "compare") -> str:
-    return (f'title_en = "T"\ntitle_zh = "T"\n\n[[step]]\npage = "{page}"\nparams = {{ {params} }}\n'
-            f"text_en = '''\n{text_en}'''\ntext_zh = \"z\"\n")
+    return (
+        f'title_en = "T"\ntitle_zh = "T"\n\n[[step]]\npage = "{page}"\nparams = {{ {params} }}\n'
+        f"text_en = '''\n{text_en}'''\ntext_zh = \"z\"\n"
+    )
 
 
-@pytest.mark.parametrize("text", [
-    "See [notes][a].\n\n[a]: https://example.com/notes",
-    "A pixel: ![pixel][b]\n\n[b]: https://example.com/p.png",
-    "Shorthand ![pixel] then\n[pixel]: https://example.com/p.png",
-    "  [c]: https://example.com/c",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "See [notes][a].\n\n[a]: https://example.com/notes",
+        "A pixel: ![pixel][b]\n\n[b]: https://example.com/p.png",
+        "Shorthand ![pixel] then\n[pixel]: https://example.com/p.png",
+        "  [c]: https://example.com/c",
+    ],
+)
 def test_reference_style_links_and_images_are_refused(text):
     with pytest.raises(lessons.LessonError, match="markup"):
         lessons.parse(lesson(text), "refs")
@@ -31,8 +37,9 @@ def test_free_text_through_a_placeholder_cannot_make_a_link_or_an_image():
     """attention_query is free text: {{param:attention_query}} once put its text in the narration as
     Markdown, so a link or an image went past the markup check (which reads the template only)."""
     hostile = "![x](https://example.com/p.png) [y](https://example.com)"
-    parsed = lessons.parse(lesson("Query: {{param:attention_query}}.", f"attention_query = '{hostile}'",
-                                  page="attention"), "query")
+    parsed = lessons.parse(
+        lesson("Query: {{param:attention_query}}.", f"attention_query = '{hostile}'", page="attention"), "query"
+    )
     shown = lessons.resolve(parsed.steps[0].texts["text"]["en"], parsed.steps[0])
     assert "](" not in shown and "![" not in shown, shown
 

@@ -3,6 +3,7 @@
 without huge integers, so no URL, widget or lesson can make one run compute math.factorial of a
 huge number. Costs are the test process's CPU time (time.process_time: AppTest runs the script in
 a thread of this process), so other jobs on a shared machine do not count."""
+
 from __future__ import annotations
 
 import time

@@ -7,6 +7,7 @@ protocol, spoken by bench/bench_load.py's client) against real Streamlit workers
   HAProxy (which drops it and adds the address it sees) or straight to a worker.
 - The rerun budget per client address: fresh sessions get no fresh budget.
 Every loop is bounded; every wait has a timeout."""
+
 from __future__ import annotations
 
 import asyncio
@@ -34,10 +35,16 @@ async def open_session(base: str, path: str = "", link: str = "", headers: dict 
     status, _ = await asyncio.to_thread(s._http, "GET", "/_stcore/health", b"", headers)
     assert status == 200
     cookie = "; ".join(f"{k}={v}" for k, v in s.cookies.items())
-    s.ws = await connect(base.replace("http", "ws", 1) + "/_stcore/stream",
-                         subprotocols=["streamlit", s.cookies.get("_streamlit_xsrf", "-")],
-                         additional_headers={**({"Cookie": cookie} if cookie else {}), **(headers or {})},
-                         origin=base, max_size=None, compression=None, open_timeout=20, ping_interval=None)
+    s.ws = await connect(
+        base.replace("http", "ws", 1) + "/_stcore/stream",
+        subprotocols=["streamlit", s.cookies.get("_streamlit_xsrf", "-")],
+        additional_headers={**({"Cookie": cookie} if cookie else {}), **(headers or {})},
+        origin=base,
+        max_size=None,
+        compression=None,
+        open_timeout=20,
+        ping_interval=None,
+    )
     s.reader = asyncio.create_task(s._read(s.ws, s.inbox, s.closed))
     ok, why = await s.rerun(timeout=90)
     assert ok, why
@@ -82,6 +89,7 @@ def test_clear_cache_from_a_client_leaks_no_job_process(app_worker):
         count = len(job_processes(app_worker.workers[0].pid))
         await s.close()
         return count
+
     assert run(go()) == 1
 
 
@@ -116,6 +124,7 @@ async def address_of(base: str, headers: dict) -> str:
 
 def test_clear_cache_keeps_the_senders_session_state(address_cluster):
     """Before: clear_cache also cleared the sender's session state (its rerun budget with it)."""
+
     async def go():
         s = await open_session(address_cluster.worker_url(0))
         ok, _ = await s.rerun(timeout=60)
@@ -125,6 +134,7 @@ def test_clear_cache_keeps_the_senders_session_state(address_cluster):
         assert ok, why
         await s.close()
         return next(text for text in s.alerts if text.startswith("runs="))
+
     assert run(go()) == "runs=3"
 
 
@@ -136,12 +146,14 @@ def test_a_forged_forwarded_address_is_never_believed(address_cluster, through):
 
     async def go():
         return [await address_of(base, {"X-Forwarded-For": f}) for f in forged] + [await address_of(base, {})]
+
     seen = run(go())
     assert set(seen) == {"127.0.0.1"}, seen
 
 
 def test_fresh_sessions_of_one_address_share_one_rerun_budget(address_cluster):
     """Before: 10 fresh sessions ran 250 steps in 16 s, none refused (the budget was per session)."""
+
     async def go():
         refused_runs = 0
         for i in range(8):
@@ -153,4 +165,5 @@ def test_fresh_sessions_of_one_address_share_one_rerun_budget(address_cluster):
                 refused_runs += refused(s)
             await s.close()
         return refused_runs
+
     assert run(go()) >= 10  # 24 runs against a burst of 5 + 1 a second

@@ -11,6 +11,7 @@
 
 The room stores and the per-address buckets are tested on both backends: SQLite / in-process
 (one machine) and Redis (several)."""
+
 from __future__ import annotations
 
 import threading
@@ -102,8 +103,10 @@ def test_a_limited_teacher_keeps_the_secret_in_the_session(monkeypatch, rooms_ur
     """The teacher's Next while every address is limited: the room moves, the secret stays."""
     monkeypatch.setenv("PROBCORE_ROOMS_URL", rooms_url)
     from explorer.classroom import lesson_bar
+
     lesson_bar.store.clear()
     from explorer.classroom.lessons import shipped
+
     lesson = shipped()["01_softmax_temperature"]
     code, secret = lesson_bar.store().create(lesson.id, lesson.source, 0)
     at = AppTest.from_file(APP, default_timeout=90)
@@ -124,6 +127,7 @@ def test_a_limited_teacher_keeps_the_secret_in_the_session(monkeypatch, rooms_ur
 
 
 # ---------------------------------------------------------------- teacher links (finding 3) ----
+
 
 class Clock:
     def __init__(self):
@@ -170,6 +174,7 @@ def test_revoking_rotates_every_other_teacher_credential(store):
 
 
 # ---------------------------------------------------------------- heavy runs ----
+
 
 def blocked_queue(**kwargs) -> tuple[jobs.JobQueue, threading.Event]:
     """A queue whose runs wait for ``release`` (the first one occupies the worker thread)."""
@@ -221,6 +226,7 @@ def test_runs_whose_sessions_left_are_dropped():
 
 # ---------------------------------------------------------------- rooms per client ----
 
+
 def test_rooms_per_client_address_are_bounded(backend, redis_url_if, monkeypatch):
     monkeypatch.setenv("PROBCORE_STORE_URL", redis_url_if)
     buckets = limits.buckets("rooms", limits.ROOMS_PER_CLIENT / limits.ROOMS_WINDOW_S, float(limits.ROOMS_PER_CLIENT))
@@ -247,11 +253,13 @@ def test_the_per_address_rerun_budget_refills_at_its_rate(backend, redis_url_if,
 
 def test_a_redis_limit_that_is_down_lets_the_class_through():
     from bench.browser import free_port
+
     buckets = limits.RedisBuckets(f"redis://127.0.0.1:{free_port()}/0", "reruns", 1.0, 1.0)
     assert all(buckets.take("192.0.2.1") for _ in range(3))
 
 
 # ---------------------------------------------------------------- recovery PIN (finding 3, reload) ----
+
 
 def test_a_recovery_pin_takes_the_room_back_once_and_rotates_the_secret(store):
     """Before: a teacher who reloaded lost the room unless a teacher link was saved elsewhere."""
@@ -275,7 +283,7 @@ def test_a_student_cannot_guess_the_recovery_pin(make_store):
     store = make_store(clock)
     code, secret = store.create("x", LESSON, 0)
     pin = store.recovery_pin(code, secret)
-    wrong = f"{(int(pin) + 1) % 10 ** rooms.PIN_DIGITS:0{rooms.PIN_DIGITS}d}"
+    wrong = f"{(int(pin) + 1) % 10**rooms.PIN_DIGITS:0{rooms.PIN_DIGITS}d}"
     for i in range(rooms.PIN_FAILURES):  # from forged / fresh addresses: the room's own count
         assert store.take_back(code, wrong, client=f"198.51.100.{i}") is None
     with pytest.raises(rooms.RateLimited) as limited:
@@ -288,7 +296,7 @@ def test_a_student_cannot_guess_the_recovery_pin(make_store):
     with pytest.raises(rooms.RateLimited):
         store.take_back(other, wrong, client=SHARED_NAT)
     guesses_in_a_room_life = rooms.PIN_FAILURES * rooms.ROOM_TTL_S / rooms.PIN_WINDOW_S  # 90
-    assert guesses_in_a_room_life / 10 ** rooms.PIN_DIGITS < 1e-6  # the chance a student ever takes the room
+    assert guesses_in_a_room_life / 10**rooms.PIN_DIGITS < 1e-6  # the chance a student ever takes the room
     clock.now += rooms.PIN_WINDOW_S
     assert store.take_back(code, pin, client="203.0.113.1")
 
@@ -298,6 +306,7 @@ def test_a_teacher_who_reloads_takes_back_control_on_the_lessons_page(monkeypatc
     code + PIN: this session drives the room, the first one no longer does, the PIN is in no URL."""
     monkeypatch.setenv("PROBCORE_ROOMS_URL", rooms_url)
     from explorer.classroom import lesson_bar
+
     lesson_bar.store.clear()
     try:
         first = AppTest.from_file(APP, default_timeout=90)

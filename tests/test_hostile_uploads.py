@@ -5,6 +5,7 @@ only after reading the whole file (the server accepted up to 64 MiB).
 - The lesson uploader states lessons.MAX_BYTES (64 KiB); the page checks the upload's size before
   reading a byte (the browser's own limit cannot go below Streamlit's 1 MB; the server's is global).
 - The Check page's uploaders: stated = browser = server = probcore.check.MAX_FILE_BYTES (64 MiB)."""
+
 from __future__ import annotations
 
 import tomllib

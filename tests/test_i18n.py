@@ -3,6 +3,7 @@
 agreed terms; every registry parameter has Chinese help; every message probcore can send to the
 interface (validation, reading numbers, the Check page's diagnoses) has a Chinese template that its
 real English text matches."""
+
 from __future__ import annotations
 
 import io
@@ -25,21 +26,74 @@ from views.check import compute as check_compute
 
 # Names and formulas that read the same in Chinese.
 SAME_IN_BOTH = {
-    "lang.en", "lang.zh", "fig.plane_u", "fig.plane_v", "fig.plane_x02", "fig.plane_x12", "col.sum", "col.half_l1",
-    "col.one_minus_sq", "loss.p_axis", "sweeps.alpha", "sweeps.alpha_axis", "sb.logits", "sb.logits_text",
-    "loss.prediction_axis", "perturb.noise_gumbel", "margin.col_logit", "margin.fig_gap_m", "margin.fig_logit_axis",
-    "overconfidence.gap_axis2", "vocab.hs_sum", "vocab.hs_sum_err", "vocab.nce_pq", "vocab.fig_hs_p", "vocab.fig_log2_n",
-    "vocab.fig_entropy_1", "vocab.fig_log_z", "vocab.fig_var", "vocab.fig_grad_tv", "vocab.fig_grad_rel",
-    "attention.output_value", "check.col_max_err", "check.cause_none", "check.download_csv", "check.download_npy",
-    "losses.gradient_axis", "losses.neg_p", "losses.ce_grad", "losses.neg_p_grad", "losses.log_eps", "losses.grad_axis",
-    "losses.alpha", "losses.alpha_curve", "smooth.log_T", "smooth.lse_curve", "smooth.max_line", "smooth.upper",
-    "smooth.softmax", "smooth.col_shift", "smooth.beta", "smooth.log2_d", "smooth.raw", "smooth.scaled", "sfe.logits",
-    "sfe.p_relu", "vocab.train_minus_log_z",
+    "lang.en",
+    "lang.zh",
+    "fig.plane_u",
+    "fig.plane_v",
+    "fig.plane_x02",
+    "fig.plane_x12",
+    "col.sum",
+    "col.half_l1",
+    "col.one_minus_sq",
+    "loss.p_axis",
+    "sweeps.alpha",
+    "sweeps.alpha_axis",
+    "sb.logits",
+    "sb.logits_text",
+    "loss.prediction_axis",
+    "perturb.noise_gumbel",
+    "margin.col_logit",
+    "margin.fig_gap_m",
+    "margin.fig_logit_axis",
+    "overconfidence.gap_axis2",
+    "vocab.hs_sum",
+    "vocab.hs_sum_err",
+    "vocab.nce_pq",
+    "vocab.fig_hs_p",
+    "vocab.fig_log2_n",
+    "vocab.fig_entropy_1",
+    "vocab.fig_log_z",
+    "vocab.fig_var",
+    "vocab.fig_grad_tv",
+    "vocab.fig_grad_rel",
+    "attention.output_value",
+    "check.col_max_err",
+    "check.cause_none",
+    "check.download_csv",
+    "check.download_npy",
+    "losses.gradient_axis",
+    "losses.neg_p",
+    "losses.ce_grad",
+    "losses.neg_p_grad",
+    "losses.log_eps",
+    "losses.grad_axis",
+    "losses.alpha",
+    "losses.alpha_curve",
+    "smooth.log_T",
+    "smooth.lse_curve",
+    "smooth.max_line",
+    "smooth.upper",
+    "smooth.softmax",
+    "smooth.col_shift",
+    "smooth.beta",
+    "smooth.log2_d",
+    "smooth.raw",
+    "smooth.scaled",
+    "sfe.logits",
+    "sfe.p_relu",
+    "vocab.train_minus_log_z",
 }
 CJK = "\u4e00-\u9fff"
 # One term per concept: the left-hand words must not appear in Chinese (the right-hand one is used).
-TERMS = {"扰动最大": "Perturb-max", "全变差": "总变差", "归一化因子": "配分函数", "支撑大小": "支撑集大小",
-         "词频质量": "词频占比", "铰链": "合页损失", "hinge": "合页损失"}
+TERMS = {
+    "扰动最大": "Perturb-max",
+    "全变差": "总变差",
+    "归一化因子": "配分函数",
+    "支撑大小": "支撑集大小",
+    "词频质量": "词频占比",
+    "铰链": "合页损失",
+    "hinge": "合页损失",
+}
 
 
 def fields(text: str) -> set[str]:
@@ -63,7 +117,11 @@ def test_full_width_punctuation():
     for key, text in ZH.items():
         plain = re.sub(r"\{[^}]*\}", "", text)
         hits = re.findall(rf"[{CJK}”][,;:!?]|[,;:!?]\s*[{CJK}“]|[{CJK}]\(", plain)
-        hits += [m for m in re.findall(r"\(([^()]*)\)", plain) if re.match(rf"[{CJK}]", m) and len(re.findall(f"[{CJK}]", m)) >= 3]
+        hits += [
+            m
+            for m in re.findall(r"\(([^()]*)\)", plain)
+            if re.match(rf"[{CJK}]", m) and len(re.findall(f"[{CJK}]", m)) >= 3
+        ]
         if hits:
             bad[key] = hits
     assert not bad, bad
@@ -95,11 +153,23 @@ def _messages() -> list[str]:
         else:
             raise AssertionError(f"{fn} accepted {args} {kwargs}")
 
-    bad = [("softmax", {"temperature": 0}), ("softmax", {"temperature": "x"}), ("softmax", {"beta": float("inf")}),
-           ("softmax", {"beta": 2.0, "temperature": 0.5}), ("taylor_softmax", {"order": 3}), ("sparse_softmax", {"k": 9}),
-           ("sparse_softmax", {"top_p": 1.5}), ("sparse_softmax", {"k": None, "top_p": None}), ("entmax", {"alpha": -0.5}),
-           ("perturbmax", {"noise": "cauchy"}), ("am_softmax", {"margin": -1}), ("am_softmax", {"scale": 0}),
-           ("gumbel_softmax", {"hard": 1}), ("gumbel_softmax", {"temperature": -1}), ("softmax", {"order": 2})]
+    bad = [
+        ("softmax", {"temperature": 0}),
+        ("softmax", {"temperature": "x"}),
+        ("softmax", {"beta": float("inf")}),
+        ("softmax", {"beta": 2.0, "temperature": 0.5}),
+        ("taylor_softmax", {"order": 3}),
+        ("sparse_softmax", {"k": 9}),
+        ("sparse_softmax", {"top_p": 1.5}),
+        ("sparse_softmax", {"k": None, "top_p": None}),
+        ("entmax", {"alpha": -0.5}),
+        ("perturbmax", {"noise": "cauchy"}),
+        ("am_softmax", {"margin": -1}),
+        ("am_softmax", {"scale": 0}),
+        ("gumbel_softmax", {"hard": 1}),
+        ("gumbel_softmax", {"temperature": -1}),
+        ("softmax", {"order": 2}),
+    ]
     for name, params in bad:
         catch(MAPPINGS[name].validate, n=3, **params)
     catch(check.parse_vector, "1, abc", name="logits")
@@ -192,7 +262,9 @@ def test_parameter_help_and_a_typed_bad_value_read_in_chinese():
     from streamlit.testing.v1 import AppTest
     from helpers import APP, TIMEOUT
 
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)  # one run: a second in Chinese trips AppTest's selectbox formatting
+    at = AppTest.from_file(
+        APP, default_timeout=TIMEOUT
+    )  # one run: a second in Chinese trips AppTest's selectbox formatting
     at.query_params.update({"lang": "zh", "alpha": "-0.5"})
     at.session_state["params_of"] = "entmax"
     at.run()
@@ -206,9 +278,12 @@ def test_every_key_the_code_names_exists():
     """Every literal t("key") of the explorer and its pages is a registered key (words next to their
     page, found by grep)."""
     from pathlib import Path
+
     root = Path(__file__).resolve().parents[1]
     sources = [*root.glob("explorer/**/*.py"), *root.glob("views/**/*.py"), root / "app.py"]
-    named = {key for path in sources for key in re.findall(r"""\bt\(["']([a-z_0-9]+\.[a-z_0-9.]+)["']""", path.read_text())}
+    named = {
+        key for path in sources for key in re.findall(r"""\bt\(["']([a-z_0-9]+\.[a-z_0-9.]+)["']""", path.read_text())
+    }
     assert len(named) > 500
     assert not sorted(named - set(EN)), sorted(named - set(EN))
 
@@ -221,7 +296,9 @@ def test_the_language_read_once_a_run_follows_the_url_read_in_that_run():
     from streamlit.testing.v1 import AppTest
     from helpers import APP, TIMEOUT
 
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)  # one run: a second in Chinese trips AppTest's selectbox formatting
+    at = AppTest.from_file(
+        APP, default_timeout=TIMEOUT
+    )  # one run: a second in Chinese trips AppTest's selectbox formatting
     at.query_params.update({"present": "maybe", "lang": "zh"})
     at.run()
     assert not at.exception

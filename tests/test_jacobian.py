@@ -1,4 +1,5 @@
 """probcore.jacobian: closed forms against autograd, the softmax L1 identity, layout and errors."""
+
 import pytest
 import torch
 
@@ -41,8 +42,9 @@ def test_dim_moves_last(case, dim):
 def test_entmax_per_row_alpha():
     x = x_with_masks()
     alpha = torch.tensor([[1.0], [1.4], [2.0], [2.5]], dtype=torch.float64)
-    torch.testing.assert_close(jacobian("entmax", x, alpha=alpha),
-                               autograd_rows(lambda v: F.entmax(v, alpha=alpha), x), atol=1e-9, rtol=1e-7)
+    torch.testing.assert_close(
+        jacobian("entmax", x, alpha=alpha), autograd_rows(lambda v: F.entmax(v, alpha=alpha), x), atol=1e-9, rtol=1e-7
+    )
 
 
 def test_softmax_half_l1_norm_is_one_minus_sum_of_squares():
@@ -77,13 +79,16 @@ def test_half_input_and_empty_batch():
     assert jacobian("perturbmax", torch.zeros(0, 3), noise="normal").shape == (0, 3, 3)
 
 
-@pytest.mark.parametrize("call, match", [
-    (lambda x: jacobian("gumbel_softmax", x), "pass generator="),
-    (lambda x: jacobian("softmin", x), "mapping must be one of softmax, taylor_softmax"),
-    (lambda x: jacobian("softmax", x.long()), "x must be a floating tensor"),
-    (lambda x: jacobian("taylor_softmax", x, order=3), "order must be an even integer"),
-    (lambda x: jacobian("sparse_softmax", x, k=9), r"k must be an integer in \[1, 3\]"),
-])
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda x: jacobian("gumbel_softmax", x), "pass generator="),
+        (lambda x: jacobian("softmin", x), "mapping must be one of softmax, taylor_softmax"),
+        (lambda x: jacobian("softmax", x.long()), "x must be a floating tensor"),
+        (lambda x: jacobian("taylor_softmax", x, order=3), "order must be an even integer"),
+        (lambda x: jacobian("sparse_softmax", x, k=9), r"k must be an integer in \[1, 3\]"),
+    ],
+)
 def test_errors(call, match):
     with pytest.raises(ValueError, match=match):
         call(torch.zeros(2, 3))

@@ -2,6 +2,7 @@
 from the source (AST): shared layers never import the pages, every import points down, nothing
 imports a page script, no page imports another page, and each private session key is written
 and read by one module only (its owner)."""
+
 from __future__ import annotations
 
 import ast
@@ -22,8 +23,15 @@ LAYERS = [
     ("explorer.classroom",),  # plays the pages: the registry and the pages' computations
     ("views.<page>.page", "app"),  # the Streamlit scripts: imported by nobody
 ]
-SHARED = ("explorer.i18n", "explorer.compute", "explorer.training", "explorer.session", "explorer.serving",
-          "explorer.drawing", "explorer.live")
+SHARED = (
+    "explorer.i18n",
+    "explorer.compute",
+    "explorer.training",
+    "explorer.session",
+    "explorer.serving",
+    "explorer.drawing",
+    "explorer.live",
+)
 
 
 def modules() -> dict[str, Path]:
@@ -101,14 +109,24 @@ def _written_keys(path: Path) -> set[str]:
             targets = node.targets
         for target in targets:
             for sub in ast.walk(target):
-                if isinstance(sub, ast.Subscript) and isinstance(sub.slice, ast.Constant) \
-                        and isinstance(sub.slice.value, str) and sub.slice.value.startswith("_"):
+                if (
+                    isinstance(sub, ast.Subscript)
+                    and isinstance(sub.slice, ast.Constant)
+                    and isinstance(sub.slice.value, str)
+                    and sub.slice.value.startswith("_")
+                ):
                     keys.add(sub.slice.value)
-        if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant) \
-                and isinstance(node.args[0].value, str) and node.args[0].value.startswith("_"):
+        if (
+            isinstance(node, ast.Call)
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+            and node.args[0].value.startswith("_")
+        ):
             name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
-            if name in ("pop", "setdefault") or (isinstance(node.func, ast.Subscript)
-                                                 and getattr(node.func.value, "id", "") == "SessionKey"):
+            if name in ("pop", "setdefault") or (
+                isinstance(node.func, ast.Subscript) and getattr(node.func.value, "id", "") == "SessionKey"
+            ):
                 keys.add(node.args[0].value)
     return keys
 

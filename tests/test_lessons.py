@@ -2,6 +2,7 @@
 complete English and Chinese texts, and every number its narrations show is recomputed here from
 probcore (the numpy reference where there is one) at the step's state; every step renders in the
 app (AppTest) with the lesson bar; the validator refuses bad files with messages naming line and step."""
+
 from __future__ import annotations
 
 import math
@@ -26,6 +27,7 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 # ---------------------------------------------------------------- the shipped lessons ----
+
 
 def test_shipped_lessons_cover_every_page():
     assert len(SHIPPED) >= 4
@@ -88,8 +90,12 @@ def _margin(v: dict) -> tuple[np.ndarray, np.ndarray, float, float]:
     a = np.deg2rad(v["margin_angle"])
     cos = np.cos(a - 2 * np.pi * np.arange(classes) / classes)
     m, s = float(v["margin_m"]), float(v["margin_s"])
-    return (reference.am_softmax(cos, t, margin=m, scale=s), reference.am_softmax(cos, t, margin=0.0, scale=s),
-            reference.am_softmax_loss(cos, t, margin=m, scale=s), reference.am_softmax_loss(cos, t, margin=0.0, scale=s))
+    return (
+        reference.am_softmax(cos, t, margin=m, scale=s),
+        reference.am_softmax(cos, t, margin=0.0, scale=s),
+        reference.am_softmax_loss(cos, t, margin=m, scale=s),
+        reference.am_softmax_loss(cos, t, margin=0.0, scale=s),
+    )
 
 
 def _attention(v: dict, name: str) -> np.ndarray:
@@ -99,7 +105,9 @@ def _attention(v: dict, name: str) -> np.ndarray:
     q = rng.normal(size=(int(v["attention_queries"]), d))
     keys = rng.normal(size=(length, d))
     scores = float(v["attention_scale"]) * keys @ q[0] / np.sqrt(d)
-    kw = {"entmax": {"alpha": float(v["attention_alpha"])}, "sparse_softmax": {"k": int(v["attention_k"])}}.get(name, {})
+    kw = {"entmax": {"alpha": float(v["attention_alpha"])}, "sparse_softmax": {"k": int(v["attention_k"])}}.get(
+        name, {}
+    )
     return _probs(name, scores, kw)
 
 
@@ -109,8 +117,11 @@ def _vocab(v: dict) -> dict:
     g = torch.Generator().manual_seed(int(v["vocab_seed"]))
     vectors = torch.randn(int(v["vocab_n"]) - 1, 16, generator=g, dtype=torch.float64)
     h = torch.randn(16, generator=g, dtype=torch.float64)
-    return {"sum": float(vocab.hierarchical_softmax(h, vectors, tree).sum()), "entropy": vocab.entropy_bits(freqs),
-            "expected": vocab.expected_path_length(tree, freqs)}
+    return {
+        "sum": float(vocab.hierarchical_softmax(h, vectors, tree).sum()),
+        "entropy": vocab.entropy_bits(freqs),
+        "expected": vocab.expected_path_length(tree, freqs),
+    }
 
 
 def expected(name: str, args: list[str], step: lessons.Step):
@@ -127,19 +138,31 @@ def expected(name: str, args: list[str], step: lessons.Step):
         return v[args[0]]
     if name in ("p", "pmax", "support", "entropy", "sumsq"):
         p = _probs(args[0], x, kw(args[0]))
-        return {"p": lambda: p[int(args[-1])], "pmax": p.max, "support": lambda: int(np.sum(p > 0)),
-                "entropy": lambda: -np.sum(p[p > 0] * np.log(p[p > 0])), "sumsq": lambda: np.sum(p**2)}[name]()
+        return {
+            "p": lambda: p[int(args[-1])],
+            "pmax": p.max,
+            "support": lambda: int(np.sum(p > 0)),
+            "entropy": lambda: -np.sum(p[p > 0] * np.log(p[p > 0])),
+            "sumsq": lambda: np.sum(p**2),
+        }[name]()
     if name in ("trace", "rank", "jac"):
         jac = _jacobian(args[0], x, kw(args[0]))
-        return {"trace": lambda: np.trace(jac), "rank": lambda: np.linalg.matrix_rank(jac, tol=1e-9),
-                "jac": lambda: jac[int(args[1]), int(args[2])]}[name]()
+        return {
+            "trace": lambda: np.trace(jac),
+            "rank": lambda: np.linalg.matrix_rank(jac, tol=1e-9),
+            "jac": lambda: jac[int(args[1]), int(args[2])],
+        }[name]()
     if name in ("loss", "grad"):
         loss, grad = _loss_and_grad(args[0], x, kw(args[0]), int(v["target"]))
         return loss if name == "loss" else grad[int(args[1])]
     if name.startswith("margin_"):
         p, p0, loss, loss0 = _margin(v)
-        return {"margin_p": lambda: p[int(args[0])], "margin_p0": lambda: p0[int(args[0])],
-                "margin_loss": lambda: loss, "margin_loss0": lambda: loss0}[name]()
+        return {
+            "margin_p": lambda: p[int(args[0])],
+            "margin_p0": lambda: p0[int(args[0])],
+            "margin_loss": lambda: loss,
+            "margin_loss0": lambda: loss0,
+        }[name]()
     if name.startswith("attn"):
         w = _attention(v, args[0])
         return {"attn": lambda: w[int(args[-1])], "attn_max": w.max, "attn_support": lambda: int(np.sum(w > 0))}[name]()
@@ -156,6 +179,7 @@ def expected(name: str, args: list[str], step: lessons.Step):
         return math.log2(int(v["vocab_n"]))
     if name == "check_rows":
         from views.check.compute import check_example
+
         mapping, params, rows, outputs = check_example(v["check_example"])
         ok = [np.allclose(out, _probs(mapping, row, params), atol=1e-6, rtol=1e-5) for row, out in zip(rows, outputs)]
         return sum(ok) if args[0] == "ok" else len(ok) - sum(ok)
@@ -192,6 +216,7 @@ def test_file_round_trips_through_the_writer(lesson_id):
 
 # ---------------------------------------------------------------- every step in the app ----
 
+
 def _page_title(at: AppTest) -> str:
     return at.title[0].value if at.title else ""
 
@@ -203,6 +228,7 @@ def test_every_step_renders_with_its_page_and_state(lesson_id):
     step's page (its title) under the lesson bar, the narration with its numbers, the step's
     parameters in the URL, and the page's own controls exactly those its registry entry declares."""
     from explorer.i18n import EN
+
     lesson = SHIPPED[lesson_id]
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     at.query_params.update({"lesson": lesson_id, "step": "1"})
@@ -215,8 +241,10 @@ def test_every_step_renders_with_its_page_and_state(lesson_id):
         assert _page_title(at) == EN[REGISTRY[step.page].title], (k + 1, _page_title(at))
         assert f"step {k + 1} of {len(lesson.steps)}" in at.markdown[0].value
         assert lessons.resolve(step.texts["text"]["en"], step) in [m.value for m in at.markdown]
-        query = {key: at.query_params[key][-1] if isinstance(at.query_params[key], list) else at.query_params[key]
-                 for key in at.query_params}
+        query = {
+            key: at.query_params[key][-1] if isinstance(at.query_params[key], list) else at.query_params[key]
+            for key in at.query_params
+        }
         assert query.get("lesson") == lesson_id and query.get("step") == str(k + 1)
         for key, value in step.values().items():
             assert at.session_state[key] == value, (k + 1, key)
@@ -265,6 +293,7 @@ def test_showing_a_step_sets_no_control_before_its_page_runs(monkeypatch):
     which fired the old page's slider callback on the x_ keys a step deletes (a KeyError: no bar, no
     more polls). The controls are set by the bar on the step's page, before the page draws."""
     from explorer.classroom import lesson_bar
+
     lesson = SHIPPED["01_softmax_temperature"]
     before = {"logits": "9, 9, 9", "preset": "custom", "x_0": 1.5, "temperature": 3.0, "_lesson_step": 3}
     ss = dict(before)
@@ -281,6 +310,7 @@ def test_the_jump_list_moves_only_to_another_step(monkeypatch):
     switch; the run after a room moved the student): a list drawn at another step than the current
     one, or a choice of the step it shows, is no move, which would stop a following student."""
     from explorer.classroom import lesson_bar
+
     moves = []
     monkeypatch.setattr(lesson_bar, "move", lambda to: moves.append(to))
     ss = {"_lesson_step": 4, "jump": "5. Smooth max"}
@@ -319,40 +349,75 @@ BAD_FILES = {
     "no steps": (HEAD.encode(), ["1 to 30 [[step]]"]),
     "top key": ((HEAD + "author = 'me'\n" + GOOD_STEP).encode(), ["unknown top-level keys: author"]),
     "no chinese title": (('title_en = "T"\n' + GOOD_STEP).encode(), ["missing title_zh"]),
-    "unknown page": (_step('page = "admin"\ntext_en = "x"\ntext_zh = "叉"\n'),
-                     ["step 2 (line 9)", "unknown page 'admin'"]),
-    "bad value": (_step('page = "compare"\nparams = { temperature = "hot" }\ntext_en = "x"\ntext_zh = "叉"\n'),
-                  ["step 2 (line 9)", "temperature must be a finite number, got 'hot'"]),
-    "out of range": (_step('page = "compare"\nparams = { preset = "uniform", n = 5000 }\ntext_en = "x"\ntext_zh = "叉"\n'),
-                     ["step 2", "n must be in [2, 1000], got '5000'"]),
-    "bad logits": (_step('page = "compare"\nparams = { logits = "1, nan" }\ntext_en = "x"\ntext_zh = "叉"\n'),
-                   ["step 2", "logits"]),
-    "other page's parameter": (_step('page = "compare"\nparams = { margin_m = 0.3 }\ntext_en = "x"\ntext_zh = "叉"\n'),
-                               ["step 2", "page compare has no parameter 'margin_m'"]),
-    "viewer's parameter": (_step('page = "compare"\nparams = { lang = "zh" }\ntext_en = "x"\ntext_zh = "叉"\n'),
-                           ["step 2", "'lang' belongs to the viewer"]),
-    "html": (_step('page = "compare"\ntext_en = "<script>alert(1)</script>"\ntext_zh = "叉"\n'),
-             ["step 2 (line 9), text_en", "markup is not allowed", "'<s'"]),
-    "link": (_step('page = "compare"\ntext_en = "[click](http://example.com)"\ntext_zh = "叉"\n'),
-             ["step 2 (line 9), text_en", "markup is not allowed"]),
+    "unknown page": (
+        _step('page = "admin"\ntext_en = "x"\ntext_zh = "叉"\n'),
+        ["step 2 (line 9)", "unknown page 'admin'"],
+    ),
+    "bad value": (
+        _step('page = "compare"\nparams = { temperature = "hot" }\ntext_en = "x"\ntext_zh = "叉"\n'),
+        ["step 2 (line 9)", "temperature must be a finite number, got 'hot'"],
+    ),
+    "out of range": (
+        _step('page = "compare"\nparams = { preset = "uniform", n = 5000 }\ntext_en = "x"\ntext_zh = "叉"\n'),
+        ["step 2", "n must be in [2, 1000], got '5000'"],
+    ),
+    "bad logits": (
+        _step('page = "compare"\nparams = { logits = "1, nan" }\ntext_en = "x"\ntext_zh = "叉"\n'),
+        ["step 2", "logits"],
+    ),
+    "other page's parameter": (
+        _step('page = "compare"\nparams = { margin_m = 0.3 }\ntext_en = "x"\ntext_zh = "叉"\n'),
+        ["step 2", "page compare has no parameter 'margin_m'"],
+    ),
+    "viewer's parameter": (
+        _step('page = "compare"\nparams = { lang = "zh" }\ntext_en = "x"\ntext_zh = "叉"\n'),
+        ["step 2", "'lang' belongs to the viewer"],
+    ),
+    "html": (
+        _step('page = "compare"\ntext_en = "<script>alert(1)</script>"\ntext_zh = "叉"\n'),
+        ["step 2 (line 9), text_en", "markup is not allowed", "'<s'"],
+    ),
+    "link": (
+        _step('page = "compare"\ntext_en = "[click](http://example.com)"\ntext_zh = "叉"\n'),
+        ["step 2 (line 9), text_en", "markup is not allowed"],
+    ),
     "missing chinese": (_step('page = "compare"\ntext_en = "x"\n'), ["step 2 (line 9)", "missing text_zh"]),
-    "half a question": (_step('page = "compare"\ntext_en = "x"\ntext_zh = "叉"\nquestion_en = "?"\n'),
-                        ["step 2", "missing question_zh"]),
-    "unknown step key": (_step('page = "compare"\ntext_en = "x"\ntext_zh = "叉"\nscript = "rm"\n'),
-                         ["step 2", "unknown keys script"]),
-    "python in a placeholder": (_step('page = "compare"\ntext_en = "{{__import__(\'os\')}}"\ntext_zh = "叉"\n'),
-                                ["step 2 (line 9), text_en", "unknown placeholder"]),
-    "unknown computation": (_step('page = "compare"\ntext_en = "{{secret}}"\ntext_zh = "叉"\n'),
-                            ["step 2", "unknown placeholder '{{secret}}'"]),
-    "wrong arguments": (_step('page = "compare"\ntext_en = "{{p:softmax}}"\ntext_zh = "叉"\n'),
-                        ["step 2", "p takes the arguments mapping:i"]),
-    "unknown mapping": (_step('page = "compare"\ntext_en = "{{p:nosuch:0}}"\ntext_zh = "叉"\n'),
-                        ["step 2", "cannot be computed", "unknown mapping 'nosuch'"]),
-    "index out of range": (_step('page = "compare"\ntext_en = "{{p:softmax:7}}"\ntext_zh = "叉"\n'),
-                           ["step 2", "index '7' must be an integer from 0 to 2"]),
-    "bad format": (_step('page = "compare"\ntext_en = "{{n|!r}}"\ntext_zh = "叉"\n'), ["step 2", "unknown placeholder"]),
-    "long text": (_step(f'page = "compare"\ntext_en = "{"a" * 5000}"\ntext_zh = "叉"\n'),
-                  ["step 2 (line 9), text_en", "longer than 4000"]),
+    "half a question": (
+        _step('page = "compare"\ntext_en = "x"\ntext_zh = "叉"\nquestion_en = "?"\n'),
+        ["step 2", "missing question_zh"],
+    ),
+    "unknown step key": (
+        _step('page = "compare"\ntext_en = "x"\ntext_zh = "叉"\nscript = "rm"\n'),
+        ["step 2", "unknown keys script"],
+    ),
+    "python in a placeholder": (
+        _step('page = "compare"\ntext_en = "{{__import__(\'os\')}}"\ntext_zh = "叉"\n'),
+        ["step 2 (line 9), text_en", "unknown placeholder"],
+    ),
+    "unknown computation": (
+        _step('page = "compare"\ntext_en = "{{secret}}"\ntext_zh = "叉"\n'),
+        ["step 2", "unknown placeholder '{{secret}}'"],
+    ),
+    "wrong arguments": (
+        _step('page = "compare"\ntext_en = "{{p:softmax}}"\ntext_zh = "叉"\n'),
+        ["step 2", "p takes the arguments mapping:i"],
+    ),
+    "unknown mapping": (
+        _step('page = "compare"\ntext_en = "{{p:nosuch:0}}"\ntext_zh = "叉"\n'),
+        ["step 2", "cannot be computed", "unknown mapping 'nosuch'"],
+    ),
+    "index out of range": (
+        _step('page = "compare"\ntext_en = "{{p:softmax:7}}"\ntext_zh = "叉"\n'),
+        ["step 2", "index '7' must be an integer from 0 to 2"],
+    ),
+    "bad format": (
+        _step('page = "compare"\ntext_en = "{{n|!r}}"\ntext_zh = "叉"\n'),
+        ["step 2", "unknown placeholder"],
+    ),
+    "long text": (
+        _step(f'page = "compare"\ntext_en = "{"a" * 5000}"\ntext_zh = "叉"\n'),
+        ["step 2 (line 9), text_en", "longer than 4000"],
+    ),
 }
 
 
@@ -383,8 +448,20 @@ def test_a_lesson_id_is_a_plain_name():
         lessons.parse((HEAD + GOOD_STEP).encode(), "../etc/passwd")
 
 
-@pytest.mark.parametrize("text", ["plain", "it's", "two\nlines", "ends in '", "a'''b", "tab\tand \x7f", r"\frac{1}{2}",
-                                  "\nleading newline", "中文“引号”"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "plain",
+        "it's",
+        "two\nlines",
+        "ends in '",
+        "a'''b",
+        "tab\tand \x7f",
+        r"\frac{1}{2}",
+        "\nleading newline",
+        "中文“引号”",
+    ],
+)
 def test_writer_keeps_any_text(text):
     step = lessons.Step("compare", {"logits": "1, 0"}, {"text": {"en": text, "zh": "中"}})
     again = lessons.parse(lessons.dump({"en": "T", "zh": "题"}, [step]), "w")
@@ -393,9 +470,11 @@ def test_writer_keeps_any_text(text):
 
 # ---------------------------------------------------------------- the Lessons page ----
 
+
 def _lesson_page(monkeypatch, tmp_path) -> AppTest:
     monkeypatch.setenv("PROBCORE_ROOMS_URL", f"sqlite:///{tmp_path / 'rooms.sqlite3'}")
     from explorer.classroom import lesson_bar
+
     lesson_bar.store.clear()  # the store of this test's URL
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     at.run()
@@ -420,6 +499,7 @@ def test_every_narration_renders_whole():
 def test_every_placeholder_is_described_in_both_languages():
     """The editor lists every placeholder with what it computes (views/lesson/strings.py)."""
     from explorer.i18n import EN, ZH
+
     for name in lessons.COMPUTATIONS:
         assert EN.get(f"lesson.ph.{name}") and CJK.search(ZH.get(f"lesson.ph.{name}", "")), name
 
@@ -429,13 +509,16 @@ def test_the_lesson_list_shows_each_step_rendered(monkeypatch, tmp_path):
     """The Play tab lists every step of the chosen lesson: its page's title and its narration as the
     lesson bar shows it (placeholders resolved), not its source."""
     from explorer.i18n import EN
+
     at = _lesson_page(monkeypatch, tmp_path)
     lesson = SHIPPED[at.selectbox(key="lesson_pick").value]
     shown = [m.value for m in at.markdown]
     for k, step in enumerate(lesson.steps):
         assert f"**{k + 1}. {EN[REGISTRY[step.page].title]}**" in shown, k
         assert lessons.narration(step, "en") in shown, k
-    assert not [text for text in shown if lessons.PLACEHOLDER.search(text) and "`{{" not in text]  # but the editor's list
+    assert not [
+        text for text in shown if lessons.PLACEHOLDER.search(text) and "`{{" not in text
+    ]  # but the editor's list
 
 
 @pytest.mark.slow

@@ -8,6 +8,7 @@ quadrature ones (alpha-entmax's bisection, perturb-max, sweeps that hold them), 
 probabilities and Jacobians, relative to max(1, |value|) for losses and gradients. Parameter errors
 must give probcore's message (up to the value's spelling after "got").
 """
+
 from __future__ import annotations
 
 import json
@@ -100,8 +101,19 @@ def _finite_target(rng, x) -> int:
 def mapping_cases(rng, count: int) -> list[dict]:
     """Mappings against probcore.reference: (fn, args, expected, tolerance)."""
     cases = []
-    makers = ["softmax", "softmax_beta", "taylor_softmax", "sparse_softmax_k", "sparse_softmax_p", "sparsemax",
-              "entmax15", "entmax", "perturbmax", "am_softmax", "smooth_max"]
+    makers = [
+        "softmax",
+        "softmax_beta",
+        "taylor_softmax",
+        "sparse_softmax_k",
+        "sparse_softmax_p",
+        "sparsemax",
+        "entmax15",
+        "entmax",
+        "perturbmax",
+        "am_softmax",
+        "smooth_max",
+    ]
     for i in range(count):
         kind = makers[i % len(makers)]
         small = kind == "perturbmax"
@@ -118,10 +130,18 @@ def mapping_cases(rng, count: int) -> list[dict]:
             fn, args, ref = "taylor_softmax", [x, order, T], lambda x=x, o=order, T=T: R.taylor_softmax(x, o, T)
         elif kind == "sparse_softmax_k":
             k = int(rng.integers(1, len(x) + 1))
-            fn, args, ref = "sparse_softmax", [x, k, None, T], lambda x=x, k=k, T=T: R.sparse_softmax(x, k=k, temperature=T)
+            fn, args, ref = (
+                "sparse_softmax",
+                [x, k, None, T],
+                lambda x=x, k=k, T=T: R.sparse_softmax(x, k=k, temperature=T),
+            )
         elif kind == "sparse_softmax_p":
             top_p = float(rng.choice([rng.uniform(0.01, 1.0), 1.0, 0.5]))
-            fn, args, ref = "sparse_softmax", [x, None, top_p, T], lambda x=x, p=top_p, T=T: R.sparse_softmax(x, top_p=p, temperature=T)
+            fn, args, ref = (
+                "sparse_softmax",
+                [x, None, top_p, T],
+                lambda x=x, p=top_p, T=T: R.sparse_softmax(x, top_p=p, temperature=T),
+            )
         elif kind in ("sparsemax", "entmax15"):
             fn, args, ref = kind, [x, T], lambda kind=kind, x=x, T=T: getattr(R, kind)(x, T)
         elif kind == "entmax":
@@ -133,7 +153,9 @@ def mapping_cases(rng, count: int) -> list[dict]:
         elif kind == "am_softmax":
             t = int(rng.integers(len(x)))
             m, s = float(rng.uniform(0, 1)), float(rng.uniform(1, 64))
-            x = np.where(np.isfinite(x), np.clip(x / max(1.0, np.abs(x[np.isfinite(x)]).max(initial=1.0)), -1, 1), x)  # cosines
+            x = np.where(
+                np.isfinite(x), np.clip(x / max(1.0, np.abs(x[np.isfinite(x)]).max(initial=1.0)), -1, 1), x
+            )  # cosines
             fn, args, ref = "am_softmax", [x, t, m, s, T], lambda x=x, t=t, m=m, s=s, T=T: R.am_softmax(x, t, m, s, T)
         else:  # smooth_max: a value, T > 0
             T = abs(T)
@@ -158,7 +180,11 @@ def loss_cases(rng, count: int) -> list[dict]:
             fn, args, ref = "cross_entropy", [x, t, T], lambda x=x, t=t, T=T: R.cross_entropy(x, t, T)
         elif kind == 1:
             k = int(rng.integers(1, len(x) + 1))
-            fn, args, ref = "sparse_softmax_loss", [x, t, k, T], lambda x=x, t=t, k=k, T=T: R.sparse_softmax_loss(x, t, k, T)
+            fn, args, ref = (
+                "sparse_softmax_loss",
+                [x, t, k, T],
+                lambda x=x, t=t, k=k, T=T: R.sparse_softmax_loss(x, t, k, T),
+            )
         elif kind == 2:
             fn, args, ref = "sparsemax_loss", [x, t, T], lambda x=x, t=t, T=T: R.sparsemax_loss(x, t, T)
         elif kind == 3:
@@ -167,11 +193,19 @@ def loss_cases(rng, count: int) -> list[dict]:
             fn, args, ref = "entmax_loss", [x, t, alpha, T], lambda x=x, t=t, a=alpha, T=T: R.entmax_loss(x, t, a, T)
         elif kind == 4:
             order = int(rng.choice([2, 4, 6, 8]))
-            fn, args, ref = "taylor_cross_entropy", [x, t, order, T], lambda x=x, t=t, o=order, T=T: R.taylor_cross_entropy(x, t, o, T)
+            fn, args, ref = (
+                "taylor_cross_entropy",
+                [x, t, order, T],
+                lambda x=x, t=t, o=order, T=T: R.taylor_cross_entropy(x, t, o, T),
+            )
         elif kind == 5:
             c = np.where(np.isfinite(x), np.tanh(x), x)
             m, s = float(rng.uniform(0, 1)), float(rng.uniform(1, 64))
-            fn, args, ref = "am_softmax_loss", [c, t, m, s, T], lambda c=c, t=t, m=m, s=s, T=T: R.am_softmax_loss(c, t, m, s, T)
+            fn, args, ref = (
+                "am_softmax_loss",
+                [c, t, m, s, T],
+                lambda c=c, t=t, m=m, s=s, T=T: R.am_softmax_loss(c, t, m, s, T),
+            )
         else:
             fn, args, ref = "neg_prob_loss", [x, t, T], lambda x=x, t=t, T=T: R.neg_prob_loss(x, t, T)
         with np.errstate(all="ignore"):
@@ -187,11 +221,15 @@ LIVE_NAMES = ("softmax", "taylor_softmax", "sparse_softmax", "sparsemax", "entma
 
 def _kw(rng, name: str, n: int) -> dict:
     T = _temperature(rng)
-    return {"softmax": {"temperature": T}, "taylor_softmax": {"order": int(rng.choice([2, 4, 6])), "temperature": T},
-            "sparse_softmax": {"k": int(rng.integers(1, n + 1)), "temperature": T}, "sparsemax": {"temperature": T},
-            "entmax15": {"temperature": T}, "entmax": {"alpha": float(rng.uniform(0.2, 3.0)), "temperature": T},
-            "am_softmax": {"margin": float(rng.uniform(0, 1)), "scale": float(rng.uniform(1, 40)),
-                           "temperature": abs(T)}}[name]
+    return {
+        "softmax": {"temperature": T},
+        "taylor_softmax": {"order": int(rng.choice([2, 4, 6])), "temperature": T},
+        "sparse_softmax": {"k": int(rng.integers(1, n + 1)), "temperature": T},
+        "sparsemax": {"temperature": T},
+        "entmax15": {"temperature": T},
+        "entmax": {"alpha": float(rng.uniform(0.2, 3.0)), "temperature": T},
+        "am_softmax": {"margin": float(rng.uniform(0, 1)), "scale": float(rng.uniform(1, 40)), "temperature": abs(T)},
+    }[name]
 
 
 def jacobian_cases(rng, count: int) -> list[dict]:
@@ -221,16 +259,27 @@ def path_cases(rng) -> list[dict]:
             x = rng.normal(0, 2, int(rng.integers(2, 9)))
             kw = _kw(rng, name, len(x))
             rows = compute.temperature_sweep(name, tuple(x), compute.items(kw), 0, 0)
-            cases.append(dict(fn="temperature_sweep", args=[name, x, kw, 0], expected=rows, tol=ITERATIVE, relative=False))
+            cases.append(
+                dict(fn="temperature_sweep", args=[name, x, kw, 0], expected=rows, tol=ITERATIVE, relative=False)
+            )
             if name == "entmax":
                 rows = compute.alpha_sweep(name, tuple(x), compute.items(kw), 0, 0)
-                cases.append(dict(fn="alpha_sweep", args=[name, x, kw, 0], expected=rows, tol=ITERATIVE, relative=False))
+                cases.append(
+                    dict(fn="alpha_sweep", args=[name, x, kw, 0], expected=rows, tol=ITERATIVE, relative=False)
+                )
         kw = _kw(rng, name, 3)
         radius, t = float(rng.uniform(1, 10)), int(rng.integers(3))
         loss, du, dv = loss_landscape_compute.loss_surface(name, compute.items(kw), t, radius, 9)
         tol = ITERATIVE if name == "entmax" else CLOSED
-        cases.append(dict(fn="loss_surface", args=[name, kw, t, radius, 9], expected={"loss": loss, "du": du, "dv": dv},
-                          tol=tol, relative=True))
+        cases.append(
+            dict(
+                fn="loss_surface",
+                args=[name, kw, t, radius, 9],
+                expected={"loss": loss, "du": du, "dv": dv},
+                tol=tol,
+                relative=True,
+            )
+        )
     return cases
 
 
@@ -240,23 +289,50 @@ def plane_cases(rng, count: int) -> list[dict]:
     cases = []
     for _ in range(count):
         p = rng.dirichlet(np.ones(3) * rng.choice([0.1, 1.0, 10.0]))
-        cases.append(dict(fn="plane_coordinates", args=[p], expected=simplex_figures._plane(p)[0], tol=CLOSED, relative=False))
+        cases.append(
+            dict(fn="plane_coordinates", args=[p], expected=simplex_figures._plane(p)[0], tol=CLOSED, relative=False)
+        )
         x = rng.normal(0, 1, 3) * 10.0 ** rng.uniform(-3, 3)
-        cases.append(dict(fn="logits_on_plane", args=[x], expected=simplex_figures._plane(x - (x.sum() - 1) / 3)[0],
-                          tol=CLOSED, relative=True))
+        cases.append(
+            dict(
+                fn="logits_on_plane",
+                args=[x],
+                expected=simplex_figures._plane(x - (x.sum() - 1) / 3)[0],
+                tol=CLOSED,
+                relative=True,
+            )
+        )
     return cases
 
 
 def error_cases() -> list[dict]:
     """Bad parameters: the same ValueError message as probcore (compared up to 'got')."""
     x = [1.0, 0.5, -0.5]
-    bad = [("softmax", [x, 0.0]), ("softmax", [x, math.inf]), ("softmax", [x, 2.0, 1.0]), ("softmax", [x, 1.0, math.inf]),
-           ("taylor_softmax", [x, 3]), ("taylor_softmax", [x, 0]), ("sparse_softmax", [x, 0, None]),
-           ("sparse_softmax", [x, 4, None]), ("sparse_softmax", [x, None, 0.0]), ("sparse_softmax", [x, None, 1.5]),
-           ("sparse_softmax", [x, None, None]), ("sparse_softmax", [x, 2, 0.5]), ("entmax", [x, 0.0]),
-           ("entmax", [x, -1.0]), ("entmax", [x, math.inf]), ("entmax", [x, 1.5, 1.0, 0]), ("perturbmax", [x, "cauchy"]),
-           ("am_softmax", [x, 3]), ("am_softmax", [x, 0, -0.1]), ("am_softmax", [x, 0, 0.3, 0.0]),
-           ("cross_entropy", [x, 5]), ("sparse_softmax_loss", [x, 0, 9]), ("sparsemax", [x, 0.0])]
+    bad = [
+        ("softmax", [x, 0.0]),
+        ("softmax", [x, math.inf]),
+        ("softmax", [x, 2.0, 1.0]),
+        ("softmax", [x, 1.0, math.inf]),
+        ("taylor_softmax", [x, 3]),
+        ("taylor_softmax", [x, 0]),
+        ("sparse_softmax", [x, 0, None]),
+        ("sparse_softmax", [x, 4, None]),
+        ("sparse_softmax", [x, None, 0.0]),
+        ("sparse_softmax", [x, None, 1.5]),
+        ("sparse_softmax", [x, None, None]),
+        ("sparse_softmax", [x, 2, 0.5]),
+        ("entmax", [x, 0.0]),
+        ("entmax", [x, -1.0]),
+        ("entmax", [x, math.inf]),
+        ("entmax", [x, 1.5, 1.0, 0]),
+        ("perturbmax", [x, "cauchy"]),
+        ("am_softmax", [x, 3]),
+        ("am_softmax", [x, 0, -0.1]),
+        ("am_softmax", [x, 0, 0.3, 0.0]),
+        ("cross_entropy", [x, 5]),
+        ("sparse_softmax_loss", [x, 0, 9]),
+        ("sparsemax", [x, 0.0]),
+    ]
     cases = []
     for fn, args in bad:
         with pytest.raises(ValueError) as err:
@@ -314,8 +390,24 @@ def test_browser_maths_matches_probcore(cases, tmp_path):
     bad = [(c["fn"], why) for c, r in zip(cases, results) if (why := mismatch(c, r)) is not None]
     assert not bad, f"{len(bad)} of {len(cases)} cases differ, e.g. {bad[:5]}"
     kinds = {c["fn"] for c in cases}
-    assert {"softmax", "taylor_softmax", "sparse_softmax", "sparsemax", "entmax15", "entmax", "perturbmax", "am_softmax",
-            "jacobian", "loss_grad", "loss_surface", "temperature_sweep", "alpha_sweep", "cross_entropy", "plane_coordinates", "logits_on_plane"} <= kinds
+    assert {
+        "softmax",
+        "taylor_softmax",
+        "sparse_softmax",
+        "sparsemax",
+        "entmax15",
+        "entmax",
+        "perturbmax",
+        "am_softmax",
+        "jacobian",
+        "loss_grad",
+        "loss_surface",
+        "temperature_sweep",
+        "alpha_sweep",
+        "cross_entropy",
+        "plane_coordinates",
+        "logits_on_plane",
+    } <= kinds
 
 
 def test_cases_cover_the_ranges(cases):

@@ -1,4 +1,5 @@
 """probcore.losses: values, gradients p - onehot, F.cross_entropy conventions, errors, masks, half."""
+
 import math
 
 import numpy as np
@@ -78,7 +79,9 @@ def test_entmax_loss_alpha_one_is_cross_entropy_and_two_is_sparsemax_loss(xt):
     x, t = xt
     ce = L.cross_entropy(x, t, reduction="none")
     torch.testing.assert_close(L.entmax_loss(x, t, alpha=1, reduction="none"), ce)
-    torch.testing.assert_close(L.entmax_loss(x, t, alpha=2.0, reduction="none"), L.sparsemax_loss(x, t, reduction="none"))
+    torch.testing.assert_close(
+        L.entmax_loss(x, t, alpha=2.0, reduction="none"), L.sparsemax_loss(x, t, reduction="none")
+    )
     # and alpha -> 1 approaches cross-entropy continuously (no cancellation near 1)
     torch.testing.assert_close(L.entmax_loss(x, t, alpha=1 + 1e-7, reduction="none"), ce, atol=1e-4, rtol=1e-4)
 
@@ -105,12 +108,16 @@ def test_sparsemax_loss_binary_is_modified_huber():
     for shift in (0.0, -7.5):  # shift invariance
         x = torch.stack([s + shift, torch.full_like(s, shift)], dim=1)
         torch.testing.assert_close(L.sparsemax_loss(x, torch.zeros(61, dtype=torch.long), reduction="none"), huber)
-        torch.testing.assert_close(L.sparsemax_loss(x.flip(1), torch.ones(61, dtype=torch.long), reduction="none"), huber)
+        torch.testing.assert_close(
+            L.sparsemax_loss(x.flip(1), torch.ones(61, dtype=torch.long), reduction="none"), huber
+        )
 
 
 def test_sparse_softmax_loss_is_logsumexp_top_k_minus_target_and_ce_for_k_equal_n():
     x, t = batch(n=5, c=6, seed=1)
-    torch.testing.assert_close(L.sparse_softmax_loss(x, t, k=6, reduction="none"), L.cross_entropy(x, t, reduction="none"))
+    torch.testing.assert_close(
+        L.sparse_softmax_loss(x, t, k=6, reduction="none"), L.cross_entropy(x, t, reduction="none")
+    )
     for k in (1, 2, 4):
         top = x.sort(dim=1, descending=True).values[:, :k]
         expected = top.exp().sum(1).log() - x.gather(1, t[:, None]).squeeze(1)
@@ -121,22 +128,35 @@ def test_other_closed_forms():
     x, t = batch(n=5, c=6, seed=2)
     e = onehot(t, 6)
     pick = lambda v: v.gather(1, t[:, None]).squeeze(1)  # noqa: E731
-    torch.testing.assert_close(L.cross_entropy(x, t, temperature=0.5, reduction="none"), TF.cross_entropy(x / 0.5, t, reduction="none"))
+    torch.testing.assert_close(
+        L.cross_entropy(x, t, temperature=0.5, reduction="none"), TF.cross_entropy(x / 0.5, t, reduction="none")
+    )
     torch.testing.assert_close(L.neg_prob_loss(x, t, reduction="none"), -pick(torch.softmax(x, 1)))
     for order in (2, 4):
         f = sum(x**m / math.factorial(m) for m in range(order + 1))
-        torch.testing.assert_close(L.taylor_cross_entropy(x, t, order=order, reduction="none"), -torch.log(pick(f / f.sum(1, keepdim=True))))
+        torch.testing.assert_close(
+            L.taylor_cross_entropy(x, t, order=order, reduction="none"), -torch.log(pick(f / f.sum(1, keepdim=True)))
+        )
     cos = torch.tanh(x)
     am = TF.cross_entropy(30.0 * (cos - 0.35 * e), t, reduction="none")
     torch.testing.assert_close(L.am_softmax_loss(cos, t, reduction="none"), am)
-    torch.testing.assert_close(L.am_softmax_loss(cos, t, margin=0.0, scale=30.0, reduction="none"), TF.cross_entropy(30 * cos, t, reduction="none"))
+    torch.testing.assert_close(
+        L.am_softmax_loss(cos, t, margin=0.0, scale=30.0, reduction="none"),
+        TF.cross_entropy(30 * cos, t, reduction="none"),
+    )
     p = torch.softmax(x, 1)
     torch.testing.assert_close(
         L.smoothed_cross_entropy(p, t, eps=0.01, reduction="none"), -torch.log((pick(p) + 0.01) / (1 + 6 * 0.01))
     )
     assert (L.smoothed_cross_entropy(F.sparsemax(4 * x), t, reduction="none")).isfinite().all()  # p_t may be 0
     for mapping, params in (("softmax", {}), ("sparsemax", {}), ("entmax", {"alpha": 1.3})):
-        p = F.softmax(x) if mapping == "softmax" else F.sparsemax(x) if mapping == "sparsemax" else F.entmax(x, alpha=1.3)
+        p = (
+            F.softmax(x)
+            if mapping == "softmax"
+            else F.sparsemax(x)
+            if mapping == "sparsemax"
+            else F.entmax(x, alpha=1.3)
+        )
         torch.testing.assert_close(L.surrogate_loss(x, t, mapping, reduction="none", **params), ((p - e) * x).sum(1))
 
 
@@ -163,7 +183,9 @@ def test_ce_and_sparsemax_loss_gradient_is_p_minus_onehot():
         _grad(lambda v: L.cross_entropy(v, t, temperature=2.0, reduction="sum"), x),
         (F.softmax(x, temperature=2.0) - onehot(t, 7)) / 2.0,
     )
-    torch.testing.assert_close(_grad(lambda v: L.sparsemax_loss(v, t, reduction="sum"), x), F.sparsemax(x) - onehot(t, 7))
+    torch.testing.assert_close(
+        _grad(lambda v: L.sparsemax_loss(v, t, reduction="sum"), x), F.sparsemax(x) - onehot(t, 7)
+    )
     # mean: divided by the number of targets
     torch.testing.assert_close(_grad(lambda v: L.sparsemax_loss(v, t), x), (F.sparsemax(x) - onehot(t, 7)) / 6)
 
@@ -335,21 +357,27 @@ def test_masked_logits_equal_removing_the_class(name):
     masked[:, [1, 4]] = -math.inf
     value, grad = _grad_and_value(lambda v: call(name, v, t, reduction="none"), masked)
     remap = {int(c): i for i, c in enumerate(keep)}
-    reference, ref_grad = _grad_and_value(lambda v: call(name, v, torch.tensor([remap[int(c)] for c in t]), reduction="none"), x[:, keep])
+    reference, ref_grad = _grad_and_value(
+        lambda v: call(name, v, torch.tensor([remap[int(c)] for c in t]), reduction="none"), x[:, keep]
+    )
     assert value.isfinite().all() and grad.isfinite().all()
     torch.testing.assert_close(value, reference)
     torch.testing.assert_close(grad[:, keep], ref_grad)
     assert (grad[:, [1, 4]] == 0).all()
 
 
-@pytest.mark.parametrize("name", ["cross_entropy", "sparse_softmax", "sparsemax", "entmax_1.25", "entmax_1.5", "entmax_3"])
+@pytest.mark.parametrize(
+    "name", ["cross_entropy", "sparse_softmax", "sparsemax", "entmax_1.25", "entmax_1.5", "entmax_3"]
+)
 def test_large_logits_in_float32(name):
     """Shift invariance keeps float32 accurate for logits of size 1e4 (no x^2 - tau^2 cancellation)."""
     x, t = batch(n=6, c=8, seed=14, dtype=torch.float64)
     x = x + 1e4
     value = call(name, x.float(), t, reduction="none")
     assert value.isfinite().all() and (value >= 0).all()
-    torch.testing.assert_close(value.double(), call(name, x.float().double(), t, reduction="none"), atol=1e-4, rtol=1e-4)
+    torch.testing.assert_close(
+        value.double(), call(name, x.float().double(), t, reduction="none"), atol=1e-4, rtol=1e-4
+    )
 
 
 @pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
@@ -375,8 +403,14 @@ entmax_pkg = pytest.importorskip("entmax")
     [
         (lambda x, t, **kw: L.sparsemax_loss(x, t, **kw), lambda **kw: entmax_pkg.SparsemaxLoss(**kw)),
         (lambda x, t, **kw: L.entmax_loss(x, t, alpha=1.5, **kw), lambda **kw: entmax_pkg.Entmax15Loss(k=None, **kw)),
-        (lambda x, t, **kw: L.entmax_loss(x, t, alpha=1.3, **kw), lambda **kw: entmax_pkg.EntmaxBisectLoss(alpha=1.3, n_iter=100, **kw)),
-        (lambda x, t, **kw: L.entmax_loss(x, t, alpha=2.5, **kw), lambda **kw: entmax_pkg.EntmaxBisectLoss(alpha=2.5, n_iter=100, **kw)),
+        (
+            lambda x, t, **kw: L.entmax_loss(x, t, alpha=1.3, **kw),
+            lambda **kw: entmax_pkg.EntmaxBisectLoss(alpha=1.3, n_iter=100, **kw),
+        ),
+        (
+            lambda x, t, **kw: L.entmax_loss(x, t, alpha=2.5, **kw),
+            lambda **kw: entmax_pkg.EntmaxBisectLoss(alpha=2.5, n_iter=100, **kw),
+        ),
     ],
 )
 def test_matches_the_entmax_package(ours, theirs):

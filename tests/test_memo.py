@@ -1,6 +1,7 @@
 """explorer.compute.memo: the process-wide cache every session of a worker shares. It computes
 once per argument set, keeps at most max_entries results, and hands out results nobody can change
 (a session that wrote into a shared array would change every other session's numbers)."""
+
 import numpy as np
 import pytest
 

@@ -1,5 +1,6 @@
 """probcore.nn: mapping modules equal the functional calls, loss modules equal the loss functions,
 arguments are checked at construction, and Entmax learns alpha."""
+
 import copy
 import inspect
 
@@ -112,11 +113,16 @@ def test_loss_modules_equal_loss_functions(module, call):
 
 def test_loss_module_signatures_mirror_the_functions():
     assert list(inspect.signature(pnn.EntmaxLoss).parameters) == ["alpha", "reduction", "ignore_index", "temperature"]
-    assert list(inspect.signature(pnn.SparseSoftmaxLoss).parameters) == ["k", "reduction", "ignore_index",
-                                                                         "temperature"]
+    assert list(inspect.signature(pnn.SparseSoftmaxLoss).parameters) == [
+        "k",
+        "reduction",
+        "ignore_index",
+        "temperature",
+    ]
     assert "entmax_loss" in pnn.EntmaxLoss.__doc__
-    assert repr(pnn.SparseSoftmaxLoss(3)) == \
-        "SparseSoftmaxLoss(k=3, reduction='mean', ignore_index=-100, temperature=1.0)"
+    assert (
+        repr(pnn.SparseSoftmaxLoss(3)) == "SparseSoftmaxLoss(k=3, reduction='mean', ignore_index=-100, temperature=1.0)"
+    )
     with pytest.raises(TypeError):
         pnn.SparseSoftmaxLoss()  # k is required, as in sparse_softmax_loss
     with pytest.raises(TypeError):

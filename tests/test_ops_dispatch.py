@@ -4,6 +4,7 @@ p (masks, fully masked rows, NaN rows, large logits, ties, temperatures) and the
 every row without a NaN (a NaN row's gradient is NaN on the eager path for alpha in [1.25, 2] and 0
 elsewhere; the sync-free path gives 0), for every alpha range the dispatch meets (0.7, 1, 1.1, 1.3,
 1.5, 1.75, 2, 3), float32 and float64. tests/test_cuda.py holds the real GPU to the CPU."""
+
 import math
 
 import pytest

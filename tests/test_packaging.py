@@ -1,4 +1,5 @@
 """pyproject.toml agrees with requirements*.txt, and the library never imports the app's packages."""
+
 import subprocess
 import sys
 import tomllib
@@ -46,7 +47,9 @@ def project_requirements(*extras: str) -> dict[str, Requirement]:
     return out
 
 
-@pytest.mark.parametrize("filename, extras", [("requirements.txt", ("app",)), ("requirements-test.txt", ("app", "test"))])
+@pytest.mark.parametrize(
+    "filename, extras", [("requirements.txt", ("app",)), ("requirements-test.txt", ("app", "test"))]
+)
 def test_requirements_agree_with_pyproject(filename, extras):
     """The same package names, and every pinned version admitted by pyproject's specifier (a
     requirements line without a pin must carry pyproject's specifier unchanged)."""
@@ -80,10 +83,13 @@ def test_version_is_a_string_read_by_pyproject():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("code", [
-    "import probcore, probcore.check, probcore.testing, probcore.cli",
-    "from probcore.cli import main; main(['--version'])",
-])
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import probcore, probcore.check, probcore.testing, probcore.cli",
+        "from probcore.cli import main; main(['--version'])",
+    ],
+)
 def test_library_never_imports_the_app_packages(code):
     """probcore (core, check, kit, CLI) runs without Streamlit or Plotly installed."""
     probe = f"{code}\nimport sys\nprint(sorted(m for m in sys.modules if m.split('.')[0] in ('streamlit', 'plotly')))"

@@ -1,6 +1,7 @@
 """The attention page under AppTest: defaults, extreme and hostile settings, Chinese, and figures
 that hold probcore's mappings of the same scores (recomputed here from probcore) with exact zeros
 marked, outputs equal to weights @ values."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -35,8 +36,14 @@ def inputs(length=6, dim=4, queries=1, seed=0):
 def expected_weights(scores: np.ndarray, alpha=1.5, k=2) -> np.ndarray:
     """Rows softmax, sparsemax, entmax(alpha), top-k softmax of every score row: (4, m, L)."""
     s = torch.tensor(scores, dtype=torch.float64)
-    return np.stack([F.softmax(s).numpy(), F.sparsemax(s).numpy(), F.entmax(s, alpha=alpha).numpy(),
-                     F.sparse_softmax(s, k=k).numpy()])
+    return np.stack(
+        [
+            F.softmax(s).numpy(),
+            F.sparsemax(s).numpy(),
+            F.entmax(s, alpha=alpha).numpy(),
+            F.sparse_softmax(s, k=k).numpy(),
+        ]
+    )
 
 
 def heatmap(at) -> dict:
@@ -108,10 +115,16 @@ def test_an_edited_query_replaces_the_first_one():
     np.testing.assert_allclose(np.array(heatmap(at)["data"][0]["z"]), expected_weights(scores[None])[:, 0], rtol=1e-12)
 
 
-@pytest.mark.parametrize("text, word", [
-    ("1, 2", "d = 4"), ("abc", "not a number"), ("nan, 1, 2, 3", "value 1"), ("1e9, 0, 0, 0", "at most"),
-    ("![x](https://example.com/x.png) [a](https://example.com)", "Query not used"),
-])
+@pytest.mark.parametrize(
+    "text, word",
+    [
+        ("1, 2", "d = 4"),
+        ("abc", "not a number"),
+        ("nan, 1, 2, 3", "value 1"),
+        ("1e9, 0, 0, 0", "at most"),
+        ("![x](https://example.com/x.png) [a](https://example.com)", "Query not used"),
+    ],
+)
 def test_a_bad_query_gives_an_inline_error_and_the_random_query(text, word):
     at = run_app(PAGE, attention_query=text)
     assert_ok(at, errors=True)
@@ -122,8 +135,16 @@ def test_a_bad_query_gives_an_inline_error_and_the_random_query(text, word):
 
 
 def test_extreme_settings():
-    at = run_app(PAGE, attention_L=16, attention_d=1, attention_queries=6, attention_scale=10, attention_alpha=4,
-                 attention_k=16, attention_seed=10**9)
+    at = run_app(
+        PAGE,
+        attention_L=16,
+        attention_d=1,
+        attention_queries=6,
+        attention_scale=10,
+        attention_alpha=4,
+        attention_k=16,
+        attention_seed=10**9,
+    )
     assert_ok(at)
     assert not at.warning
     q, k, _ = inputs(16, 1, 6, 10**9)
@@ -158,11 +179,25 @@ def test_widgets_change_the_figure_and_the_url():
     assert [f.proto.spec for f in again.get("plotly_chart")] == [f.proto.spec for f in at.get("plotly_chart")]
 
 
-@pytest.mark.parametrize("params", [
-    {"attention_L": "99"}, {"attention_L": "1"}, {"attention_d": "0"}, {"attention_d": "x"}, {"attention_queries": "7"},
-    {"attention_seed": "-3"}, {"attention_scale": "inf"}, {"attention_scale": "1000"}, {"attention_scale": "-1"},
-    {"attention_alpha": "0.5"}, {"attention_alpha": "nan"}, {"attention_k": "0"}, {"attention_k": "2.5"},
-], ids=lambda p: "&".join(f"{k}={v[:12]}" for k, v in p.items()))
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"attention_L": "99"},
+        {"attention_L": "1"},
+        {"attention_d": "0"},
+        {"attention_d": "x"},
+        {"attention_queries": "7"},
+        {"attention_seed": "-3"},
+        {"attention_scale": "inf"},
+        {"attention_scale": "1000"},
+        {"attention_scale": "-1"},
+        {"attention_alpha": "0.5"},
+        {"attention_alpha": "nan"},
+        {"attention_k": "0"},
+        {"attention_k": "2.5"},
+    ],
+    ids=lambda p: "&".join(f"{k}={v[:12]}" for k, v in p.items()),
+)
 def test_hostile_page_parameters_give_a_message_and_the_default(params):
     at = run_app(PAGE, **params)
     assert_ok(at)

@@ -4,6 +4,7 @@ downloads, hostile input and the Chinese interface.
 
 The "user implementations" (here and in test_check.py) are written from the formulas, independently
 of probcore and of the page's own examples."""
+
 from __future__ import annotations
 
 import io
@@ -31,6 +32,7 @@ VERDICT = EN["check.col_verdict"]
 
 # ---------------------------------------------------------------- user implementations
 
+
 def softmax_no_max(x):
     with np.errstate(all="ignore"):
         e = np.exp(np.atleast_2d(x))
@@ -47,6 +49,7 @@ assert ((SUPPORT > 1) & (SUPPORT < 9)).all()
 
 
 # ---------------------------------------------------------------- helpers
+
 
 def no_exception(at: AppTest) -> None:
     assert not at.exception, [e.value for e in at.exception]
@@ -106,6 +109,7 @@ def download(at: AppTest, media: list, key: str) -> bytes:
 
 # ---------------------------------------------------------------- defaults and examples
 
+
 def test_default_example_shows_a_verdict_at_once():
     at = run_app(PAGE)
     no_exception(at)
@@ -116,7 +120,9 @@ def test_default_example_shows_a_verdict_at_once():
     fig = figures(at)[0]
     assert_readable(fig)
     assert fig["layout"]["title"]["text"] == "Row 2: mismatch"  # the first mismatching row
-    x = np.array([[float(v) for v in line.split(",")] for line in at.text_area(key="check_logits_text").value.splitlines()])
+    x = np.array(
+        [[float(v) for v in line.split(",")] for line in at.text_area(key="check_logits_text").value.splitlines()]
+    )
     ref = probcore.softmax(torch.from_numpy(x), dim=-1).numpy()
     np.testing.assert_allclose(trace(fig, EN["check.fig_reference"].format(mapping="Softmax"))["y"], ref[2], rtol=1e-12)
     assert len(trace(fig, EN["check.fig_differs"])["x"]) == 8  # every entry overflowed
@@ -124,14 +130,17 @@ def test_default_example_shows_a_verdict_at_once():
     assert any("def user_softmax_no_max" in c.value for c in at.code)  # the example's code
 
 
-@pytest.mark.parametrize("example,verdicts,cause", [
-    ("softmax_ok", ["ok"] * 3, None),
-    ("sparsemax_ok", ["ok"] * 3, None),
-    ("softmax_no_max", ["ok", "ok", "mismatch"], "max_subtraction"),
-    ("softmax_forgot_temperature", ["mismatch"] * 3, "temperature_forgotten"),
-    ("log_softmax", ["mismatch"] * 3, "log_probs"),
-    ("sparsemax_off_by_one", ["mismatch"] * 3, "threshold"),
-])
+@pytest.mark.parametrize(
+    "example,verdicts,cause",
+    [
+        ("softmax_ok", ["ok"] * 3, None),
+        ("sparsemax_ok", ["ok"] * 3, None),
+        ("softmax_no_max", ["ok", "ok", "mismatch"], "max_subtraction"),
+        ("softmax_forgot_temperature", ["mismatch"] * 3, "temperature_forgotten"),
+        ("log_softmax", ["mismatch"] * 3, "log_probs"),
+        ("sparsemax_off_by_one", ["mismatch"] * 3, "threshold"),
+    ],
+)
 def test_examples_from_the_url(example, verdicts, cause):
     at = run_app(PAGE, check_example=example)
     no_exception(at)
@@ -156,6 +165,7 @@ def test_example_select_fills_and_typing_leaves_it():
 
 
 # ---------------------------------------------------------------- pasted text through the widgets
+
 
 def test_correct_implementations_pass_every_row():
     at = run_app(PAGE)
@@ -241,6 +251,7 @@ def test_long_rows_show_the_largest_errors_first():
 
 # ---------------------------------------------------------------- uploads and downloads
 
+
 def test_uploaded_csv_and_npy(media):
     at = run_app(PAGE)
     at.radio(key="check_source").set_value("upload").run()
@@ -248,8 +259,9 @@ def test_uploaded_csv_and_npy(media):
     header = ",".join(f"x{i}" for i in range(X.shape[1]))
     csv = (header + "\n" + "\n".join(",".join(repr(float(v)) for v in r) for r in X)).encode()
     at.file_uploader(key="check_logits_file").set_value(("logits.csv", csv, "text/csv"))
-    at.file_uploader(key="check_probs_file").set_value(("probs.npy", npy(sparsemax(X, off_by=1)),
-                                                         "application/octet-stream"))
+    at.file_uploader(key="check_probs_file").set_value(
+        ("probs.npy", npy(sparsemax(X, off_by=1)), "application/octet-stream")
+    )
     at.selectbox(key="check_mapping").set_value("sparsemax")
     at.run()
     no_exception(at)
@@ -277,16 +289,20 @@ def _huge_header_npy() -> bytes:
     return b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode() + b"\0" * 64
 
 
-@pytest.mark.parametrize("name,data,word", [
-    ("x.npy", pickle.dumps(Evil()), "not a valid .npy"),
-    ("x.npy", npy(np.array([{"a": 1}], dtype=object), allow_pickle=True), "dtype object"),
-    ("x.npy", _huge_header_npy(), "at most"),
-    ("x.npy", npy(np.zeros((2, 2, 2))), "2-D"),
-    ("x.csv", b"1,2,3\n4,5\n", "line 2 has 2 values"),
-    ("x.csv", b"1,2\n3,[x](https://example.com)\n", "line 2, column 2"),
-    ("x.csv", b"\xff\xfe1,2", "UTF-8"),
-    ("x.csv", b"0," * (check.MAX_FILE_BYTES // 2 + 1), "at most 64 MiB"),
-], ids=["pickle", "object", "huge_header", "3d", "ragged", "markdown", "utf16", "too_big"])
+@pytest.mark.parametrize(
+    "name,data,word",
+    [
+        ("x.npy", pickle.dumps(Evil()), "not a valid .npy"),
+        ("x.npy", npy(np.array([{"a": 1}], dtype=object), allow_pickle=True), "dtype object"),
+        ("x.npy", _huge_header_npy(), "at most"),
+        ("x.npy", npy(np.zeros((2, 2, 2))), "2-D"),
+        ("x.csv", b"1,2,3\n4,5\n", "line 2 has 2 values"),
+        ("x.csv", b"1,2\n3,[x](https://example.com)\n", "line 2, column 2"),
+        ("x.csv", b"\xff\xfe1,2", "UTF-8"),
+        ("x.csv", b"0," * (check.MAX_FILE_BYTES // 2 + 1), "at most 64 MiB"),
+    ],
+    ids=["pickle", "object", "huge_header", "3d", "ragged", "markdown", "utf16", "too_big"],
+)
 def test_hostile_uploads_give_an_inline_error(name, data, word, capsys):
     at = run_app(PAGE)
     at.radio(key="check_source").set_value("upload").run()
@@ -299,15 +315,20 @@ def test_hostile_uploads_give_an_inline_error(name, data, word, capsys):
 
 # ---------------------------------------------------------------- hostile input
 
-@pytest.mark.parametrize("logits,probs,word", [
-    ("1, 2, 3", "0.2, 0.3, 0.4, 0.1", "probs must have the shape of logits"),
-    ("1, abc, 3", "0.2, 0.3, 0.5", "'abc' is not a number"),
-    ("1, 2\n3", "0.5, 0.5\n1", "line 2 has 1 values"),
-    ("__import__('os').system('true')", "1", "not a number"),
-    ("[x](https://example.com)", "![i](https://example.com/i.png)", "not a number"),
-    ("1, nan", "0.5, 0.5", "logits must be finite or -inf"),
-    ("1, 2", "1" * (4_000_001), "at most 4,000,000 characters"),
-], ids=["shape", "token", "ragged", "code", "markdown", "nan_logits", "huge"])
+
+@pytest.mark.parametrize(
+    "logits,probs,word",
+    [
+        ("1, 2, 3", "0.2, 0.3, 0.4, 0.1", "probs must have the shape of logits"),
+        ("1, abc, 3", "0.2, 0.3, 0.5", "'abc' is not a number"),
+        ("1, 2\n3", "0.5, 0.5\n1", "line 2 has 1 values"),
+        ("__import__('os').system('true')", "1", "not a number"),
+        ("[x](https://example.com)", "![i](https://example.com/i.png)", "not a number"),
+        ("1, nan", "0.5, 0.5", "logits must be finite or -inf"),
+        ("1, 2", "1" * (4_000_001), "at most 4,000,000 characters"),
+    ],
+    ids=["shape", "token", "ragged", "code", "markdown", "nan_logits", "huge"],
+)
 def test_bad_text_gives_an_inline_error(logits, probs, word):
     at = run_app(PAGE)
     paste(at, logits, probs)
@@ -333,12 +354,21 @@ def test_bad_parameters_give_an_inline_error():
     assert at.dataframe  # am_softmax with a valid target checks (the softmax outputs do not match)
 
 
-@pytest.mark.parametrize("params,key", [
-    ({"check_mapping": "gumbel_softmax"}, "check_mapping"), ({"check_mapping": "<b>x</b>"}, "check_mapping"),
-    ({"check_atol": "-1"}, "check_atol"), ({"check_rtol": "nan"}, "check_rtol"), ({"check_atol": "2"}, "check_atol"),
-    ({"check_row": "abc"}, "check_row"), ({"check_row": "-3"}, "check_row"), ({"check_example": "evil"}, "check_example"),
-    ({"check_source": "ftp"}, "check_source"), ({"check_example": "none", "check_mapping": "sparse_softmax", "check_k": "2.5"}, "check_k"),
-])
+@pytest.mark.parametrize(
+    "params,key",
+    [
+        ({"check_mapping": "gumbel_softmax"}, "check_mapping"),
+        ({"check_mapping": "<b>x</b>"}, "check_mapping"),
+        ({"check_atol": "-1"}, "check_atol"),
+        ({"check_rtol": "nan"}, "check_rtol"),
+        ({"check_atol": "2"}, "check_atol"),
+        ({"check_row": "abc"}, "check_row"),
+        ({"check_row": "-3"}, "check_row"),
+        ({"check_example": "evil"}, "check_example"),
+        ({"check_source": "ftp"}, "check_source"),
+        ({"check_example": "none", "check_mapping": "sparse_softmax", "check_k": "2.5"}, "check_k"),
+    ],
+)
 def test_hostile_url_params(params, key):
     at = run_app(PAGE, **params)
     no_exception(at)
@@ -365,4 +395,6 @@ def test_chinese():
     frame = at.dataframe[0].value
     assert set(frame[ZH["check.col_verdict"]]) == {ZH["check.mismatch"]}
     assert set(frame[ZH["check.col_cause"]]) == {ZH["check.cause_threshold"]}
-    assert figures(at)[0]["layout"]["title"]["text"] == ZH["check.fig_title"].format(row=0, verdict=ZH["check.mismatch"])
+    assert figures(at)[0]["layout"]["title"]["text"] == ZH["check.fig_title"].format(
+        row=0, verdict=ZH["check.mismatch"]
+    )

@@ -1,6 +1,7 @@
 """The Losses page under AppTest: defaults, hostile URL, Chinese, and every number it states
 recomputed here from probcore.losses (surrogate gradient, -p_t's vanishing gradient, the
 smoothed CE's flat part and non-convexity, exact zeros from 1/(alpha - 1), multi-label sparsemax)."""
+
 from __future__ import annotations
 
 import math
@@ -63,7 +64,9 @@ def test_smoothed_cross_entropy_is_flat_then_not_convex():
     assert_ok(at)
     x = losses_compute._rows(losses_compute.MARGINS, n)
     p = probcore.sparsemax(x)
-    smoothed = losses.smoothed_cross_entropy(p, torch.zeros(len(x), dtype=torch.long), eps=eps, reduction="none").numpy()
+    smoothed = losses.smoothed_cross_entropy(
+        p, torch.zeros(len(x), dtype=torch.long), eps=eps, reduction="none"
+    ).numpy()
     dead = p[:, 0].numpy() == 0
     np.testing.assert_allclose(smoothed[dead], math.log((1 + n * eps) / eps))  # flat: no gradient while p_t = 0
     assert np.diff(smoothed, 2).min() < -1e-3  # not convex
@@ -93,13 +96,20 @@ def test_multilabel_loss_gradient_and_zero():
     q = np.array([0.5, 0.0, 0.0, 0.5])
     value, p, grad = losses_compute.multilabel_sparsemax_loss(z, q)
     eps = 1e-6  # central differences of the loss
-    numeric = [(losses_compute.multilabel_sparsemax_loss(z + eps * e, q)[0] - losses_compute.multilabel_sparsemax_loss(z - eps * e, q)[0])
-               / (2 * eps) for e in np.eye(4)]
+    numeric = [
+        (
+            losses_compute.multilabel_sparsemax_loss(z + eps * e, q)[0]
+            - losses_compute.multilabel_sparsemax_loss(z - eps * e, q)[0]
+        )
+        / (2 * eps)
+        for e in np.eye(4)
+    ]
     np.testing.assert_allclose(grad, numeric, atol=1e-6)
     np.testing.assert_allclose(grad, probcore.sparsemax(torch.tensor(z)).numpy() - q, atol=1e-12)
     onehot = np.eye(4)[0]  # one label: the ordinary sparsemax loss
     assert losses_compute.multilabel_sparsemax_loss(z, onehot)[0] == pytest.approx(
-        float(losses.sparsemax_loss(torch.tensor(z), torch.tensor(0))), abs=1e-12)
+        float(losses.sparsemax_loss(torch.tensor(z), torch.tensor(0))), abs=1e-12
+    )
     at = run_app(PAGE, logits="1.2, 0.3, -0.5, 0.9", losses_labels=2, losses_steps=60)
     assert_ok(at)
     fig = figure(at, "Loss during gradient descent")

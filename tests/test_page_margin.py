@@ -1,6 +1,7 @@
 """The margin softmax (AM-softmax) page under AppTest: defaults, extreme and hostile settings,
 Chinese, and that what it shows is probcore's AM-softmax (loss, probabilities, loss against m)
 and the geometry it claims (regions, no-man's-land only with a margin)."""
+
 from __future__ import annotations
 
 import math
@@ -147,11 +148,16 @@ def test_fewer_classes_drop_a_missing_target():
     assert metric(at, "cos θₜ") == f"{math.cos(math.radians(35)):.4f}"
 
 
-@pytest.mark.parametrize("params", [
-    dict(margin_classes=99, margin_m="abc", margin_s="inf", margin_angle="1e9", margin_target=-1),
-    dict(margin_classes="<script>alert(1)</script>", margin_m=-0.5, margin_s=0, margin_angle="nan", margin_target="x"),
-    dict(margin_classes=3, margin_target=7),
-])
+@pytest.mark.parametrize(
+    "params",
+    [
+        dict(margin_classes=99, margin_m="abc", margin_s="inf", margin_angle="1e9", margin_target=-1),
+        dict(
+            margin_classes="<script>alert(1)</script>", margin_m=-0.5, margin_s=0, margin_angle="nan", margin_target="x"
+        ),
+        dict(margin_classes=3, margin_target=7),
+    ],
+)
 def test_hostile_url_params(params):
     at = run_app(PAGE, **params)
     assert_ok(at)

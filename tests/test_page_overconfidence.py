@@ -1,6 +1,7 @@
 """The "Why sparse: over-confidence" page under AppTest: the bound curves are
 explorer.training.logit_gap_bound, the training demo runs on Run within its stated time, keeps its
 result over reruns, and shows exactly the metrics the run recorded (and a rerun reproduces)."""
+
 from __future__ import annotations
 
 import re
@@ -38,8 +39,10 @@ def test_defaults_show_the_bound_and_wait_for_run(monkeypatch):
     assert any("Press Run" in i.value for i in at.info)
     assert at.button(key="oc_run")
     # issue 24: the page promised "about 2.5 s" (a fit on another machine) and took 5.9 s; it states no time now
-    assert any(c.value.startswith(f"8 runs, {150 + 8 * 101} full-batch updates in all. No run has been timed")
-               for c in at.caption)
+    assert any(
+        c.value.startswith(f"8 runs, {150 + 8 * 101} full-batch updates in all. No run has been timed")
+        for c in at.caption
+    )
     assert not any(re.search(r"\d s\b", c.value) for c in at.caption if "full-batch" in c.value)
 
 
@@ -62,13 +65,21 @@ def test_bound_curves_are_logit_gap_bound(eps, k):
     np.testing.assert_allclose(np.asarray(topk["y"])[beyond], np.log(k - 1) - np.log(np.expm1(eps)), rtol=1e-12)
 
 
-@pytest.mark.parametrize("params,keys", [
-    (dict(oc_eps=-1, oc_k=1, oc_steps=10**9, oc_classes="abc", oc_seed=-5, oc_train_k=1000),
-     ("oc_eps", "oc_k", "oc_steps", "oc_classes", "oc_seed", "oc_train_k")),
-    (dict(oc_eps="nan", oc_k="2.5", oc_steps="<b>x</b>", oc_classes=4), ("oc_eps", "oc_k", "oc_steps", "oc_classes")),
-    (dict(oc_eps="inf", oc_train_k=40, oc_classes=20), ("oc_eps",)),
-    (dict(oc_steps=15, oc_classes=7, oc_eps=5.5), ("oc_eps",)),  # off the slider steps: accepted as is
-])
+@pytest.mark.parametrize(
+    "params,keys",
+    [
+        (
+            dict(oc_eps=-1, oc_k=1, oc_steps=10**9, oc_classes="abc", oc_seed=-5, oc_train_k=1000),
+            ("oc_eps", "oc_k", "oc_steps", "oc_classes", "oc_seed", "oc_train_k"),
+        ),
+        (
+            dict(oc_eps="nan", oc_k="2.5", oc_steps="<b>x</b>", oc_classes=4),
+            ("oc_eps", "oc_k", "oc_steps", "oc_classes"),
+        ),
+        (dict(oc_eps="inf", oc_train_k=40, oc_classes=20), ("oc_eps",)),
+        (dict(oc_steps=15, oc_classes=7, oc_eps=5.5), ("oc_eps",)),  # off the slider steps: accepted as is
+    ],
+)
 def test_hostile_url_params(params, keys):
     at = run_app(PAGE, **params)
     assert_ok(at)
@@ -79,8 +90,9 @@ def test_hostile_url_params(params, keys):
         assert "k = 40 needs k < classes = 20: using k = 19." in text
     assert "<b>" not in text
     assert len(figures(at)) == 1
-    np.testing.assert_allclose(trace(bound_figure(at), EN["overconfidence.ce_curve"])["y"][-1],
-                               logit_gap_bound(10**6, 0.1))  # the defaults stand in
+    np.testing.assert_allclose(
+        trace(bound_figure(at), EN["overconfidence.ce_curve"])["y"][-1], logit_gap_bound(10**6, 0.1)
+    )  # the defaults stand in
 
 
 @pytest.fixture(scope="module")
@@ -106,8 +118,11 @@ def test_run_reports_its_own_time(ran):
     # the time stated before the next run is this measured one (scaled to the settings: here the same)
     assert overconfidence_compute.last_run() == (result["seconds"], DEFAULT["steps"], DEFAULT["n_classes"])
     at.run()
-    assert any(f"about {result['seconds']:.1f} s, scaled from the last run measured on this server "
-               f"({result['seconds']:.1f} s for 100 steps and 20 classes" in c.value for c in at.caption)
+    assert any(
+        f"about {result['seconds']:.1f} s, scaled from the last run measured on this server "
+        f"({result['seconds']:.1f} s for 100 steps and 20 classes" in c.value
+        for c in at.caption
+    )
 
 
 def test_shown_metrics_are_the_runs(ran):
@@ -122,8 +137,13 @@ def test_shown_metrics_are_the_runs(ran):
     loss = next(fig for title, fig in figs.items() if title.startswith("Training loss"))
     gap = next(fig for title, fig in figs.items() if title.startswith("Mean logit gap"))
     sparsity = next(fig for title, fig in figs.items() if title.startswith("Share of exact zeros"))
-    for fig, metric, suffix in ((accuracy, "test_accuracy", " (held-out)"), (accuracy, "train_accuracy", " (training set)"),
-                                (loss, "loss", ""), (gap, "logit_gap", ""), (sparsity, "sparsity", "")):
+    for fig, metric, suffix in (
+        (accuracy, "test_accuracy", " (held-out)"),
+        (accuracy, "train_accuracy", " (training set)"),
+        (loss, "loss", ""),
+        (gap, "logit_gap", ""),
+        (sparsity, "sparsity", ""),
+    ):
         for start, axis in ((False, "x"), (True, "x2")):
             for name, choice in LOSSES.items():
                 curve = trace(fig, choice.label + suffix, xaxis=axis)
@@ -131,14 +151,18 @@ def test_shown_metrics_are_the_runs(ran):
                 assert curve["x"] == list(range(DEFAULT["steps"] + 1))
     # the table's final values and the verdict text come from the same run
     table = at.dataframe[0].value
-    assert list(table["held-out accuracy"]) == [history[(name, start)]["test_accuracy"][-1]
-                                                for start in (False, True) for name in LOSSES]
+    assert list(table["held-out accuracy"]) == [
+        history[(name, start)]["test_accuracy"][-1] for start in (False, True) for name in LOSSES
+    ]
     assert list(table["share of exact zeros"])[1] == pytest.approx(1 - 5 / 20)  # top-5 of 20: exactly 15 zeros
     summary = at.markdown[-1].value
     ce, topk = (history[(name, False)]["test_accuracy"][-1] for name in ("cross_entropy", "sparse_softmax"))
     assert f"from scratch: CE {ce:.3f}, top-k {topk:.3f}" in summary
-    diff = {start: history[("sparse_softmax", start)]["test_accuracy"][-1]
-            - history[("cross_entropy", start)]["test_accuracy"][-1] for start in (False, True)}
+    diff = {
+        start: history[("sparse_softmax", start)]["test_accuracy"][-1]
+        - history[("cross_entropy", start)]["test_accuracy"][-1]
+        for start in (False, True)
+    }
     supported = diff[True] >= 0.01 and diff[False] <= -0.01
     if supported:
         assert any("agrees with the articles' claim" in s.value for s in at.success)
@@ -151,8 +175,14 @@ def test_shown_metrics_are_the_runs(ran):
 @pytest.mark.parametrize("name,pretrained", [("sparse_softmax", True), ("cross_entropy", False)])
 def test_a_rerun_reproduces_the_shown_curves(ran, name, pretrained):
     at, _ = ran
-    again = run_training(name, steps=DEFAULT["steps"], n_classes=DEFAULT["n_classes"], pretrained=pretrained,
-                         seed=DEFAULT["seed"], k=DEFAULT["k"])
+    again = run_training(
+        name,
+        steps=DEFAULT["steps"],
+        n_classes=DEFAULT["n_classes"],
+        pretrained=pretrained,
+        seed=DEFAULT["seed"],
+        k=DEFAULT["k"],
+    )
     accuracy = next(fig for fig in figures(at)[1:] if fig["layout"]["title"]["text"].startswith("Accuracy"))
     axis = "x2" if pretrained else "x"
     assert trace(accuracy, LOSSES[name].label + " (held-out)", xaxis=axis)["y"] == again.history["test_accuracy"]

@@ -1,5 +1,6 @@
 """The perturb-max & Gumbel page under AppTest: defaults, extreme and hostile settings, Chinese,
 and figures that hold probcore's numbers (recomputed here from probcore, not from the page)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -74,9 +75,13 @@ def test_error_curve_follows_the_nested_samples_and_shrinks_like_one_over_sqrt_n
     tv = trace(fig, "total variation ½ Σ |fᵢ − pᵢ|")
     np.testing.assert_array_equal(tv["x"], perturb_compute.SAMPLE_GRID)
     np.testing.assert_allclose(tv["y"], 0.5 * np.abs(rows - p).sum(axis=1), rtol=1e-12)
-    np.testing.assert_allclose(trace(fig, "largest error maxᵢ |fᵢ − pᵢ|")["y"], np.abs(rows - p).max(axis=1), rtol=1e-12)
+    np.testing.assert_allclose(
+        trace(fig, "largest error maxᵢ |fᵢ − pᵢ|")["y"], np.abs(rows - p).max(axis=1), rtol=1e-12
+    )
     clt = np.array(trace(fig, "central-limit expectation Σ √(pᵢ(1 − pᵢ)/(2πN))")["y"])
-    np.testing.assert_allclose(clt * np.sqrt(perturb_compute.SAMPLE_GRID), np.sqrt(p * (1 - p)).sum() / np.sqrt(2 * np.pi))
+    np.testing.assert_allclose(
+        clt * np.sqrt(perturb_compute.SAMPLE_GRID), np.sqrt(p * (1 - p)).sum() / np.sqrt(2 * np.pi)
+    )
     y = np.array(tv["y"])
     assert y[-1] < y[0] / 10  # 10^4 times more samples: the error drops by far more than 10
     assert y[-1] < 3 * clt[-1]
@@ -192,12 +197,24 @@ def test_widgets_change_the_figures_and_the_url():
     assert [f.proto.spec for f in again.get("plotly_chart")] == [f.proto.spec for f in at.get("plotly_chart")]
 
 
-@pytest.mark.parametrize("params", [
-    {"perturb_samples": "abc"}, {"perturb_samples": "7"}, {"perturb_samples": "1e9"}, {"perturb_tau": "0"},
-    {"perturb_tau": "-1"}, {"perturb_tau": "nan"}, {"perturb_tau": "inf"}, {"perturb_draws": "0"},
-    {"perturb_draws": "99"}, {"perturb_draws": "2.5"}, {"perturb_noises": "cauchy"},
-    {"perturb_noises": "normal,[x](https://example.com)"},
-], ids=lambda p: "&".join(f"{k}={v[:12]}" for k, v in p.items()))
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"perturb_samples": "abc"},
+        {"perturb_samples": "7"},
+        {"perturb_samples": "1e9"},
+        {"perturb_tau": "0"},
+        {"perturb_tau": "-1"},
+        {"perturb_tau": "nan"},
+        {"perturb_tau": "inf"},
+        {"perturb_draws": "0"},
+        {"perturb_draws": "99"},
+        {"perturb_draws": "2.5"},
+        {"perturb_noises": "cauchy"},
+        {"perturb_noises": "normal,[x](https://example.com)"},
+    ],
+    ids=lambda p: "&".join(f"{k}={v[:12]}" for k, v in p.items()),
+)
 def test_hostile_page_parameters_give_a_message_and_the_default(params):
     at = run_app(PAGE, **params)
     assert_ok(at)
@@ -219,8 +236,11 @@ def test_chinese_interface():
     at.selectbox(key="lang").set_value("zh").run()
     assert_ok(at)
     assert at.title[0].value == "Perturb-max 与 Gumbel"
-    assert [s.value for s in at.subheader][:3] == ["Gumbel-max：用 argmax 从 softmax 中采样", "Perturb-max：换用其他噪声",
-                                               "Gumbel-softmax：可微的软样本"]
+    assert [s.value for s in at.subheader][:3] == [
+        "Gumbel-max：用 argmax 从 softmax 中采样",
+        "Perturb-max：换用其他噪声",
+        "Gumbel-softmax：可微的软样本",
+    ]
     titles = [fig["layout"]["title"]["text"] for fig in figures(at)]
     assert any("argmax(x + g) 的频率" in title for title in titles)
     names = {tr["name"] for tr in by_title(at, "Perturb-max 的 p")["data"]}

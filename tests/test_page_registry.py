@@ -1,6 +1,7 @@
 """The page registry (views/registry.py): every page declared once; a page added with its own
 script and one registry entry is in the navigation, its controls live in the URL (a hostile value
 gives an inline message) and lessons may show it, with nothing else to edit."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -17,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "app.py")
 TIMEOUT = 90
 
-TINY_SCRIPT = '''\
+TINY_SCRIPT = """\
 import streamlit as st
 
 from explorer.session import state
@@ -25,7 +26,7 @@ from views.registry import PAGES
 
 level = state.page_slider(PAGES["tiny"].option("tiny_level"), "level", 1)
 st.markdown(f"tiny level {level}")
-'''
+"""
 
 
 def test_every_page_is_declared_once_and_completely():
@@ -49,8 +50,15 @@ def tiny(tmp_path, monkeypatch) -> registry.Page:
     """A small page: its script and one registry entry, nothing else."""
     script = tmp_path / "tiny_page.py"
     script.write_text(TINY_SCRIPT)
-    page = registry.Page("tiny", str(script), "tiny", "nav.tools", "page.tiny", ":material/star:",
-                         (Option("tiny_level", "int", 2, low=0, high=5),))
+    page = registry.Page(
+        "tiny",
+        str(script),
+        "tiny",
+        "nav.tools",
+        "page.tiny",
+        ":material/star:",
+        (Option("tiny_level", "int", 2, low=0, high=5),),
+    )
     monkeypatch.setitem(registry.PAGES, "tiny", page)
     return page
 

@@ -1,6 +1,7 @@
 """The "Smooth max & properties" page under AppTest: the smooth max and its gradient, the live
 property tests (Taylor softmax fails monotonicity and shift invariance), base-b softmax and the
 attention saturation, each recomputed here from probcore."""
+
 from __future__ import annotations
 
 import math
@@ -41,7 +42,9 @@ def test_smooth_max_bounds_and_gradient():
     z = x.clone().requires_grad_(True)
     (temperature * torch.logsumexp(z / temperature, 0)).backward()
     bars = figure(at, "Gradient of the smooth max")
-    np.testing.assert_allclose(trace(bars, "autograd ∇ of T·logsumexp(x/T)", type="bar")["y"], z.grad.numpy(), atol=1e-12)
+    np.testing.assert_allclose(
+        trace(bars, "autograd ∇ of T·logsumexp(x/T)", type="bar")["y"], z.grad.numpy(), atol=1e-12
+    )
     np.testing.assert_allclose(z.grad.numpy(), probcore.softmax(x, temperature=temperature).numpy(), atol=1e-12)
 
 
@@ -58,7 +61,7 @@ def test_property_table_matches_a_direct_check():
         assert order == pytest.approx(float(broken.double().mean()))
         assert shift == pytest.approx(float((MAPPINGS[name].forward(x + 2) - p).abs().max()), abs=1e-12)
     assert rows["Taylor softmax"][0] > 0 and rows["Taylor softmax"][1] > 1e-3  # fails both
-    assert rows["Softmax"] [0] == 0 and rows["Softmax"][1] < 1e-12
+    assert rows["Softmax"][0] == 0 and rows["Softmax"][1] < 1e-12
     assert any("Taylor softmax breaks the order" in c.value for c in at.caption)
 
 

@@ -1,5 +1,6 @@
 """The "Sparsemax from scratch" page under AppTest: the ReLU-power form of entmax and the KKT
 threshold, step by step, checked against probcore's entmax and threshold."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -41,7 +42,9 @@ def test_kkt_steps_give_probcores_threshold(logits):
     assert metrics["support size K"] == str(support) == str(int((probcore.sparsemax(torch.tensor(z)) > 0).sum()))
     assert float(metrics["λ from the steps"]) == pytest.approx(lam, abs=1e-5)
     fig = [f for f in figures(at) if f["layout"]["title"]["text"].startswith("Logits, the threshold")][0]
-    np.testing.assert_allclose(trace(fig, "p = relu(z − λ)")["y"], probcore.sparsemax(torch.tensor(z)).numpy(), atol=1e-12)
+    np.testing.assert_allclose(
+        trace(fig, "p = relu(z − λ)")["y"], probcore.sparsemax(torch.tensor(z)).numpy(), atol=1e-12
+    )
 
 
 @pytest.mark.parametrize("beta", [1.0, 0.5, 0.25])

@@ -1,6 +1,7 @@
 """The "Large vocabularies" page under AppTest: defaults, extreme and hostile settings, Chinese, the
 measurement button, and figures whose values equal probcore.vocab's, recomputed here with the
 same seeds."""
+
 from __future__ import annotations
 
 import math
@@ -81,7 +82,9 @@ def test_hierarchical_softmax_sum_and_code_lengths_equal_probcore():
     np.testing.assert_allclose(share["y"], counts, rtol=1e-6)
 
     bound = figure(at, "Expected path length against n")
-    want = [vocab.code_length_summary(vocab.zipf_frequencies(k, s))["expected_length"] for k in vocab_compute.VOCAB_BOUND_NS]
+    want = [
+        vocab.code_length_summary(vocab.zipf_frequencies(k, s))["expected_length"] for k in vocab_compute.VOCAB_BOUND_NS
+    ]
     np.testing.assert_allclose(trace(bound, EN["vocab.fig_expected_n"])["y"], want, rtol=1e-6)
     assert all(h_ <= e < h_ + 1 + 1e-6 for h_, e in zip(trace(bound, EN["vocab.fig_entropy_n"])["y"], want))
 
@@ -92,10 +95,16 @@ def test_log_z_estimates_equal_probcore_with_the_same_seed():
     assert_ok(at)
     x = logits(n, s, sigma, seed)
     assert float(metric(at, EN["vocab.log_z"])) == pytest.approx(float(torch.logsumexp(x, 0)), abs=1e-6)
-    log_z_fig, bias_fig, grad_fig = figure(at, "log Ẑ against m"), figure(at, "Bias and variance"), figure(at, "Error of")
+    log_z_fig, bias_fig, grad_fig = (
+        figure(at, "log Ẑ against m"),
+        figure(at, "Bias and variance"),
+        figure(at, "Error of"),
+    )
     for key, q in proposals(n, s).items():
-        stats = [vocab.importance_sampling_stats(x, q, m, vocab_compute.VOCAB_REPEATS, torch.Generator().manual_seed(seed))
-                 for m in vocab_compute.VOCAB_MS]
+        stats = [
+            vocab.importance_sampling_stats(x, q, m, vocab_compute.VOCAB_REPEATS, torch.Generator().manual_seed(seed))
+            for m in vocab_compute.VOCAB_MS
+        ]
         tr = trace(log_z_fig, label(key))
         assert tr["x"] == list(vocab_compute.VOCAB_MS)
         np.testing.assert_allclose(tr["y"], [st.log_z + st.log_z_bias for st in stats], rtol=1e-6)
@@ -105,10 +114,13 @@ def test_log_z_estimates_equal_probcore_with_the_same_seed():
         var = [tr_ for tr_ in bias_fig["data"] if tr_["name"] == label(key) and tr_["xaxis"] == "x2"][0]
         np.testing.assert_allclose(var["y"], [st.ratio_var for st in stats], rtol=1e-5)
         theory = trace(bias_fig, EN["vocab.fig_var_theory"].format(q=label(key)))
-        np.testing.assert_allclose(theory["y"], [float(vocab.partition_estimate_variance(x, q, m))
-                                                 for m in vocab_compute.VOCAB_MS], rtol=1e-5)
+        np.testing.assert_allclose(
+            theory["y"], [float(vocab.partition_estimate_variance(x, q, m)) for m in vocab_compute.VOCAB_MS], rtol=1e-5
+        )
         np.testing.assert_allclose(trace(grad_fig, label(key))["y"], [st.grad_tv for st in stats], rtol=1e-5)
-        assert metric(at, EN["vocab.chi2"].format(q=label(key))) == f"{float(vocab.partition_estimate_variance(x, q)):.4g}"
+        assert (
+            metric(at, EN["vocab.chi2"].format(q=label(key))) == f"{float(vocab.partition_estimate_variance(x, q)):.4g}"
+        )
     # unbiased Z, log Z biased low: the mean of log Z_hat rises towards log Z as m grows
     ys = trace(log_z_fig, label("uniform"))["y"]
     assert ys[0] < ys[-1] < float(torch.logsumexp(x, 0)) + 0.05
@@ -127,8 +139,9 @@ def test_nce_values_equal_probcore_nce_loss():
     means = []
     for k in vocab_compute.VOCAB_KS:
         noise = vocab.draw_samples(q, k, (vocab_compute.VOCAB_REPEATS,), g)
-        loss = vocab.nce_loss(logp[t].expand(vocab_compute.VOCAB_REPEATS), logp[noise], q.log()[t], q.log()[noise], k,
-                              reduction="none")
+        loss = vocab.nce_loss(
+            logp[t].expand(vocab_compute.VOCAB_REPEATS), logp[noise], q.log()[t], q.log()[noise], k, reduction="none"
+        )
         means.append(float(loss.mean()))
     fig = figure(at, "NCE against k")
     sampled = trace(fig, EN["vocab.fig_nce_sampled"])
@@ -142,13 +155,17 @@ def test_nce_values_equal_probcore_nce_loss():
     assert bias[-1] < 0.1 * bias[0]  # the NCE gradient tends to the softmax CE gradient
 
 
-@pytest.mark.parametrize("params", [
-    dict(vocab_n=2, vocab_s=0, vocab_sigma=0),
-    dict(vocab_n=2, vocab_s=3, vocab_sigma=4, vocab_seed=2**31 - 1),
-    dict(vocab_n=32, vocab_s=3),
-    dict(vocab_n=100_000, vocab_s=3, vocab_sigma=4),
-    dict(vocab_n=100_000, vocab_s=0, vocab_sigma=0),
-], ids=lambda p: ",".join(f"{k[6:]}={v}" for k, v in p.items()))
+@pytest.mark.parametrize(
+    "params",
+    [
+        dict(vocab_n=2, vocab_s=0, vocab_sigma=0),
+        dict(vocab_n=2, vocab_s=3, vocab_sigma=4, vocab_seed=2**31 - 1),
+        dict(vocab_n=32, vocab_s=3),
+        dict(vocab_n=100_000, vocab_s=3, vocab_sigma=4),
+        dict(vocab_n=100_000, vocab_s=0, vocab_sigma=0),
+    ],
+    ids=lambda p: ",".join(f"{k[6:]}={v}" for k, v in p.items()),
+)
 def test_extreme_settings(params):
     at = run_app(PAGE, **params)
     assert_ok(at)
@@ -174,11 +191,19 @@ def test_widgets_change_the_view_and_the_url():
     assert trace(lengths, EN["vocab.fig_entropy"].format(value=math.log2(12)))
 
 
-@pytest.mark.parametrize("params,key", [
-    (dict(vocab_n="0"), "vocab_n"), (dict(vocab_n="abc"), "vocab_n"), (dict(vocab_n="1000001"), "vocab_n"),
-    (dict(vocab_s="-1"), "vocab_s"), (dict(vocab_s="nan"), "vocab_s"), (dict(vocab_sigma="1e9"), "vocab_sigma"),
-    (dict(vocab_seed="-5"), "vocab_seed"), (dict(vocab_n="[x](https://example.com)"), "vocab_n"),
-])
+@pytest.mark.parametrize(
+    "params,key",
+    [
+        (dict(vocab_n="0"), "vocab_n"),
+        (dict(vocab_n="abc"), "vocab_n"),
+        (dict(vocab_n="1000001"), "vocab_n"),
+        (dict(vocab_s="-1"), "vocab_s"),
+        (dict(vocab_s="nan"), "vocab_s"),
+        (dict(vocab_sigma="1e9"), "vocab_sigma"),
+        (dict(vocab_seed="-5"), "vocab_seed"),
+        (dict(vocab_n="[x](https://example.com)"), "vocab_n"),
+    ],
+)
 def test_hostile_url_params_give_a_message_and_the_default(params, key):
     at = run_app(PAGE, **params)
     assert_ok(at)
@@ -242,6 +267,7 @@ def test_training_runs_in_the_job_process_not_the_script(monkeypatch):
     """Train goes through explorer.serving.jobs (a queued run in the job process, identical settings computed
     once), never in the page's script thread: with the training functions broken in this process,
     the page still gets its result."""
+
     def not_here(*args, **kwargs):
         raise AssertionError("training ran in the script's thread")
 

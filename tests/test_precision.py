@@ -1,6 +1,7 @@
 """Issue 15's reproducers, each with its exact value: float32 losses on large logits, entmax just
 above alpha = 1, alpha in (0, 1), ignore_index as a 0-d tensor; and issue 14's loss temperature /
 beta (14.1) and the one AM-softmax scale default (14.12)."""
+
 import inspect
 import math
 
@@ -20,6 +21,7 @@ LOG2 = math.log(2)
 
 # ------------------------------------------------------------------ 15.1: losses keep their digits
 
+
 def test_cross_entropy_on_logits_in_the_thousands():
     value = L.cross_entropy(torch.tensor([[3000.0, 3000.0, 1000.0]]), T0)
     assert value.dtype == torch.float32 and abs(value.item() - LOG2) <= 1e-7  # was 0.693115
@@ -28,13 +30,16 @@ def test_cross_entropy_on_logits_in_the_thousands():
     assert torch.equal(x.grad, torch.tensor([[-0.5, 0.5, 0.0]]))  # was [-0.5001, 0.4999, 0]
 
 
-@pytest.mark.parametrize("loss, kw, value, grad", [
-    (L.sparse_softmax_loss, {"k": 2}, LOG2, [-0.5, 0.5, 0.0]),  # was 0.6931152
-    (L.neg_prob_loss, {}, -0.5, [-0.25, 0.25, 0.0]),  # was -0.5000160
-    (L.am_softmax_loss, {"scale": 1.0, "margin": 0.0}, LOG2, [-0.5, 0.5, 0.0]),
-    (L.entmax_loss, {"alpha": 1.0}, LOG2, [-0.5, 0.5, 0.0]),
-    (L.sparsemax_loss, {}, 0.25, [-0.5, 0.5, 0.0]),
-])
+@pytest.mark.parametrize(
+    "loss, kw, value, grad",
+    [
+        (L.sparse_softmax_loss, {"k": 2}, LOG2, [-0.5, 0.5, 0.0]),  # was 0.6931152
+        (L.neg_prob_loss, {}, -0.5, [-0.25, 0.25, 0.0]),  # was -0.5000160
+        (L.am_softmax_loss, {"scale": 1.0, "margin": 0.0}, LOG2, [-0.5, 0.5, 0.0]),
+        (L.entmax_loss, {"alpha": 1.0}, LOG2, [-0.5, 0.5, 0.0]),
+        (L.sparsemax_loss, {}, 0.25, [-0.5, 0.5, 0.0]),
+    ],
+)
 def test_every_cross_entropy_like_loss_keeps_its_digits(loss, kw, value, grad):
     x = torch.tensor([[3000.0, 3000.0, 1000.0]], requires_grad=True)
     out = loss(x, T0, **kw)
@@ -44,10 +49,18 @@ def test_every_cross_entropy_like_loss_keeps_its_digits(loss, kw, value, grad):
 
 
 LOSSES_ON_LOGITS = [
-    (L.cross_entropy, {}), (L.cross_entropy, {"temperature": 0.7}), (L.cross_entropy, {"beta": -1.0}),
-    (L.sparse_softmax_loss, {"k": 3}), (L.sparsemax_loss, {}), (L.entmax_loss, {"alpha": 1.5}),
-    (L.entmax_loss, {"alpha": 1.0001}), (L.entmax_loss, {"alpha": 0.5}), (L.entmax_loss, {"alpha": 1.3}),
-    (L.taylor_cross_entropy, {"order": 2}), (L.am_softmax_loss, {}), (L.neg_prob_loss, {}),
+    (L.cross_entropy, {}),
+    (L.cross_entropy, {"temperature": 0.7}),
+    (L.cross_entropy, {"beta": -1.0}),
+    (L.sparse_softmax_loss, {"k": 3}),
+    (L.sparsemax_loss, {}),
+    (L.entmax_loss, {"alpha": 1.5}),
+    (L.entmax_loss, {"alpha": 1.0001}),
+    (L.entmax_loss, {"alpha": 0.5}),
+    (L.entmax_loss, {"alpha": 1.3}),
+    (L.taylor_cross_entropy, {"order": 2}),
+    (L.am_softmax_loss, {}),
+    (L.neg_prob_loss, {}),
     (L.surrogate_loss, {"mapping": "entmax", "alpha": 1.2}),
 ]
 
@@ -96,6 +109,7 @@ def test_half_precision_losses_are_finite_and_sum_right(loss, kw, dtype):
 
 # ------------------------------------------------------------------ 15.2: entmax just above alpha = 1
 
+
 @pytest.mark.parametrize("alpha", [1.00001, 1.0001, 1.001, 1.01, 1.1, 1.2])
 def test_entmax_near_one_float32_within_1e_6(alpha):
     x = torch.tensor([[0.1257302, -0.1321049]])
@@ -136,6 +150,7 @@ def test_alpha_gradient_is_continuous_through_one():
 
 # ------------------------------------------------------------------ 15.3: alpha in (0, 1)
 
+
 @pytest.mark.parametrize("alpha", [0.05, 0.2, 0.5, 0.75, 0.999])
 def test_entmax_below_one_is_dense_and_solves_its_optimality_condition(alpha):
     """alpha < 1: every unmasked p_i > 0, masked ones 0, and p_i^(alpha - 1) - (alpha - 1) x_i is
@@ -168,8 +183,9 @@ def test_entmax_loss_below_one(alpha):
     p = pc.entmax(x.detach(), alpha=alpha)
     torch.testing.assert_close(x.grad, p - torch.nn.functional.one_hot(t, 4))
     for row in range(5):
-        assert value[row].item() == pytest.approx(R.entmax_loss(x[row].detach().numpy(), int(t[row]), alpha=alpha),
-                                                  abs=1e-12)
+        assert value[row].item() == pytest.approx(
+            R.entmax_loss(x[row].detach().numpy(), int(t[row]), alpha=alpha), abs=1e-12
+        )
     masked = x.detach().clone()
     masked[:, 3] = -math.inf
     assert torch.isfinite(L.entmax_loss(masked, torch.tensor([0, 1, 2, 0, 1]), alpha=alpha))
@@ -194,13 +210,15 @@ def test_registry_lets_the_explorer_pick_any_alpha_above_zero():
 
 # ------------------------------------------------------------------ 15.4: ignore_index as a 0-d tensor
 
+
 def test_ignore_index_accepts_a_0d_integer_tensor():
     x = torch.randn(6, 4, generator=torch.Generator().manual_seed(8))
     y = torch.tensor([2, 1, 2, 0, 3, 2])
     for loss in (L.cross_entropy, L.sparsemax_loss, L.entmax_loss):
         assert torch.equal(loss(x, y, ignore_index=y[0], reduction="sum"), loss(x, y, ignore_index=2, reduction="sum"))
-    torch.testing.assert_close(L.cross_entropy(x, y, ignore_index=y[0]),
-                               torch.nn.functional.cross_entropy(x, y, ignore_index=y[0]))
+    torch.testing.assert_close(
+        L.cross_entropy(x, y, ignore_index=y[0]), torch.nn.functional.cross_entropy(x, y, ignore_index=y[0])
+    )
     assert pnn.CrossEntropyLoss(ignore_index=y[0]).params["ignore_index"] == 2
     for bad in (torch.tensor(2.0), torch.tensor([2]), torch.tensor(True)):
         with pytest.raises(ValueError, match="ignore_index must be an integer"):
@@ -272,8 +290,9 @@ def test_loss_at_temperature_is_the_loss_of_the_mappings_own_p(loss, name, kw, t
     torch.testing.assert_close(xg.grad, factor * (p - torch.nn.functional.one_hot(t, 4)))
     ref = getattr(R, loss.__name__)
     for row in range(5):
-        assert value[row].item() == pytest.approx(ref(x[row].numpy(), int(t[row]), temperature=temperature, **kw),
-                                                  abs=1e-10)
+        assert value[row].item() == pytest.approx(
+            ref(x[row].numpy(), int(t[row]), temperature=temperature, **kw), abs=1e-10
+        )
 
 
 @pytest.mark.parametrize("temperature", [0.5, 3.0])
@@ -287,8 +306,9 @@ def test_other_losses_at_temperature(temperature):
         torch.testing.assert_close(value, -torch.log(picked) if kw else -picked)
         ref = getattr(R, loss.__name__)
         assert value[0].item() == pytest.approx(ref(x[0].numpy(), 0, temperature=temperature, **kw), abs=1e-12)
-    torch.testing.assert_close(L.neg_prob_loss(x, t, beta=-1.0, reduction="none"),
-                               -pc.softmax(x, beta=-1.0).gather(-1, t[:, None]).squeeze(-1))
+    torch.testing.assert_close(
+        L.neg_prob_loss(x, t, beta=-1.0, reduction="none"), -pc.softmax(x, beta=-1.0).gather(-1, t[:, None]).squeeze(-1)
+    )
     xg = x.clone().requires_grad_(True)
     L.surrogate_loss(xg, t, mapping="entmax", alpha=1.5, temperature=temperature, reduction="sum").backward()
     p = pc.entmax(x, alpha=1.5, temperature=temperature)
@@ -319,6 +339,7 @@ def test_every_mapping_loss_takes_the_mappings_temperature():
 
 
 # ------------------------------------------------------------------ 14.12: one AM-softmax scale
+
 
 def test_am_softmax_scale_has_one_default():
     defaults = {

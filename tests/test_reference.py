@@ -1,6 +1,7 @@
 """probcore.reference: (a) the numpy references' own properties, checked against independent
 computations (bisection projections, closed forms, sampling); (b) every registry mapping's torch
 forward against its reference; (c) every loss in probcore.losses against its reference."""
+
 import functools
 import inspect
 import math
@@ -89,8 +90,10 @@ def test_output_is_a_float64_distribution_with_masked_zeros(case):
     assert (fn(np.full(4, -np.inf), **params) == 0).all()  # fully masked: all zeros
 
 
-@pytest.mark.parametrize("case", [c for c in REF_CASES if c not in ("taylor_2", "taylor_6_T", "gumbel_softmax",
-                                                                   "gumbel_hard", "perturb_sample")])
+@pytest.mark.parametrize(
+    "case",
+    [c for c in REF_CASES if c not in ("taylor_2", "taylor_6_T", "gumbel_softmax", "gumbel_hard", "perturb_sample")],
+)
 def test_shift_invariant_and_order_preserving(case):
     """The shift-invariant maps; all but am_softmax (its margin lowers the target) keep the order
     of the logits (reversed for T < 0)."""
@@ -192,8 +195,9 @@ def test_perturbmax_agrees_with_sampling(noise):
 def test_softmax_base_beta_and_temperature():
     for x in vectors(10, seed=7):
         np.testing.assert_allclose(R.softmax(x, beta=2.5), R.softmax(x, temperature=0.4), atol=1e-15)
-        np.testing.assert_allclose(R.softmax(x, beta=-1.0), R.softmax(np.where(np.isneginf(x), -np.inf, -x)),
-                                   atol=1e-15)  # softmin, masked entries stay masked
+        np.testing.assert_allclose(
+            R.softmax(x, beta=-1.0), R.softmax(np.where(np.isneginf(x), -np.inf, -x)), atol=1e-15
+        )  # softmin, masked entries stay masked
         live = x > -np.inf
         np.testing.assert_allclose(R.softmax(x, beta=0.0), live / live.sum(), atol=1e-15)
 
@@ -278,11 +282,15 @@ def test_entmax_loss_is_cross_entropy_at_1_and_sparsemax_loss_at_2():
             assert abs(R.entmax_loss(x, t, alpha=1 + 1e-6) - R.cross_entropy(x, t)) < 1e-4  # continuous
 
 
-@pytest.mark.parametrize("loss, mapping", [
-    (R.cross_entropy, R.softmax), (R.sparsemax_loss, R.sparsemax),
-    (lambda x, t: R.entmax_loss(x, t, alpha=1.5), R.entmax15),
-    (lambda x, t: R.entmax_loss(x, t, alpha=2.5), lambda x: R.entmax(x, alpha=2.5)),
-])
+@pytest.mark.parametrize(
+    "loss, mapping",
+    [
+        (R.cross_entropy, R.softmax),
+        (R.sparsemax_loss, R.sparsemax),
+        (lambda x, t: R.entmax_loss(x, t, alpha=1.5), R.entmax15),
+        (lambda x, t: R.entmax_loss(x, t, alpha=2.5), lambda x: R.entmax(x, alpha=2.5)),
+    ],
+)
 def test_fenchel_young_gradient_is_p_minus_onehot(loss, mapping):
     h = 1e-6
     for x in vectors(8, seed=13, masked=False):
@@ -409,8 +417,12 @@ def with_defaults(mapping, n, name, value):
 
 def parameter_sets(mapping, n, g):
     """The registry defaults, then each parameter at drawn values (others at their defaults)."""
-    sets = [with_defaults(mapping, n, p.name, v) for p in mapping.params for v in [p.default] + draws(p, n, g)
-            if v is not None]
+    sets = [
+        with_defaults(mapping, n, p.name, v)
+        for p in mapping.params
+        for v in [p.default] + draws(p, n, g)
+        if v is not None
+    ]
     return [params for params in sets if params is not None]
 
 
@@ -485,9 +497,14 @@ def test_torch_and_reference_sampling_agree_within_sampling_error(noise):
 
 
 LOSS_VALUES = {  # keyword -> values to try
-    "temperature": [0.5, -2.0], "beta": [-1.0, 0.0, 0.7], "k": [1, 3], "alpha": [0.5, 1.0, 1.0001, 1.25, 1.5, 2.0, 3.0],
+    "temperature": [0.5, -2.0],
+    "beta": [-1.0, 0.0, 0.7],
+    "k": [1, 3],
+    "alpha": [0.5, 1.0, 1.0001, 1.25, 1.5, 2.0, 3.0],
     "order": [2, 4],
-    "margin": [0.0, 0.3], "scale": [1.0, 30.0], "eps": [1e-3, 0.1],
+    "margin": [0.0, 0.3],
+    "scale": [1.0, 30.0],
+    "eps": [1e-3, 0.1],
     "mapping": [m for m in MAPPINGS if not MAPPINGS[m].stochastic],
 }
 
@@ -496,11 +513,17 @@ def loss_parameter_sets(fn):
     """Each keyword of the loss (besides x, target, reduction, ignore_index) at every value above;
     required keywords (k) filled in from the same table."""
     sig = inspect.signature(fn)
-    keywords = [p for p in list(sig.parameters.values())[2:]
-                if p.name not in ("reduction", "ignore_index") and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    keywords = [
+        p
+        for p in list(sig.parameters.values())[2:]
+        if p.name not in ("reduction", "ignore_index") and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+    ]
     required = {p.name: LOSS_VALUES[p.name][-1] for p in keywords if p.default is p.empty}
-    return [required] + [{**required, p.name: v, **defaults(v if p.name == "mapping" else None)}
-                         for p in keywords for v in LOSS_VALUES[p.name]]
+    return [required] + [
+        {**required, p.name: v, **defaults(v if p.name == "mapping" else None)}
+        for p in keywords
+        for v in LOSS_VALUES[p.name]
+    ]
 
 
 def defaults(mapping_name):

@@ -1,5 +1,6 @@
 """probcore.registry: the entries, their parameters and slider ranges, validation, and that each
 entry's torch forward, numpy reference and flags agree with what the mapping does."""
+
 import inspect
 import math
 
@@ -11,11 +12,30 @@ import probcore
 from probcore import losses
 from probcore.registry import MAPPINGS, Mapping, Param, get_mapping
 
-NAMES = ["softmax", "taylor_softmax", "sparse_softmax", "sparsemax", "entmax15", "entmax", "perturbmax",
-         "gumbel_softmax", "am_softmax"]
+NAMES = [
+    "softmax",
+    "taylor_softmax",
+    "sparse_softmax",
+    "sparsemax",
+    "entmax15",
+    "entmax",
+    "perturbmax",
+    "gumbel_softmax",
+    "am_softmax",
+]
 # one invalid value per parameter name
-BAD = {"temperature": 0.0, "beta": math.inf, "order": 3, "k": 0, "top_p": 1.5, "alpha": 0.0, "noise": "cauchy",
-       "margin": -0.1, "scale": 0.0, "hard": "yes"}
+BAD = {
+    "temperature": 0.0,
+    "beta": math.inf,
+    "order": 3,
+    "k": 0,
+    "top_p": 1.5,
+    "alpha": 0.0,
+    "noise": "cauchy",
+    "margin": -0.1,
+    "scale": 0.0,
+    "hard": "yes",
+}
 
 
 def test_names_in_display_order():
@@ -35,8 +55,10 @@ def test_entry_fields(name):
     assert isinstance(m, Mapping) and m.label and "p" in m.latex
     assert callable(m.forward) and callable(m.reference)
     assert m.loss is None or callable(getattr(losses, m.loss))
-    assert all(isinstance(flag, bool) for flag in (m.analytic_jacobian, m.sparse, m.shift_invariant,
-                                                   m.stochastic, m.needs_target))
+    assert all(
+        isinstance(flag, bool)
+        for flag in (m.analytic_jacobian, m.sparse, m.shift_invariant, m.stochastic, m.needs_target)
+    )
     assert m.analytic_jacobian == (name != "perturbmax")
     forward_kw, reference_kw = inspect.signature(m.forward).parameters, inspect.signature(m.reference).parameters
     for p in m.params:
@@ -66,15 +88,18 @@ def param(name, mapping):
     return next(p for p in MAPPINGS[mapping].params if p.name == name)
 
 
-@pytest.mark.parametrize("name, mapping, ui", [
-    ("temperature", "softmax", (0.05, 5.0, 0.05)),
-    ("alpha", "entmax", (0.1, 4.0, 0.05)),
-    ("order", "taylor_softmax", (2, 8, 2)),
-    ("k", "sparse_softmax", (1, None, 1)),  # up to n, known with x
-    ("top_p", "sparse_softmax", (0.05, 1.0, 0.05)),
-    ("margin", "am_softmax", (0.0, 1.0, 0.01)),
-    ("scale", "am_softmax", (1.0, 64.0, 1.0)),
-])
+@pytest.mark.parametrize(
+    "name, mapping, ui",
+    [
+        ("temperature", "softmax", (0.05, 5.0, 0.05)),
+        ("alpha", "entmax", (0.1, 4.0, 0.05)),
+        ("order", "taylor_softmax", (2, 8, 2)),
+        ("k", "sparse_softmax", (1, None, 1)),  # up to n, known with x
+        ("top_p", "sparse_softmax", (0.05, 1.0, 0.05)),
+        ("margin", "am_softmax", (0.0, 1.0, 0.01)),
+        ("scale", "am_softmax", (1.0, 64.0, 1.0)),
+    ],
+)
 def test_slider_specs(name, mapping, ui):
     p = param(name, mapping)
     assert (p.ui_low, p.ui_high, p.step) == ui
@@ -99,13 +124,16 @@ def test_validate_names_the_bad_parameter(name):
         m.validate(bogus=1)
 
 
-@pytest.mark.parametrize("mapping, params, match", [
-    ("sparse_softmax", {"k": 5}, r"k must be an integer in \[1, 4\]"),
-    ("sparse_softmax", {"k": 2, "top_p": 0.5}, "exactly one of k"),
-    ("sparse_softmax", {"temperature": 2.0}, "exactly one of k"),
-    ("softmax", {"beta": 2.0, "temperature": 0.5}, "either temperature or beta"),
-    ("gumbel_softmax", {"temperature": -1.0}, r"temperature must be in \(0, inf\)"),
-])
+@pytest.mark.parametrize(
+    "mapping, params, match",
+    [
+        ("sparse_softmax", {"k": 5}, r"k must be an integer in \[1, 4\]"),
+        ("sparse_softmax", {"k": 2, "top_p": 0.5}, "exactly one of k"),
+        ("sparse_softmax", {"temperature": 2.0}, "exactly one of k"),
+        ("softmax", {"beta": 2.0, "temperature": 0.5}, "either temperature or beta"),
+        ("gumbel_softmax", {"temperature": -1.0}, r"temperature must be in \(0, inf\)"),
+    ],
+)
 def test_validate_rules(mapping, params, match):
     with pytest.raises(ValueError, match=match):
         MAPPINGS[mapping].validate(n=4, **params)
@@ -137,7 +165,15 @@ def test_flags_match_behaviour(case):
 
 
 def test_package_exports():
-    for name in NAMES + ["smooth_max", "perturbmax_sample", "jacobian", "MAPPINGS", "get_mapping",
-                         "losses", "nn", "reference"]:
+    for name in NAMES + [
+        "smooth_max",
+        "perturbmax_sample",
+        "jacobian",
+        "MAPPINGS",
+        "get_mapping",
+        "losses",
+        "nn",
+        "reference",
+    ]:
         assert hasattr(probcore, name)
     assert probcore.MAPPINGS is MAPPINGS and probcore.softmax is MAPPINGS["softmax"].forward

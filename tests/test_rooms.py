@@ -1,6 +1,7 @@
 """The live-room stores (explorer/classroom/rooms.py, rooms_redis.py), each test against both
 backends (SQLite, one machine; Redis, several): codes and secrets, moves, wrong secrets, rate
 limits, expiry, the store URL, a restart, and two processes writing to one store at once."""
+
 from __future__ import annotations
 
 import multiprocessing
@@ -53,7 +54,12 @@ def test_a_room_from_creation_to_a_teachers_moves(store):
     assert len(code) == rooms.CODE_LENGTH and set(code) <= set(rooms.CODE_ALPHABET)
     room = store.join(code.lower()[:3] + " " + code.lower()[3:], client="a")  # typed loosely
     assert (room.code, room.lesson_id, room.lesson_text, room.step, room.version) == (
-        code, "01_softmax_temperature", LESSON, 2, 0)
+        code,
+        "01_softmax_temperature",
+        LESSON,
+        2,
+        0,
+    )
     moved = store.move(code, secret, 5, client="t")
     assert (moved.step, moved.version) == (5, 1)
     assert store.get(code).step == 5
@@ -151,9 +157,11 @@ def test_store_url(tmp_path, monkeypatch):
             relative.with_name(relative.name + suffix).unlink(missing_ok=True)
     monkeypatch.setenv(rooms.ENV_URL, f"sqlite:///{tmp_path}/env.sqlite3")
     assert rooms.open_store().path == tmp_path / "env.sqlite3"
-    for url, message in (("postgresql://db.example/rooms", "scheme 'postgresql' is not supported"),
-                         ("/tmp/rooms.sqlite3", "scheme '(none)' is not supported"),
-                         ("sqlite://host/rooms.sqlite3", "three slashes")):
+    for url, message in (
+        ("postgresql://db.example/rooms", "scheme 'postgresql' is not supported"),
+        ("/tmp/rooms.sqlite3", "scheme '(none)' is not supported"),
+        ("sqlite://host/rooms.sqlite3", "three slashes"),
+    ):
         with pytest.raises(ValueError, match=rooms.ENV_URL) as err:
             rooms.open_store(url)
         assert message in str(err.value)
@@ -161,6 +169,7 @@ def test_store_url(tmp_path, monkeypatch):
 
 def test_the_shared_store_url_selects_redis_and_a_rooms_url_still_wins(tmp_path, monkeypatch, redis_url):
     from explorer.classroom.rooms_redis import RedisRooms
+
     monkeypatch.delenv(rooms.ENV_URL, raising=False)
     monkeypatch.setenv("PROBCORE_STORE_URL", redis_url)
     store = rooms.open_store()
@@ -183,9 +192,14 @@ def test_a_redis_store_that_is_down_raises_store_unavailable_fast():
     from bench.browser import free_port
     from explorer.classroom.rooms_redis import RedisRooms
     from explorer.serving.store import StoreUnavailable
+
     store = RedisRooms(f"redis://127.0.0.1:{free_port()}/0")
-    for call in (lambda: store.get("ABCDEF"), lambda: store.join("ABCDEF", client="a"),
-                 lambda: store.create("x", LESSON, 0), lambda: store.move("ABCDEF", "s", 1, client="t")):
+    for call in (
+        lambda: store.get("ABCDEF"),
+        lambda: store.join("ABCDEF", client="a"),
+        lambda: store.create("x", LESSON, 0),
+        lambda: store.move("ABCDEF", "s", 1, client="t"),
+    ):
         began = time.monotonic()
         with pytest.raises(StoreUnavailable):
             call()

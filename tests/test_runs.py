@@ -2,6 +2,7 @@
 a shared store): two processes pressing the same run compute it once and both get its result and
 see its progress; a run whose claimer died is taken over; the store stays bounded. Each test
 against both backends: SQLite (one machine) and Redis (several)."""
+
 from __future__ import annotations
 
 import contextlib

@@ -3,6 +3,7 @@ the per-session rerun limit, and the real thing: workers behind HAProxy driven b
 bench/bench_load.py's protocol client (a slider step reaches the server and the URL, an upload
 gets its verdict, Run gets its result, an oversized upload is refused), a short class, and a
 worker killed mid-class whose students are served again by the other worker with their URL."""
+
 from __future__ import annotations
 
 import asyncio
@@ -32,6 +33,7 @@ pytestmark = pytest.mark.slow  # served workers behind HAProxy, job processes
 
 
 # ---------------------------------------------------------------- the queue ----
+
 
 def test_identical_runs_compute_once_and_everyone_gets_the_result():
     q = JobQueue(threads=1)
@@ -71,6 +73,7 @@ def test_distinct_runs_queue_in_order_with_positions_and_a_bound():
             release.wait(10)
             order.append(name)
             return name
+
         return fn
 
     first = q.submit("a", blocked("a"))
@@ -122,10 +125,12 @@ def test_the_job_process_runs_apart_at_lower_priority_and_comes_back_after_a_cra
 
 # ---------------------------------------------------------------- the rerun limit ----
 
+
 def flooded_page():
     import streamlit as st
 
     from explorer.serving import guard
+
     guard.limit_reruns()
     st.write("page drawn")
 
@@ -170,6 +175,7 @@ def test_fragment_reruns_spend_the_same_budget_a_flood_is_refused_a_normal_pace_
     app = tmp_path / "fragment_app.py"
     app.write_text(FRAGMENT_APP)
     with Cluster(workers=1, proxy=False, script=app) as c:
+
         async def go():
             s = load.Student(c.worker_url(0), load.Page("", "", 1, ()), random.Random(0), load.Report(), time.monotonic)
             await s.open()
@@ -182,7 +188,9 @@ def test_fragment_reruns_spend_the_same_budget_a_flood_is_refused_a_normal_pace_
                 s.states[wid].double_array_value.data.append(value)
                 ok, why = await s.rerun(fragment_id=w.fragment_id)
                 refused = any("Too many updates" in text for text in s.alerts)
-                assert ok != refused and (ok or why == "refused: too many reruns"), why  # a refused run is a failed step
+                assert ok != refused and (ok or why == "refused: too many reruns"), (
+                    why
+                )  # a refused run is a failed step
                 return refused
 
             served = 0
@@ -197,10 +205,12 @@ def test_fragment_reruns_spend_the_same_budget_a_flood_is_refused_a_normal_pace_
                 await asyncio.sleep(1.5)
             assert not any(paced), paced
             await s.close()
+
         run(go())
 
 
 # ---------------------------------------------------------------- behind the proxy ----
+
 
 def test_haproxy_config_is_sticky_checks_health_and_redispatches(tmp_path):
     text = haproxy_config(8501, ["127.0.0.1:9001", "10.0.0.7:8601"], "0.0.0.0")
@@ -210,6 +220,7 @@ def test_haproxy_config_is_sticky_checks_health_and_redispatches(tmp_path):
     assert "option httpchk GET /_stcore/health" in text
     (tmp_path / "h.cfg").write_text(text)
     import subprocess
+
     subprocess.run([HAPROXY, "-c", "-q", "-f", str(tmp_path / "h.cfg")], check=True)
 
 
@@ -220,10 +231,18 @@ def test_a_worker_runs_no_full_garbage_collection_after_each_script_run():
     import subprocess
     import sys
     from pathlib import Path
-    code = ("from streamlit import config; config.get_config_options(force_reparse=True); "
-            "print(config.get_option('runner.postScriptGC'))")
-    out = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[1], check=True,
-                         capture_output=True, text=True).stdout
+
+    code = (
+        "from streamlit import config; config.get_config_options(force_reparse=True); "
+        "print(config.get_option('runner.postScriptGC'))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=Path(__file__).resolve().parents[1],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     assert out.strip() == "False"
 
 
@@ -268,12 +287,14 @@ def test_protocol_client_drives_the_real_server(cluster):
         assert (await s.act(load.Action("page", "check")))[0]
         assert s.find("check_source") is not None
         await s.close()
+
     run(go())
 
 
 def test_a_release_of_the_live_view_is_one_state_commit_the_server_takes(cluster):
     """bench_load's release, as live_core.js sends it (the live view's json_value {"state": {logits,
     params, seq}}, then a rerun of its fragment): the logit and the parameter reach the URL."""
+
     async def go():
         s = student(cluster, "")
         await s.open()
@@ -289,6 +310,7 @@ def test_a_release_of_the_live_view_is_one_state_commit_the_server_takes(cluster
         sent = json.loads(s.states[wid].json_value)["state"]
         assert sent["seq"] == 2 and f"temperature={sent['params']['temperature']:.10g}" in s.query, s.query
         await s.close()
+
     run(go())
 
 
@@ -303,18 +325,31 @@ def test_upload_gets_its_verdict_and_an_oversized_upload_is_refused(cluster):
         assert ok, why
         assert s.find("check_row") is not None  # drawn only once both files gave verdicts
         # 65 MiB: more than server.maxUploadSize = 64
-        await s.send(BackMsg(file_urls_request=FileURLsRequest(request_id="big", file_names=["big.csv"],
-                                                               session_id=s.session_id)))
+        await s.send(
+            BackMsg(
+                file_urls_request=FileURLsRequest(request_id="big", file_names=["big.csv"], session_id=s.session_id)
+            )
+        )
         assert (await s.until_finished(30))[0]
         url = urllib.parse.urlsplit(cluster.url)
         conn = http.client.HTTPConnection(url.hostname, url.port, timeout=60)
-        body = b"--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"big.csv\"\r\n\r\n" + \
-            b"0" * (65 * 2**20) + b"\r\n--b--\r\n"
+        body = (
+            b'--b\r\nContent-Disposition: form-data; name="file"; filename="big.csv"\r\n\r\n'
+            + b"0" * (65 * 2**20)
+            + b"\r\n--b--\r\n"
+        )
         cookie = "; ".join(f"{k}={v}" for k, v in s.cookies.items())
         try:
-            conn.request("PUT", s.file_urls.file_urls[0].upload_url, body=body, headers={
-                "Cookie": cookie, "X-Xsrftoken": s.cookies["_streamlit_xsrf"],
-                "Content-Type": "multipart/form-data; boundary=b"})
+            conn.request(
+                "PUT",
+                s.file_urls.file_urls[0].upload_url,
+                body=body,
+                headers={
+                    "Cookie": cookie,
+                    "X-Xsrftoken": s.cookies["_streamlit_xsrf"],
+                    "Content-Type": "multipart/form-data; boundary=b",
+                },
+            )
             status = conn.getresponse().status
         except (ConnectionError, http.client.HTTPException):
             status = 413  # refused before the body was read
@@ -322,6 +357,7 @@ def test_upload_gets_its_verdict_and_an_oversized_upload_is_refused(cluster):
             conn.close()
         assert status == 413
         await s.close()
+
     run(go())
 
 
@@ -334,6 +370,7 @@ def test_run_on_the_training_demo_returns_its_result(cluster):
         assert ok, why
         assert s.drawn.get("plotly_chart") == 5 and s.drawn.get("dataframe") == 1  # the bound + the run's four
         await s.close()
+
     run(go())
 
 
@@ -364,13 +401,23 @@ def test_a_stuck_client_does_not_hold_the_others(cluster):
             await s_.ws.close()
         for sock in stalled:
             sock.close()
+
     run(go())
 
 
 def test_short_class_and_a_killed_worker_whose_students_come_back(cluster):
     """10 students, ~24 s, worker 1 killed at 12 s: every student it served is served again, with its URL."""
-    args = load.argparse.Namespace(students=10, seconds=24.0, workers=2, step_every=2.0, kill_at=12.0, burst=0,
-                                   burst_distinct=False, seed=1, app="explorer")
+    args = load.argparse.Namespace(
+        students=10,
+        seconds=24.0,
+        workers=2,
+        step_every=2.0,
+        kill_at=12.0,
+        burst=0,
+        burst_distinct=False,
+        seed=1,
+        app="explorer",
+    )
     result = run(load.the_class(args, cluster.url, cluster))
     assert result["steps"] >= 1, result  # the class ran (how fast is bench_load's business, not a test's)
     assert not result["missing_widgets"], result["missing_widgets"]  # every action of the mix found its widget

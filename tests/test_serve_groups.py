@@ -6,6 +6,7 @@ room started on group A; an identical run pressed on both groups computes once; 
 exception, a worker killed meanwhile loses no student, and once Redis is back the rooms resume
 with nothing lost (the teacher's move made during the outage included). Also: serve.cluster
 refuses several machines on SQLite files."""
+
 from __future__ import annotations
 
 import asyncio
@@ -32,10 +33,20 @@ WAIT_S = 60.0  # bound of every wait below
 def test_several_machines_on_sqlite_files_are_refused_with_what_to_set():
     for flags in (["--no-proxy"], ["--backend", "127.0.0.1:9"]):
         env = {"PATH": "/usr/bin:/bin", "PROBCORE_STORE_URL": "", "HOME": "/tmp"}
-        out = subprocess.run([sys.executable, "-m", "serve.cluster", "--workers", "1", *flags], cwd=ROOT, env=env,
-                             capture_output=True, text=True, timeout=60)
+        out = subprocess.run(
+            [sys.executable, "-m", "serve.cluster", "--workers", "1", *flags],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert out.returncode == 2, out
-        assert "shared store" in out.stderr and "--store redis" in out.stderr and "PROBCORE_STORE_URL=redis://" in out.stderr
+        assert (
+            "shared store" in out.stderr
+            and "--store redis" in out.stderr
+            and "PROBCORE_STORE_URL=redis://" in out.stderr
+        )
 
 
 def needs_servers(test):
@@ -63,6 +74,7 @@ def student(groups: Groups, worker: str, path: str = "lesson", link: str = "") -
 
 def param(s: load.Student, name: str) -> str:
     from urllib.parse import parse_qs
+
     return parse_qs(s.query).get(name, [""])[0]
 
 
@@ -102,6 +114,7 @@ def test_a_student_on_group_b_follows_a_room_started_on_group_a(groups):
         await teacher.close()
         await follower.close()
         return code
+
     code = run(go())
     assert RedisRooms(groups.redis.url).get(code).step == 1  # 0-based: the second step, in the one store
     for group in groups.groups:  # each machine's own var/ holds no room store: the rooms are in Redis
@@ -125,6 +138,7 @@ def test_an_identical_run_pressed_on_both_groups_computes_once(groups):
         for s in pressers:
             assert s.drawn.get("plotly_chart") == 5, s.drawn  # both got the run's figures
             await s.close()
+
     run(go())
     assert shared.computed() - before == 1  # one computation for both machines
 
@@ -176,15 +190,19 @@ def test_redis_stopped_mid_class_then_back_and_a_worker_killed_meanwhile(groups)
         for s in followers:
             await until_step(s, 2)  # everyone follows again, at the teacher's step
             assert not s.report.lost
-        assert all(s.report.reconnects and s.cookies["PROBCORE_WORKER"] == "w1" for s in followers[1:])  # now on group A
+        assert all(
+            s.report.reconnects and s.cookies["PROBCORE_WORKER"] == "w1" for s in followers[1:]
+        )  # now on group A
         for s in [teacher, *followers]:
             await s.close()
+
     run(go())
 
 
 def test_bench_load_without_haproxy_says_how_to_install_it(monkeypatch, capsys):
     """Before: a FileNotFoundError traceback for /usr/sbin/haproxy."""
     import serve.cluster
+
     monkeypatch.setattr(serve.cluster, "HAPROXY", "/nonexistent/haproxy")
     with pytest.raises(SystemExit) as exit_:
         load.main(["--students", "1", "--seconds", "1"])

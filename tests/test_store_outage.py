@@ -2,6 +2,7 @@
 working with the inline "rooms unavailable, retrying" (no exception), a teacher's move made
 meanwhile reaches the room when the store is back, a student who opens the room link meanwhile
 joins by itself once it is back, and nothing stored before the outage is lost (appendonly)."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -17,8 +18,10 @@ from serve.redis_server import REDIS, RedisServer
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 UNAVAILABLE = STRINGS["room.unavailable"]
 
-pytestmark = [pytest.mark.slow,  # whole pages under AppTest
-              pytest.mark.skipif(not Path(REDIS).exists(), reason="redis-server is not installed")]
+pytestmark = [
+    pytest.mark.slow,  # whole pages under AppTest
+    pytest.mark.skipif(not Path(REDIS).exists(), reason="redis-server is not installed"),
+]
 
 
 def warned(at: AppTest) -> bool:
@@ -31,6 +34,7 @@ def test_rooms_unavailable_inline_then_resumed_with_nothing_lost(tmp_path, monke
         monkeypatch.setenv("PROBCORE_STORE_URL", server.url)
         monkeypatch.delenv("PROBCORE_ROOMS_URL", raising=False)
         from explorer.classroom import lesson_bar
+
         lesson_bar.store.clear()
         teacher = AppTest.from_file(APP, default_timeout=90)
         teacher.run()
@@ -67,6 +71,7 @@ def test_rooms_unavailable_inline_then_resumed_with_nothing_lost(tmp_path, monke
     finally:
         server.stop()
         from explorer.classroom import lesson_bar
+
         lesson_bar.store.clear()
 
 

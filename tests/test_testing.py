@@ -2,6 +2,7 @@
 
 The buggy implementations are the Check page's examples (views/check/compute.py, numpy, wrapped to
 torch here) and torch functions written here from the formulas, independently of probcore."""
+
 import math
 
 import numpy as np
@@ -19,11 +20,13 @@ DETERMINISTIC = [cid for cid, (name, _) in MAPPING_CASES.items() if not get_mapp
 def rowwise(numpy_fn):
     """A torch fn(x, dim, temperature) applying a numpy function of (z, temperature) to each row
     (float64 inside, x's dtype out; no autograd)."""
+
     def fn(x, dim=-1, temperature=1.0):
         rows = x.detach().movedim(dim, -1)
         flat = rows.reshape(-1, rows.shape[-1]).double().numpy()
         out = np.stack([numpy_fn(row, temperature) for row in flat])
         return torch.from_numpy(out).reshape(rows.shape).movedim(-1, dim).to(x.dtype)
+
     return fn
 
 
@@ -44,6 +47,7 @@ def test_probcore_mappings_pass(case_id):
 
 def test_one_line_with_a_plain_function():
     """The documented use: a function of (x, dim) only gets no temperature case."""
+
     def my_sparsemax(x, dim=-1):
         return get_mapping("sparsemax").forward(x, dim=dim)
 
@@ -158,17 +162,26 @@ def sparsemax_crashes(x, dim=-1):
     raise RuntimeError("not implemented for this shape")
 
 
-@pytest.mark.parametrize("fn, mapping, params, case_id, cause", [
-    (softmax_textbook, "softmax", {}, "large_float32", "without subtracting max x"),
-    (softmax_in_x_dtype, "softmax", {"temperature": 0.7}, "large_float16", "compute in float32 inside"),
-    (softmax_last_dim, "softmax", {}, "dim", "fn mapped the last dimension, not dim=1; likely cause: dim is ignored"),
-    (softmax_float32_out, "softmax", {}, "large_float16", "returned torch.float32 for torch.float16 input"),
-    (softmax_uniform_when_masked, "softmax", {}, "fully_masked", "row 1 is entirely -inf and fn returned"),
-    (top2_with_ties, "sparse_softmax", {"k": 2}, "ties", "equal logits must get equal probability"),
-    (taylor_unmasked, "taylor_softmax", {"order": 2}, "mask", "masked (-inf) entries must get exactly 0"),
-    (sparsemax_wrong_grad, "sparsemax", {}, "gradients", "backward differs from the Jacobian"),
-    (sparsemax_crashes, "sparsemax", {}, "values", "fn raised RuntimeError: not implemented"),
-])
+@pytest.mark.parametrize(
+    "fn, mapping, params, case_id, cause",
+    [
+        (softmax_textbook, "softmax", {}, "large_float32", "without subtracting max x"),
+        (softmax_in_x_dtype, "softmax", {"temperature": 0.7}, "large_float16", "compute in float32 inside"),
+        (
+            softmax_last_dim,
+            "softmax",
+            {},
+            "dim",
+            "fn mapped the last dimension, not dim=1; likely cause: dim is ignored",
+        ),
+        (softmax_float32_out, "softmax", {}, "large_float16", "returned torch.float32 for torch.float16 input"),
+        (softmax_uniform_when_masked, "softmax", {}, "fully_masked", "row 1 is entirely -inf and fn returned"),
+        (top2_with_ties, "sparse_softmax", {"k": 2}, "ties", "equal logits must get equal probability"),
+        (taylor_unmasked, "taylor_softmax", {"order": 2}, "mask", "masked (-inf) entries must get exactly 0"),
+        (sparsemax_wrong_grad, "sparsemax", {}, "gradients", "backward differs from the Jacobian"),
+        (sparsemax_crashes, "sparsemax", {}, "values", "fn raised RuntimeError: not implemented"),
+    ],
+)
 def test_torch_bugs_fail_with_case_and_cause(fn, mapping, params, case_id, cause):
     message = failure(fn, mapping, **params)
     assert f"case {case_id!r} ({CASES[case_id]}) failed" in message
@@ -182,6 +195,7 @@ def test_failure_message_shows_the_row():
 
 def test_small_temperature_case_runs_with_the_sign_of_t():
     """A function that clips |T| from below (a common 'safety' guard) fails only near T = 0."""
+
     def clipped(x, dim=-1, temperature=1.0):
         t = math.copysign(max(abs(temperature), 0.05), temperature)
         return get_mapping("sparsemax").forward(x, dim=dim, temperature=t)
@@ -190,15 +204,18 @@ def test_small_temperature_case_runs_with_the_sign_of_t():
     assert "case 'small_temperature'" in message and "temperature=-0.001" in message
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"mapping": "softmx"}, "mapping must be one of"),
-    ({"mapping": "gumbel_softmax"}, "deterministic"),
-    ({"mapping": "softmax", "skip": ("value",)}, "skip must be a collection of case ids"),
-    ({"mapping": "softmax", "skip": "values"}, "skip must be a collection of case ids"),
-    ({"mapping": "softmax", "temperature": 0}, "temperature must be finite and non-zero"),
-    ({"mapping": "softmax", "alpha": 1.5}, "unknown parameter 'alpha'"),
-    ({"mapping": "am_softmax", "target": 0}, "target is chosen by the kit"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"mapping": "softmx"}, "mapping must be one of"),
+        ({"mapping": "gumbel_softmax"}, "deterministic"),
+        ({"mapping": "softmax", "skip": ("value",)}, "skip must be a collection of case ids"),
+        ({"mapping": "softmax", "skip": "values"}, "skip must be a collection of case ids"),
+        ({"mapping": "softmax", "temperature": 0}, "temperature must be finite and non-zero"),
+        ({"mapping": "softmax", "alpha": 1.5}, "unknown parameter 'alpha'"),
+        ({"mapping": "am_softmax", "target": 0}, "target is chosen by the kit"),
+    ],
+)
 def test_bad_arguments_raise_value_error(kwargs, message):
     with pytest.raises(ValueError, match=message):
         check_implementation(torch.softmax, **kwargs)
@@ -250,10 +267,13 @@ def _sparsemax_same_dtype(x, dim=-1, temperature=1.0):
 ALL_BUT = {case_id: tuple(c for c in CASES if c != case_id) for case_id in CASES}
 
 
-@pytest.mark.parametrize("case_id, dtype, limit, wrong", [
-    ("large_float32", "float32", "88.7", "709.8"),
-    ("large_float16", "float16", "11.1", "709.8"),
-])
+@pytest.mark.parametrize(
+    "case_id, dtype, limit, wrong",
+    [
+        ("large_float32", "float32", "88.7", "709.8"),
+        ("large_float16", "float16", "11.1", "709.8"),
+    ],
+)
 def test_the_kit_names_the_overflow_of_the_cases_dtype(case_id, dtype, limit, wrong):
     message = failure(_naive_softmax, "softmax", skip=ALL_BUT[case_id])
     cause = message.split("likely cause: ", 1)[1]
@@ -267,11 +287,20 @@ def test_the_kit_blames_no_exp_for_a_mapping_without_exp():
     assert "exp" not in cause and "float16" in cause and "65504" in cause, cause
 
 
-@pytest.mark.parametrize("mapping, params, has_exp", [
-    ("softmax", {}, True), ("sparse_softmax", {"k": 2}, True), ("entmax", {"alpha": 1.0}, True),
-    ("sparsemax", {}, False), ("entmax15", {}, False), ("entmax", {"alpha": 1.3}, False), ("taylor_softmax", {}, False),
-])
+@pytest.mark.parametrize(
+    "mapping, params, has_exp",
+    [
+        ("softmax", {}, True),
+        ("sparse_softmax", {"k": 2}, True),
+        ("entmax", {"alpha": 1.0}, True),
+        ("sparsemax", {}, False),
+        ("entmax15", {}, False),
+        ("entmax", {"alpha": 1.3}, False),
+        ("taylor_softmax", {}, False),
+    ],
+)
 def test_the_large_cases_usual_culprit_mentions_exp_only_where_the_mapping_has_one(mapping, params, has_exp):
     from probcore.testing import _hint
+
     for case_id in ("large_float32", "large_float16"):
         assert ("exp" in _hint(mapping, params, case_id)) == has_exp

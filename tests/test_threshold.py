@@ -2,6 +2,7 @@
 float32, 1e-12 in float64) on random, peaked, tied, masked and huge inputs, satisfy their defining
 equation, end exact on their support, take every internal path (screened blocks, packed entries,
 whole rows, reference fallback), and terminate on NaN."""
+
 import entmax as entmax_pkg
 import numpy as np
 import pytest
@@ -182,7 +183,8 @@ def test_matches_the_entmax_package():
 @settings(max_examples=60, deadline=None)
 @given(
     x=st.tuples(st.integers(1, 4), st.integers(1, 80)).flatmap(
-        lambda s: arrays(np.float64, s, elements=st.one_of(st.sampled_from([-INF, 0.0, 1.0, -0.5]), st.floats(-4, 4))))
+        lambda s: arrays(np.float64, s, elements=st.one_of(st.sampled_from([-INF, 0.0, 1.0, -0.5]), st.floats(-4, 4)))
+    )
 )
 def test_random_rows_with_ties_and_masks(x):
     x = fast_sized(torch.from_numpy(x))
@@ -226,7 +228,9 @@ def test_candidates_give_the_reference_threshold_and_hold_the_support(alpha, kin
         assert torch.equal(cand.shifted, rows)
     if cand.p is not None:
         close(cand.p, (rows - tau).clamp(min=0) ** (1 / (alpha - 1)))
-        torch.testing.assert_close(cand.mass, cand.p.sum(-1, keepdim=True), rtol=TOL[dtype], atol=TOL[dtype], equal_nan=True)
+        torch.testing.assert_close(
+            cand.mass, cand.p.sum(-1, keepdim=True), rtol=TOL[dtype], atol=TOL[dtype], equal_nan=True
+        )
     if cand.values is None:
         return
     pad = torch.isneginf(cand.values) & ~torch.isneginf(rows.gather(-1, cand.columns))
@@ -249,7 +253,9 @@ def test_candidates_take_both_paths():
     for alpha in (2.0, 1.5, 1.25):
         assert T.threshold_candidates(short, alpha).values is None
     tiny = make("random", (4, 5), torch.float32)  # sorted outright
-    assert T.threshold_candidates(tiny, 1.5).shifted is not None and T.threshold_candidates(tiny, 2.0).shifted is not None
+    assert (
+        T.threshold_candidates(tiny, 1.5).shifted is not None and T.threshold_candidates(tiny, 2.0).shifted is not None
+    )
 
 
 @pytest.mark.parametrize("alpha", (2.0, 1.5))
@@ -258,8 +264,9 @@ def test_whole_rows_left_running_go_on_alone(alpha, monkeypatch):
     left run alone (smaller buffers), and their p lands in the right rows."""
     sizes = []  # rows of each pass over whole rows (not the block maxima's)
     dense_pass = T._dense_pass
-    monkeypatch.setattr(T, "_dense_pass", lambda rows, *a: (rows.shape[-1] == 256 and sizes.append(len(rows)))
-                        or dense_pass(rows, *a))
+    monkeypatch.setattr(
+        T, "_dense_pass", lambda rows, *a: (rows.shape[-1] == 256 and sizes.append(len(rows))) or dense_pass(rows, *a)
+    )
     x = make("random", (4096, 256), torch.float64, seed=3)
     x[::7] = make("tied", (586, 256), torch.float64)  # rows with ties among them
     cand = T.threshold_candidates(x, alpha)

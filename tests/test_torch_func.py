@@ -1,6 +1,7 @@
 """torch.func (vmap, grad, jacrev, jacfwd) and torch.compile over every mapping (conftest's cases) and
 every loss, held to eager autograd: values and gradients equal, Jacobians equal probcore.jacobian.
 Each test runs on the CPU and on CUDA when one is present."""
+
 import pytest
 import torch
 import torch._dynamo
@@ -46,8 +47,7 @@ def test_vmap_equals_the_batched_call(case, device):
     else:
         kw = extra(case, x, device)
         in_dims = (0, 0) if "target" in kw else (0, None)
-        got = vmap(lambda r, t: call(case, r, **({"target": t} if t is not None else {})), in_dims)(
-            x, kw.get("target"))
+        got = vmap(lambda r, t: call(case, r, **({"target": t} if t is not None else {})), in_dims)(x, kw.get("target"))
         want = call(case, x, **kw)
     torch.testing.assert_close(got, want, **TOL)
 
@@ -91,8 +91,11 @@ def test_compiled_values_and_gradients_equal_eager(case, device):
     x = logits((4, 7), device, seed=3)
     w = logits((4, 7), device, seed=4)
     torch._dynamo.reset()
-    compiled = torch.compile(lambda v: (call(case, v, **extra(case, v, device)) * w).sum(-1),
-                             backend="aot_eager", fullgraph=case.name not in NOT_FULLGRAPH)
+    compiled = torch.compile(
+        lambda v: (call(case, v, **extra(case, v, device)) * w).sum(-1),
+        backend="aot_eager",
+        fullgraph=case.name not in NOT_FULLGRAPH,
+    )
     eager_x, compiled_x = x.clone().requires_grad_(), x.clone().requires_grad_()
     want = (call(case, eager_x, **extra(case, x, device)) * w).sum(-1)
     got = compiled(compiled_x)
@@ -108,8 +111,12 @@ def test_sparse_mappings_keep_masks_under_transforms(device):
     x = logits((3, 6), device)
     x[0, :2] = float("-inf")
     x[1] = float("-inf")
-    for f in (probcore.sparsemax, probcore.entmax15, lambda v: probcore.entmax(v, alpha=1.3),
-              lambda v: probcore.entmax(v, alpha=0.7)):
+    for f in (
+        probcore.sparsemax,
+        probcore.entmax15,
+        lambda v: probcore.entmax(v, alpha=1.3),
+        lambda v: probcore.entmax(v, alpha=0.7),
+    ):
         torch.testing.assert_close(vmap(f)(x), f(x), **TOL)
         jac = vmap(jacrev(f))(x)
         assert not jac.isnan().any()
@@ -224,7 +231,11 @@ def test_noise_range_carries_torchs_constant_result_mark():
 def test_losses_have_no_graph_breaks():
     """torch._dynamo.explain: one graph, no break, for every loss and the sparse mappings."""
     x, t = loss_inputs("cpu")
-    fs = {**LOSSES, "sparsemax": lambda v, _: probcore.sparsemax(v), "entmax": lambda v, _: probcore.entmax(v, alpha=1.3)}
+    fs = {
+        **LOSSES,
+        "sparsemax": lambda v, _: probcore.sparsemax(v),
+        "entmax": lambda v, _: probcore.entmax(v, alpha=1.3),
+    }
     for name, f in fs.items():
         torch._dynamo.reset()
         explained = torch._dynamo.explain(f)(x, t)

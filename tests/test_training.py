@@ -1,5 +1,6 @@
 """explorer.training: the logit-gap bound, and the training demo's guarantees (honesty of
 the reported metrics, determinism)."""
+
 import math
 
 import pytest

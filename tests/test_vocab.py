@@ -1,5 +1,6 @@
 """Large-vocabulary methods: Huffman tree, hierarchical softmax, importance sampling, sampled
 softmax, NCE, cost helpers."""
+
 import math
 
 import pytest
@@ -162,11 +163,12 @@ def test_is_estimate_unbiased_on_z():
 
 
 def test_is_variance_drops_like_one_over_m():
-    var = {m: importance_sampling_stats(X, UNIFORM, m, repeats=2000, generator=gen(m)).ratio_var
-           for m in (4, 16, 64)}
+    var = {m: importance_sampling_stats(X, UNIFORM, m, repeats=2000, generator=gen(m)).ratio_var for m in (4, 16, 64)}
     assert 2.8 < var[4] / var[16] < 5.6
     assert 2.8 < var[16] / var[64] < 5.6
-    torch.testing.assert_close(partition_estimate_variance(X, UNIFORM, 16) * 16, partition_estimate_variance(X, UNIFORM))
+    torch.testing.assert_close(
+        partition_estimate_variance(X, UNIFORM, 16) * 16, partition_estimate_variance(X, UNIFORM)
+    )
 
 
 def test_is_exact_when_proposal_is_softmax():
@@ -196,8 +198,9 @@ def test_is_batched_proposal_and_deterministic_under_seed():
     b = importance_log_partition(x, q, 7, generator=gen(10))
     assert a.log_z.shape == (2, 3)
     assert torch.equal(a.samples, b.samples) and torch.equal(a.log_z, b.log_z)
-    torch.testing.assert_close(importance_log_partition(x, torch.softmax(x, -1), 5, generator=gen(0)).log_z,
-                               torch.logsumexp(x, -1))
+    torch.testing.assert_close(
+        importance_log_partition(x, torch.softmax(x, -1), 5, generator=gen(0)).log_z, torch.logsumexp(x, -1)
+    )
     assert importance_sampling_stats(X, UNIFORM, 5, 30, gen(1)) == importance_sampling_stats(X, UNIFORM, 5, 30, gen(1))
 
 
@@ -223,8 +226,9 @@ def test_sampled_softmax_loss_value_and_gradient_converges():
     logits = torch.randn(2, n, generator=gen(12), dtype=D64).requires_grad_()
     q = zipf_frequencies(n, 0.5)
     neg = draw_samples(q, 40000, (2,), gen(13))
-    loss = sampled_softmax_loss(logits.gather(-1, target[:, None])[:, 0], logits.gather(-1, neg),
-                                q.log()[target], q.log()[neg], reduction="sum")
+    loss = sampled_softmax_loss(
+        logits.gather(-1, target[:, None])[:, 0], logits.gather(-1, neg), q.log()[target], q.log()[neg], reduction="sum"
+    )
     (grad,) = torch.autograd.grad(loss, logits)
     exact = torch.softmax(logits.detach(), -1) - torch.nn.functional.one_hot(target, n)
     torch.testing.assert_close(grad, exact, atol=0.02, rtol=0)
@@ -240,11 +244,17 @@ def test_nce_loss_hand_computed():
     x_n, lq_n = [0.5, -1.0], [math.log(0.25), math.log(0.5)]
     hand = -math.log(sig(x_t - math.log(k * 0.25)))
     hand -= math.log(1 - sig(0.5 - math.log(k * 0.25))) + math.log(1 - sig(-1.0 - math.log(k * 0.5)))
-    got = nce_loss(torch.tensor(x_t, dtype=D64), torch.tensor(x_n, dtype=D64), torch.tensor(lq_t, dtype=D64),
-                   torch.tensor(lq_n, dtype=D64), k)
+    got = nce_loss(
+        torch.tensor(x_t, dtype=D64),
+        torch.tensor(x_n, dtype=D64),
+        torch.tensor(lq_t, dtype=D64),
+        torch.tensor(lq_n, dtype=D64),
+        k,
+    )
     assert float(got) == pytest.approx(hand, rel=1e-12)
-    batch = nce_loss(torch.full((3,), x_t), torch.tensor([x_n] * 3), torch.tensor(lq_t), torch.tensor(lq_n), k,
-                     reduction="none")
+    batch = nce_loss(
+        torch.full((3,), x_t), torch.tensor([x_n] * 3), torch.tensor(lq_t), torch.tensor(lq_n), k, reduction="none"
+    )
     torch.testing.assert_close(batch, torch.full((3,), hand, dtype=torch.float32))
 
 
@@ -256,8 +266,9 @@ def test_nce_minimiser_is_normalised_log_data_distribution():
     noise = draw_samples(q, k, (n_data,), gen(15))
     logq_data, logq_noise = q.log()[data], q.log()[noise]
     theta = torch.zeros(5, dtype=D64, requires_grad=True)  # free unnormalised log-scores
-    opt = torch.optim.LBFGS([theta], max_iter=100, tolerance_grad=1e-12, tolerance_change=1e-15,
-                            line_search_fn="strong_wolfe")
+    opt = torch.optim.LBFGS(
+        [theta], max_iter=100, tolerance_grad=1e-12, tolerance_change=1e-15, line_search_fn="strong_wolfe"
+    )
 
     def closure():
         opt.zero_grad()
@@ -281,8 +292,12 @@ def test_cost_helpers_return_positive_seconds():
     costs = measure_costs(2000, d=16, m=8, batch=4, repeats=3)
     assert set(costs) == set(COST_METHODS)
     assert all(0 < t < 1 for t in costs.values())
-    for t in (time_full_softmax(500, 8, repeats=2), time_hierarchical(500, 8, repeats=2),
-              time_sampled(500, 8, 4, repeats=2), measure_costs(1, 4, repeats=1)["hierarchical"]):
+    for t in (
+        time_full_softmax(500, 8, repeats=2),
+        time_hierarchical(500, 8, repeats=2),
+        time_sampled(500, 8, 4, repeats=2),
+        measure_costs(1, 4, repeats=1)["hierarchical"],
+    ):
         assert 0 < t < 1
 
 
@@ -291,47 +306,71 @@ def test_cost_helpers_return_positive_seconds():
 Z3, Z0 = torch.zeros(3), torch.zeros(())
 
 
-@pytest.mark.parametrize("call, match", [
-    (lambda: importance_log_partition(X, UNIFORM, 0), "m must be an integer >= 1"),
-    (lambda: importance_sampling_stats(X, UNIFORM, 0), "m must be"),
-    (lambda: importance_sampling_stats(X, UNIFORM, 4, repeats=1), "repeats must be an integer >= 2"),
-    (lambda: importance_sampling_stats(X.expand(2, 50), UNIFORM, 4), "x must be 1-D"),
-    (lambda: draw_samples(UNIFORM, 0), "m must be"),
-    (lambda: draw_samples(UNIFORM.expand(2, 50), 3, (3,)), r"q must have shape \(n,\) or \(3,\)"),
-    (lambda: partition_estimate_variance(X, UNIFORM, 0), "m must be"),
-    (lambda: importance_log_partition(X, UNIFORM[:-1] * 50 / 49, 3), r"q must have shape \(50,\)"),
-    (lambda: importance_log_partition(X, UNIFORM * 2, 3), "q must sum to 1"),
-    (lambda: importance_log_partition(X, torch.cat([UNIFORM[:-1] * 50 / 49, torch.zeros(1, dtype=D64)]), 3),
-     r"q entries must be in \(0, 1\]"),
-    (lambda: importance_log_partition(torch.arange(50), UNIFORM, 3), "x must be a floating tensor"),
-    (lambda: nce_loss(Z3, torch.zeros(3, 0), Z0, Z0, 0), "k must be an integer >= 1"),
-    (lambda: nce_loss(Z3, torch.zeros(3, 4), Z0, Z0, 5), "x_noise must have shape"),
-    (lambda: nce_loss(Z3, torch.zeros(3, 4), torch.zeros(2), Z0, 4), "logq_target must be broadcastable"),
-    (lambda: nce_loss(Z3, torch.zeros(3, 4), Z0, torch.zeros(3, 4), 4, reduction="avg"), "reduction"),
-    (lambda: sampled_softmax_loss(Z3, torch.zeros(3, 0), Z0, Z0), "m >= 1"),
-    (lambda: sampled_softmax_loss(Z3, torch.zeros(2, 4), Z0, Z0), "x_sampled must have shape"),
-    (lambda: sampled_softmax_loss(Z3, torch.zeros(3, 4), Z0, torch.zeros(5)), "logq_sampled must be broadcastable"),
-    (lambda: huffman_tree([1.0, 0.0, 2.0]), r"freqs entries must be in \(0, inf\)"),
-    (lambda: huffman_tree([1.0, -2.0]), "freqs entries"),
-    (lambda: huffman_tree([1.0, float("nan")]), "freqs entries"),
-    (lambda: huffman_tree([]), "freqs must be a 1-D sequence"),
-    (lambda: huffman_tree([[1.0, 2.0]]), "freqs must be a 1-D sequence"),
-    (lambda: expected_path_length(huffman_tree([1.0, 2.0]), [1.0, 2.0, 3.0]), "freqs must have 2 entries"),
-    (lambda: zipf_frequencies(0), "n must be an integer >= 1"),
-    (lambda: zipf_frequencies(5, -1.0), r"s must be in \[0, inf\)"),
-    (lambda: hierarchical_softmax(torch.zeros(2, 3, dtype=D64), torch.zeros(4, 3, dtype=D64), huffman_tree([1.0] * 4)),
-     r"node_vectors must have shape \(3, 3\)"),
-    (lambda: hierarchical_softmax(torch.zeros(2, 3, dtype=D64), torch.zeros(3, 2, dtype=D64), huffman_tree([1.0] * 4)),
-     "node_vectors must have shape"),
-    (lambda: hierarchical_softmax(torch.zeros(2, 3), torch.zeros(3, 3, dtype=D64), huffman_tree([1.0] * 4)), "dtype"),
-    (lambda: hierarchical_softmax_log_prob(torch.zeros(2, 3), torch.zeros(3, 3), huffman_tree([1.0] * 4),
-                                           torch.tensor([0, 1, 2])), "target must be a long tensor of shape"),
-    (lambda: hierarchical_softmax_log_prob(torch.zeros(2, 3), torch.zeros(3, 3), huffman_tree([1.0] * 4),
-                                           torch.tensor([0, 4])), r"target entries must be in \[0, 3\]"),
-    (lambda: measure_costs(0), "n must be"),
-    (lambda: measure_costs(10, m=0), "m must be"),
-    (lambda: measure_costs(10, methods=("full", "fast")), "methods must be"),
-])
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: importance_log_partition(X, UNIFORM, 0), "m must be an integer >= 1"),
+        (lambda: importance_sampling_stats(X, UNIFORM, 0), "m must be"),
+        (lambda: importance_sampling_stats(X, UNIFORM, 4, repeats=1), "repeats must be an integer >= 2"),
+        (lambda: importance_sampling_stats(X.expand(2, 50), UNIFORM, 4), "x must be 1-D"),
+        (lambda: draw_samples(UNIFORM, 0), "m must be"),
+        (lambda: draw_samples(UNIFORM.expand(2, 50), 3, (3,)), r"q must have shape \(n,\) or \(3,\)"),
+        (lambda: partition_estimate_variance(X, UNIFORM, 0), "m must be"),
+        (lambda: importance_log_partition(X, UNIFORM[:-1] * 50 / 49, 3), r"q must have shape \(50,\)"),
+        (lambda: importance_log_partition(X, UNIFORM * 2, 3), "q must sum to 1"),
+        (
+            lambda: importance_log_partition(X, torch.cat([UNIFORM[:-1] * 50 / 49, torch.zeros(1, dtype=D64)]), 3),
+            r"q entries must be in \(0, 1\]",
+        ),
+        (lambda: importance_log_partition(torch.arange(50), UNIFORM, 3), "x must be a floating tensor"),
+        (lambda: nce_loss(Z3, torch.zeros(3, 0), Z0, Z0, 0), "k must be an integer >= 1"),
+        (lambda: nce_loss(Z3, torch.zeros(3, 4), Z0, Z0, 5), "x_noise must have shape"),
+        (lambda: nce_loss(Z3, torch.zeros(3, 4), torch.zeros(2), Z0, 4), "logq_target must be broadcastable"),
+        (lambda: nce_loss(Z3, torch.zeros(3, 4), Z0, torch.zeros(3, 4), 4, reduction="avg"), "reduction"),
+        (lambda: sampled_softmax_loss(Z3, torch.zeros(3, 0), Z0, Z0), "m >= 1"),
+        (lambda: sampled_softmax_loss(Z3, torch.zeros(2, 4), Z0, Z0), "x_sampled must have shape"),
+        (lambda: sampled_softmax_loss(Z3, torch.zeros(3, 4), Z0, torch.zeros(5)), "logq_sampled must be broadcastable"),
+        (lambda: huffman_tree([1.0, 0.0, 2.0]), r"freqs entries must be in \(0, inf\)"),
+        (lambda: huffman_tree([1.0, -2.0]), "freqs entries"),
+        (lambda: huffman_tree([1.0, float("nan")]), "freqs entries"),
+        (lambda: huffman_tree([]), "freqs must be a 1-D sequence"),
+        (lambda: huffman_tree([[1.0, 2.0]]), "freqs must be a 1-D sequence"),
+        (lambda: expected_path_length(huffman_tree([1.0, 2.0]), [1.0, 2.0, 3.0]), "freqs must have 2 entries"),
+        (lambda: zipf_frequencies(0), "n must be an integer >= 1"),
+        (lambda: zipf_frequencies(5, -1.0), r"s must be in \[0, inf\)"),
+        (
+            lambda: hierarchical_softmax(
+                torch.zeros(2, 3, dtype=D64), torch.zeros(4, 3, dtype=D64), huffman_tree([1.0] * 4)
+            ),
+            r"node_vectors must have shape \(3, 3\)",
+        ),
+        (
+            lambda: hierarchical_softmax(
+                torch.zeros(2, 3, dtype=D64), torch.zeros(3, 2, dtype=D64), huffman_tree([1.0] * 4)
+            ),
+            "node_vectors must have shape",
+        ),
+        (
+            lambda: hierarchical_softmax(torch.zeros(2, 3), torch.zeros(3, 3, dtype=D64), huffman_tree([1.0] * 4)),
+            "dtype",
+        ),
+        (
+            lambda: hierarchical_softmax_log_prob(
+                torch.zeros(2, 3), torch.zeros(3, 3), huffman_tree([1.0] * 4), torch.tensor([0, 1, 2])
+            ),
+            "target must be a long tensor of shape",
+        ),
+        (
+            lambda: hierarchical_softmax_log_prob(
+                torch.zeros(2, 3), torch.zeros(3, 3), huffman_tree([1.0] * 4), torch.tensor([0, 4])
+            ),
+            r"target entries must be in \[0, 3\]",
+        ),
+        (lambda: measure_costs(0), "n must be"),
+        (lambda: measure_costs(10, m=0), "m must be"),
+        (lambda: measure_costs(10, methods=("full", "fast")), "methods must be"),
+    ],
+)
 def test_bad_parameters_raise_value_error(call, match):
     with pytest.raises(ValueError, match=match):
         call()

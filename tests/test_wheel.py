@@ -2,6 +2,7 @@
 virtual environment (torch and numpy from the system through --system-site-packages, probcore from
 the wheel only), and from the installed package run the fused path (the compiled kernel loaded,
 no warning), the `probcore check` command and the conformance kit (probcore.testing)."""
+
 import json
 import os
 import shutil
@@ -15,7 +16,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = ["pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "probcore"]
 
-INSTALLED = r'''
+INSTALLED = r"""
 import json, sys, warnings
 warnings.simplefilter("error")  # no "fused path unavailable" warning, nor any other
 import numpy as np, torch, probcore, probcore.testing
@@ -32,7 +33,7 @@ np.save("logits.npy", logits)
 np.save("probs.npy", probcore.sparsemax(torch.from_numpy(logits)).numpy())
 np.save("wrong.npy", torch.softmax(torch.from_numpy(logits), -1).numpy())
 print(json.dumps({"file": probcore.__file__, "kernel": str(fused.kernel_path()), "cases": list(ran)}))
-'''
+"""
 
 
 @pytest.mark.slow
@@ -45,8 +46,22 @@ def test_the_wheel_installs_and_runs_the_fused_path_check_and_kit(tmp_path):
         else:
             shutil.copy2(ROOT / name, source / name)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                            "-w", str(tmp_path / "dist"), str(source)], capture_output=True, text=True, env=env)
+    built = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(tmp_path / "dist"),
+            str(source),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     assert built.returncode == 0, built.stderr[-3000:]
     (wheel,) = (tmp_path / "dist").glob("probcore-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
@@ -56,8 +71,12 @@ def test_the_wheel_installs_and_runs_the_fused_path_check_and_kit(tmp_path):
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
     python = venv / "bin" / "python"
-    installed = subprocess.run([str(python), "-m", "pip", "install", "--no-deps", "--no-index", str(wheel)],
-                               capture_output=True, text=True, env=env)
+    installed = subprocess.run(
+        [str(python), "-m", "pip", "install", "--no-deps", "--no-index", str(wheel)],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     assert installed.returncode == 0, installed.stderr[-3000:]
 
     work = tmp_path / "work"  # not the checkout: nothing there to import by accident
@@ -71,10 +90,20 @@ def test_the_wheel_installs_and_runs_the_fused_path_check_and_kit(tmp_path):
     assert "values" in facts["cases"] and "gradients" in facts["cases"]
 
     command = venv / "bin" / "probcore"
-    ok = subprocess.run([str(command), "check", "logits.npy", "probs.npy", "-m", "sparsemax", "--json"],
-                        cwd=work, capture_output=True, text=True, env=env)
+    ok = subprocess.run(
+        [str(command), "check", "logits.npy", "probs.npy", "-m", "sparsemax", "--json"],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     assert ok.returncode == 0, ok.stderr
     assert json.loads(ok.stdout)["ok"] is True
-    bad = subprocess.run([str(command), "check", "logits.npy", "wrong.npy", "-m", "sparsemax"],
-                         cwd=work, capture_output=True, text=True, env=env)
+    bad = subprocess.run(
+        [str(command), "check", "logits.npy", "wrong.npy", "-m", "sparsemax"],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     assert bad.returncode == 1 and "MISMATCH" in bad.stdout, bad.stdout + bad.stderr

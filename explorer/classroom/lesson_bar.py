@@ -16,6 +16,7 @@ of the page it leaves (a poll of the room sent meanwhile, which Streamlit merges
 run); set before them, the step's state would be undone by them, and the old page's callbacks would
 fire on keys the step deleted (a KeyError ending the run: no bar, no more polls, a student stuck).
 """
+
 from __future__ import annotations
 
 import streamlit as st
@@ -85,6 +86,7 @@ def base_url() -> str:
 
 # ---------------------------------------------------------------- moving between steps ----
 
+
 def show_step(lesson: lessons.Lesson, k: int) -> None:
     """Make step k (0-based) the current one: :func:`bar` switches to its page (``_lesson_go``)
     and there sets every control to the step's state (``_lesson_set``, :func:`_set_step_state`)."""
@@ -98,8 +100,11 @@ def _set_step_state(step: lessons.Step) -> None:
     language and presentation mode stay). Before the page draws: a control already drawn in this
     run cannot be set (Streamlit refuses), but a deleted key can."""
     ss = st.session_state
-    values = {key: o.default for key, o in {**state.OPTIONS, **registry.all_options()}.items()
-              if key not in lessons.VIEWER_KEYS}
+    values = {
+        key: o.default
+        for key, o in {**state.OPTIONS, **registry.all_options()}.items()
+        if key not in lessons.VIEWER_KEYS
+    }
     values.update(step.values())
     for key, value in values.items():
         if key in ss:
@@ -167,6 +172,7 @@ def stop_following() -> None:
 
 
 # ---------------------------------------------------------------- rooms ----
+
 
 def join(code: str, token: str = "") -> str | None:
     """Enter the room of ``code`` (as its teacher when ``token``, a teacher link's one-time token,
@@ -345,6 +351,7 @@ def _follow_button() -> None:
 
 # ---------------------------------------------------------------- the bar ----
 
+
 def _from_url() -> None:
     """Once per session: open the room or lesson a link names (?room=CODE[&teacher=SECRET],
     ?lesson=ID&step=K). A link with other view parameters too keeps that view (a reload)."""
@@ -398,16 +405,21 @@ def discard_draft() -> None:
 def new_draft(title: dict[str, str], steps=()) -> None:
     """Start editing a lesson: its title and steps; each step a dict with a uid (the key of its
     text areas, kept when steps are reordered)."""
-    st.session_state["_draft"] = {"title": dict(title), "uid": len(steps),
-                                  "steps": [{"uid": i, "page": s.page, "params": dict(s.params), "texts": s.texts}
-                                            for i, s in enumerate(steps)]}
+    st.session_state["_draft"] = {
+        "title": dict(title),
+        "uid": len(steps),
+        "steps": [{"uid": i, "page": s.page, "params": dict(s.params), "texts": s.texts} for i, s in enumerate(steps)],
+    }
 
 
 def _add_view(page_name: str) -> None:
     """Append the current view (the URL's parameters, as synced after the last run) to the draft."""
     draft = st.session_state["_draft"]
-    params = {k: v for k, v in st.query_params.to_dict().items()
-              if k not in lessons.VIEWER_KEYS and k not in lessons.PLAYER_KEYS and k != TEACHER_PARAM}
+    params = {
+        k: v
+        for k, v in st.query_params.to_dict().items()
+        if k not in lessons.VIEWER_KEYS and k not in lessons.PLAYER_KEYS and k != TEACHER_PARAM
+    }
     texts = {"text": {lang: t("author.new_text") for lang in ("en", "zh")}}
     draft["steps"].append({"uid": draft["uid"], "page": page_name, "params": params, "texts": texts})
     draft["uid"] += 1
@@ -439,10 +451,20 @@ def bar(page) -> None:
     shown = registry.by_path(page.url_path)
     if ss.get("_draft") is not None and shown is not None and shown.in_lessons:
         c1, c2 = st.columns([1, 3], vertical_alignment="center")
-        c1.button(t("author.add_view"), on_click=_add_view, args=(shown.id,),
-                  key="author_add_view", icon=":material/add_circle:")
-        title, n = ss["_draft"]["title"].get(language()) or ss["_draft"]["title"].get("en") or "…", len(ss["_draft"]["steps"])
-        c2.caption(ss.pop("_draft_note", t("author.draft_one", title=title) if n == 1 else t("author.draft", title=title, n=n)))
+        c1.button(
+            t("author.add_view"),
+            on_click=_add_view,
+            args=(shown.id,),
+            key="author_add_view",
+            icon=":material/add_circle:",
+        )
+        title, n = (
+            ss["_draft"]["title"].get(language()) or ss["_draft"]["title"].get("en") or "…",
+            len(ss["_draft"]["steps"]),
+        )
+        c2.caption(
+            ss.pop("_draft_note", t("author.draft_one", title=title) if n == 1 else t("author.draft", title=title, n=n))
+        )
     if ss.get("_room") and not ss.get("_room_secret"):
         _follow()
         _follow_button()
@@ -465,21 +487,53 @@ def _lesson_bar(lesson: lessons.Lesson, k: int) -> None:
     with st.container(border=True, key="lesson_bar"):
         # the jump list on the title's row: Previous / Next / Back keep room for their labels (presentation mode)
         c_title, c_jump, c_count = st.columns([3, 1.6, 1], vertical_alignment="bottom")
-        c_title.markdown(f"**{state.plain(lesson.title_in(lang))}** · {t('lesson.counter', k=k + 1, n=len(lesson.steps))}")
+        c_title.markdown(
+            f"**{state.plain(lesson.title_in(lang))}** · {t('lesson.counter', k=k + 1, n=len(lesson.steps))}"
+        )
         c_count.progress((k + 1) / len(lesson.steps))
         c_prev, c_next, c_back, c_leave = st.columns([2, 2, 3.4, 0.6], vertical_alignment="center")
-        c_prev.button(t("lesson.prev"), on_click=move, args=(-1,), key="lesson_prev", disabled=k == 0,
-                      shortcut="PageUp", icon=":material/arrow_back:", width="stretch")
-        c_next.button(t("lesson.next"), on_click=move, args=(1,), key="lesson_next", type="primary",
-                      disabled=k == len(lesson.steps) - 1, shortcut="PageDown", icon=":material/arrow_forward:",
-                      width="stretch")
+        c_prev.button(
+            t("lesson.prev"),
+            on_click=move,
+            args=(-1,),
+            key="lesson_prev",
+            disabled=k == 0,
+            shortcut="PageUp",
+            icon=":material/arrow_back:",
+            width="stretch",
+        )
+        c_next.button(
+            t("lesson.next"),
+            on_click=move,
+            args=(1,),
+            key="lesson_next",
+            type="primary",
+            disabled=k == len(lesson.steps) - 1,
+            shortcut="PageDown",
+            icon=":material/arrow_forward:",
+            width="stretch",
+        )
         labels = [f"{i + 1}. {t('page.' + s.page)}" for i, s in enumerate(lesson.steps)]
-        c_jump.selectbox(t("lesson.jump"), labels, index=k, key=f"lesson_jump_{lesson.id}_{k}_{language()}",
-                         label_visibility="collapsed", on_change=_jump, args=(f"lesson_jump_{lesson.id}_{k}_{language()}", k))
-        c_back.button(t("lesson.back"), on_click=back_to_view, key="lesson_back", icon=":material/restart_alt:",
-                      help=t("lesson.back_help"), width="stretch")
-        c_leave.button(t("lesson.leave"), on_click=leave, key="lesson_leave", icon=":material/close:",
-                       help=t("lesson.leave"))  # named by what it does; its words hidden by LEAVE_CSS
+        c_jump.selectbox(
+            t("lesson.jump"),
+            labels,
+            index=k,
+            key=f"lesson_jump_{lesson.id}_{k}_{language()}",
+            label_visibility="collapsed",
+            on_change=_jump,
+            args=(f"lesson_jump_{lesson.id}_{k}_{language()}", k),
+        )
+        c_back.button(
+            t("lesson.back"),
+            on_click=back_to_view,
+            key="lesson_back",
+            icon=":material/restart_alt:",
+            help=t("lesson.back_help"),
+            width="stretch",
+        )
+        c_leave.button(
+            t("lesson.leave"), on_click=leave, key="lesson_leave", icon=":material/close:", help=t("lesson.leave")
+        )  # named by what it does; its words hidden by LEAVE_CSS
         try:
             st.markdown(lessons.narration(step, lang))
             if "question" in step.texts:

@@ -8,6 +8,7 @@ is a placeholder resolved by the computation ``name`` of :data:`COMPUTATIONS` (a
 functions that call probcore with the step's state); anything else between ``{{`` and ``}}`` is
 refused.
 """
+
 from __future__ import annotations
 
 import functools
@@ -45,8 +46,9 @@ TEXT_FIELDS = ("text", "question", "answer")
 # Markup a lesson may not hold: html, inline links and images, reference-style links and images
 # ("[a][r]", "![a][r]", a definition "[r]: https://..."; a followed image is a request to another
 # host from every student's browser), javascript: and data: URLs.
-MARKUP = re.compile(r"<[A-Za-z/!?]|\]\s*\(|\]\s*\[|!\[|^[ \t]{0,3}\[[^\]\n]*\]:|javascript:|data:text",
-                    re.IGNORECASE | re.MULTILINE)
+MARKUP = re.compile(
+    r"<[A-Za-z/!?]|\]\s*\(|\]\s*\[|!\[|^[ \t]{0,3}\[[^\]\n]*\]:|javascript:|data:text", re.IGNORECASE | re.MULTILINE
+)
 MAX_PLACEHOLDERS = 160  # per file (the shipped lessons hold at most 78): each one a computation at its step
 PLACEHOLDER = re.compile(r"\{\{(.*?)\}\}", re.DOTALL)
 PLACEHOLDER_BODY = re.compile(r"\s*([a-z_0-9]+)((?::[A-Za-z0-9_.+-]+)*)\s*(?:\|\s*(\.\d{1,2}[fge%]))?\s*")
@@ -82,6 +84,7 @@ class Lesson:
 
 # ---------------------------------------------------------------- the step's state, computed ----
 
+
 @dataclass(frozen=True)
 class StepState:
     """The view a step describes: every control at its default unless the step sets it."""
@@ -106,13 +109,21 @@ class StepState:
     def kwargs(self, name: str) -> dict:
         """The mapping's keyword arguments from the step's parameters, checked by the registry."""
         mapping = _mapping(name)
-        given = {p.name: self.values[p.name] for p in mapping.params
-                 if self.values[p.name] is not None and self.values[p.name] != p.default}  # as state._checked_kwargs reduces
+        given = {
+            p.name: self.values[p.name]
+            for p in mapping.params
+            if self.values[p.name] is not None and self.values[p.name] != p.default
+        }  # as state._checked_kwargs reduces
         return mapping.validate(n=len(self.logits), **given)
 
     def probabilities(self, name: str) -> np.ndarray:
-        return compute.probabilities(name, tuple(map(float, self.logits)), compute.items(self.kwargs(name)),
-                                     int(self.values["target"]), int(self.values["seed"]))
+        return compute.probabilities(
+            name,
+            tuple(map(float, self.logits)),
+            compute.items(self.kwargs(name)),
+            int(self.values["target"]),
+            int(self.values["seed"]),
+        )
 
 
 def _mapping(name: str):
@@ -129,15 +140,18 @@ def _index(token: str, size: int) -> int:
 
 def _entry(vector_of: Callable[["StepState", str], np.ndarray]):
     """A computation ``name:i``: entry i of a vector of the step."""
+
     def entry(s: StepState, name: str, i: str) -> float:
         v = vector_of(s, name)
         return float(v[_index(i, len(v))])
+
     return entry
 
 
 def _jacobian(s: StepState, name: str) -> np.ndarray:
-    jac, _ = compute.jacobians(name, tuple(map(float, s.logits)), compute.items(s.kwargs(name)),
-                               int(s["target"]), int(s["seed"]))
+    jac, _ = compute.jacobians(
+        name, tuple(map(float, s.logits)), compute.items(s.kwargs(name)), int(s["target"]), int(s["seed"])
+    )
     return jac
 
 
@@ -157,19 +171,30 @@ def _loss_and_grad(s: StepState, name: str) -> tuple[float, np.ndarray]:
 
 def _margin(s: StepState) -> dict:
     classes = int(s["margin_classes"])
-    return margin_compute.margin_point(classes, float(s["margin_angle"]), float(s["margin_m"]), float(s["margin_s"]),
-                                min(int(s["margin_target"]), classes - 1))
+    return margin_compute.margin_point(
+        classes,
+        float(s["margin_angle"]),
+        float(s["margin_m"]),
+        float(s["margin_s"]),
+        min(int(s["margin_target"]), classes - 1),
+    )
 
 
 def _attention(s: StepState, name: str) -> np.ndarray:
     """The attention weights of the first query (random inputs of the page's seed; not an edited query)."""
     if name not in attention_compute.ATTENTION_MAPPINGS:
-        raise ValueError(t("lesson.err.mapping", name=state.quote(name), choices=", ".join(attention_compute.ATTENTION_MAPPINGS)))
+        raise ValueError(
+            t("lesson.err.mapping", name=state.quote(name), choices=", ".join(attention_compute.ATTENTION_MAPPINGS))
+        )
     length = int(s["attention_L"])
-    q, keys, _ = attention_compute.attention_inputs(length, int(s["attention_d"]), int(s["attention_queries"]),
-                                          int(s["attention_seed"]))
+    q, keys, _ = attention_compute.attention_inputs(
+        length, int(s["attention_d"]), int(s["attention_queries"]), int(s["attention_seed"])
+    )
     scores = attention_compute.attention_scores(q, keys, float(s["attention_scale"]))
-    params = {"entmax": {"alpha": float(s["attention_alpha"])}, "sparse_softmax": {"k": min(int(s["attention_k"]), length)}}
+    params = {
+        "entmax": {"alpha": float(s["attention_alpha"])},
+        "sparse_softmax": {"k": min(int(s["attention_k"]), length)},
+    }
     kw = MAPPINGS[name].validate(n=length, **params.get(name, {}))
     rows = tuple(tuple(float(v) for v in row) for row in scores)
     return attention_compute.attention_weights(name, rows, compute.items(kw))[0]
@@ -184,6 +209,7 @@ def _gumbel_max(s: StepState) -> tuple[int, np.ndarray]:
 
 def _gap_bound(s: StepState, n: str, k: int | None = None) -> float:
     from explorer.training import logit_gap_bound
+
     if not re.fullmatch(r"\d{1,7}", n) or int(n) < 2:
         raise ValueError(t("lesson.err.index", value=state.quote(n), high=10**7))
     return logit_gap_bound(int(n), float(s["oc_eps"]), k=None if k is None else min(k, int(n)))
@@ -192,6 +218,7 @@ def _gap_bound(s: StepState, n: str, k: int | None = None) -> float:
 def _check_rows(s: StepState, verdict: str) -> int:
     """Rows of the step's check example whose verdict is ``ok`` (or not)."""
     from probcore.check import check_outputs
+
     example = s["check_example"]
     if example == "none" or verdict not in ("ok", "mismatch"):
         raise ValueError(t("lesson.err.check"))
@@ -224,8 +251,10 @@ COMPUTATIONS: dict[str, Computation] = {
     "sumsq": Computation(lambda s, name: float(np.sum(s.probabilities(name) ** 2)), "mapping"),
     "trace": Computation(lambda s, name: float(np.trace(_jacobian(s, name))), "mapping"),
     "rank": Computation(lambda s, name: compute.rank(_bounded(_jacobian(s, name))), "mapping"),
-    "jac": Computation(lambda s, name, i, j: float(_jacobian(s, name)[_index(i, len(s.logits)), _index(j, len(s.logits))]),
-                       "mapping:i:j"),
+    "jac": Computation(
+        lambda s, name, i, j: float(_jacobian(s, name)[_index(i, len(s.logits)), _index(j, len(s.logits))]),
+        "mapping:i:j",
+    ),
     "loss": Computation(lambda s, name: _loss_and_grad(s, name)[0], "mapping"),
     "grad": Computation(_entry(lambda s, name: _loss_and_grad(s, name)[1]), "mapping:i"),
     "margin_p": Computation(lambda s, i: float(_margin(s)["p"][_index(i, int(s["margin_classes"]))]), "i"),
@@ -236,16 +265,20 @@ COMPUTATIONS: dict[str, Computation] = {
     "attn_max": Computation(lambda s, name: float(_attention(s, name).max()), "mapping"),
     "attn_support": Computation(lambda s, name: int(np.count_nonzero(_attention(s, name))), "mapping"),
     "mc_freq": Computation(lambda s, i: float(_gumbel_max(s)[1][_index(i, len(s.logits))]), "i"),
-    "clt": Computation(lambda s: float(perturb_compute.clt_total_variation(s.probabilities("softmax"), [_gumbel_max(s)[0]])[0]),
-                       ""),
+    "clt": Computation(
+        lambda s: float(perturb_compute.clt_total_variation(s.probabilities("softmax"), [_gumbel_max(s)[0]])[0]), ""
+    ),
     "gap_bound": Computation(lambda s, n: _gap_bound(s, n), "n"),
     "gap_bound_topk": Computation(lambda s, n: _gap_bound(s, n, int(s["oc_k"])), "n"),
-    "hs_sum": Computation(lambda s: vocab_compute.vocab_hs(int(s["vocab_n"]), float(s["vocab_s"]), int(s["vocab_seed"]))["sum"],
-                          ""),
-    "hs_expected": Computation(lambda s: vocab_compute.vocab_hs(int(s["vocab_n"]), float(s["vocab_s"]),
-                                                          int(s["vocab_seed"]))["expected"], ""),
-    "hs_entropy": Computation(lambda s: vocab_compute.vocab_hs(int(s["vocab_n"]), float(s["vocab_s"]),
-                                                         int(s["vocab_seed"]))["entropy"], ""),
+    "hs_sum": Computation(
+        lambda s: vocab_compute.vocab_hs(int(s["vocab_n"]), float(s["vocab_s"]), int(s["vocab_seed"]))["sum"], ""
+    ),
+    "hs_expected": Computation(
+        lambda s: vocab_compute.vocab_hs(int(s["vocab_n"]), float(s["vocab_s"]), int(s["vocab_seed"]))["expected"], ""
+    ),
+    "hs_entropy": Computation(
+        lambda s: vocab_compute.vocab_hs(int(s["vocab_n"]), float(s["vocab_s"]), int(s["vocab_seed"]))["entropy"], ""
+    ),
     "log2n": Computation(lambda s: math.log2(int(s["vocab_n"])), ""),
     "check_rows": Computation(_check_rows, "verdict"),
 }
@@ -277,8 +310,9 @@ def placeholders(text: str) -> list[tuple[str, str, list[str], str | None]]:
             raise LessonError(t("lesson.err.placeholder", text=state.quote(match.group(0))))
         name, args = body.group(1), [a for a in body.group(2).split(":") if a]
         if len(args) != _arity(name):
-            raise LessonError(t("lesson.err.arity", text=state.quote(match.group(0)), name=name,
-                                args=COMPUTATIONS[name].args or "-"))
+            raise LessonError(
+                t("lesson.err.arity", text=state.quote(match.group(0)), name=name, args=COMPUTATIONS[name].args or "-")
+            )
         found.append((match.group(0), name, args, body.group(3)))
     return found
 
@@ -312,6 +346,7 @@ def _value(page: str, params: tuple, name: str, args: tuple) -> Any:
 
 
 # ---------------------------------------------------------------- reading and checking a file ----
+
 
 def _line_of(text: str, position: int) -> int:
     return text.count("\n", 0, position) + 1
@@ -441,6 +476,7 @@ def shipped() -> dict[str, Lesson]:
 
 # ---------------------------------------------------------------- writing a file ----
 
+
 def _toml_string(s: str) -> str:
     """A TOML string: a literal string where it can be one (LaTeX backslashes stay as written), else
     a basic string with escapes."""
@@ -457,8 +493,11 @@ def dump(title: dict[str, str], steps: list[Step]) -> str:
     for step in steps:
         lines += ["", "[[step]]", f"page = {_toml_string(step.page)}"]
         if step.params:
-            lines.append("params = { " + ", ".join(f"{json.dumps(k)} = {json.dumps(v, ensure_ascii=False)}"
-                                                   for k, v in step.params.items()) + " }")
+            lines.append(
+                "params = { "
+                + ", ".join(f"{json.dumps(k)} = {json.dumps(v, ensure_ascii=False)}" for k, v in step.params.items())
+                + " }"
+            )
         for f in TEXT_FIELDS:
             for lang, text in step.texts.get(f, {}).items():
                 lines.append(f"{f}_{lang} = {_toml_string(text)}")

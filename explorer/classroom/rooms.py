@@ -15,6 +15,7 @@ and over all clients in one-minute windows and refused beyond the limits; a room
 ``ROOM_TTL_S`` without a teacher action. A room holds a code, the lesson's text and the step:
 no personal data.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -125,7 +126,9 @@ class SQLiteRooms(SQLiteFile):
 
     def __init__(self, path: Path, clock=time.time):
         self.clock = clock
-        super().__init__(path, """
+        super().__init__(
+            path,
+            """
             CREATE TABLE IF NOT EXISTS rooms (code TEXT PRIMARY KEY, secret_sha256 TEXT NOT NULL,
                 lesson_id TEXT NOT NULL, lesson_text TEXT NOT NULL, step INTEGER NOT NULL,
                 version INTEGER NOT NULL, updated REAL NOT NULL);
@@ -139,7 +142,8 @@ class SQLiteRooms(SQLiteFile):
             CREATE TABLE IF NOT EXISTS pin_failures (bucket TEXT NOT NULL, window INTEGER NOT NULL,
                 count INTEGER NOT NULL, PRIMARY KEY (bucket, window));
             INSERT OR IGNORE INTO meta VALUES ('salt', lower(hex(randomblob(16))));
-        """)
+        """,
+        )
         with closing(self._connect()) as db:
             self._salt = db.execute("SELECT value FROM meta WHERE key = 'salt'").fetchone()[0]
 
@@ -151,22 +155,31 @@ class SQLiteRooms(SQLiteFile):
         """The failure buckets of a request and their limits: its session (when known; else the
         client stands for it), its client address, all clients."""
         own = self._bucket(session, "s") if session else self._bucket(client)
-        return {own: CLIENT_FAILURES, **({self._bucket(client): ADDRESS_FAILURES} if session else {}),
-                "all": ALL_FAILURES}
+        return {
+            own: CLIENT_FAILURES,
+            **({self._bucket(client): ADDRESS_FAILURES} if session else {}),
+            "all": ALL_FAILURES,
+        }
 
     def _check_limits(self, db: sqlite3.Connection, client: str, session: str = "") -> None:
         window = int(self.clock() // WINDOW_S)
         limits = self._buckets(client, session)
-        rows = dict(db.execute(f"SELECT bucket, count FROM failures WHERE window = ? AND bucket IN "
-                               f"({', '.join('?' * len(limits))})", (window, *limits)).fetchall())
+        rows = dict(
+            db.execute(
+                f"SELECT bucket, count FROM failures WHERE window = ? AND bucket IN ({', '.join('?' * len(limits))})",
+                (window, *limits),
+            ).fetchall()
+        )
         if any(rows.get(bucket, 0) >= limit for bucket, limit in limits.items()):
             raise RateLimited(int(WINDOW_S - self.clock() % WINDOW_S) + 1)
 
     def _fail(self, db: sqlite3.Connection, client: str, session: str = "") -> None:
         window = int(self.clock() // WINDOW_S)
         for bucket in self._buckets(client, session):
-            db.execute("INSERT INTO failures VALUES (?, ?, 1) ON CONFLICT (bucket, window) DO UPDATE SET count = count + 1",
-                       (bucket, window))
+            db.execute(
+                "INSERT INTO failures VALUES (?, ?, 1) ON CONFLICT (bucket, window) DO UPDATE SET count = count + 1",
+                (bucket, window),
+            )
 
     def _purge(self, db: sqlite3.Connection) -> None:
         now = self.clock()
@@ -179,8 +192,10 @@ class SQLiteRooms(SQLiteFile):
 
     # ------------------------------------------------ rooms
     def _room(self, db: sqlite3.Connection, code: str) -> Room | None:
-        row = db.execute("SELECT code, lesson_id, lesson_text, step, version, updated FROM rooms WHERE code = ? "
-                         "AND updated >= ?", (normalize_code(code), self.clock() - ROOM_TTL_S)).fetchone()
+        row = db.execute(
+            "SELECT code, lesson_id, lesson_text, step, version, updated FROM rooms WHERE code = ? AND updated >= ?",
+            (normalize_code(code), self.clock() - ROOM_TTL_S),
+        ).fetchone()
         return Room(*row) if row else None
 
     def create(self, lesson_id: str, lesson_text: str, step: int) -> tuple[str, str]:
@@ -193,8 +208,10 @@ class SQLiteRooms(SQLiteFile):
                 code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
                 if db.execute("SELECT 1 FROM rooms WHERE code = ?", (code,)).fetchone() is None:
                     break
-            db.execute("INSERT INTO rooms VALUES (?, ?, ?, ?, ?, 0, ?)",
-                       (code, _digest(secret), lesson_id, lesson_text, int(step), self.clock()))
+            db.execute(
+                "INSERT INTO rooms VALUES (?, ?, ?, ?, ?, 0, ?)",
+                (code, _digest(secret), lesson_id, lesson_text, int(step), self.clock()),
+            )
         return code, secret
 
     def join(self, code: str, client: str, session: str = "") -> Room | None:
@@ -212,10 +229,13 @@ class SQLiteRooms(SQLiteFile):
     def _authorised(self, db: sqlite3.Connection, code: str, secret: str, client: str) -> bool:
         """The right secret passes whatever the limits; a wrong one is refused past them, else counted."""
         code, digest = normalize_code(code), _digest(secret)
-        row = db.execute("SELECT secret_sha256 FROM rooms WHERE code = ? AND updated >= ?",
-                         (code, self.clock() - ROOM_TTL_S)).fetchone()
-        if row is not None and (hmac.compare_digest(row[0], digest) or db.execute(
-                "SELECT 1 FROM teachers WHERE secret_sha256 = ? AND code = ?", (digest, code)).fetchone()):
+        row = db.execute(
+            "SELECT secret_sha256 FROM rooms WHERE code = ? AND updated >= ?", (code, self.clock() - ROOM_TTL_S)
+        ).fetchone()
+        if row is not None and (
+            hmac.compare_digest(row[0], digest)
+            or db.execute("SELECT 1 FROM teachers WHERE secret_sha256 = ? AND code = ?", (digest, code)).fetchone()
+        ):
             return True
         self._check_limits(db, client)
         self._fail(db, client)
@@ -229,10 +249,11 @@ class SQLiteRooms(SQLiteFile):
         with self._write() as db:
             if not self._authorised(db, code, secret, client):
                 return None
-            db.execute("UPDATE rooms SET step = ?, version = version + 1, updated = ? WHERE code = ?",
-                       (int(step), self.clock(), normalize_code(code)))
+            db.execute(
+                "UPDATE rooms SET step = ?, version = version + 1, updated = ? WHERE code = ?",
+                (int(step), self.clock(), normalize_code(code)),
+            )
             return self._room(db, code)
-
 
     def teacher_link(self, code: str, secret: str) -> str | None:
         token = secrets.token_urlsafe(32)
@@ -240,15 +261,19 @@ class SQLiteRooms(SQLiteFile):
             if not self._authorised(db, code, secret, "teacher link"):
                 return None
             db.execute("DELETE FROM teacher_links WHERE code = ?", (normalize_code(code),))
-            db.execute("INSERT INTO teacher_links VALUES (?, ?, ?)",
-                       (_digest(token), normalize_code(code), self.clock() + LINK_TTL_S))
+            db.execute(
+                "INSERT INTO teacher_links VALUES (?, ?, ?)",
+                (_digest(token), normalize_code(code), self.clock() + LINK_TTL_S),
+            )
         return token
 
     def redeem(self, code: str, token: str, client: str) -> str | None:
         secret = secrets.token_urlsafe(32)
         with self._write() as db:  # the right token passes whatever the limits, as a right secret does
-            spent = db.execute("DELETE FROM teacher_links WHERE token_sha256 = ? AND code = ? AND expires >= ?",
-                               (_digest(token), normalize_code(code), self.clock())).rowcount
+            spent = db.execute(
+                "DELETE FROM teacher_links WHERE token_sha256 = ? AND code = ? AND expires >= ?",
+                (_digest(token), normalize_code(code), self.clock()),
+            ).rowcount
             if not spent or self._room(db, code) is None:
                 self._check_limits(db, client)
                 self._fail(db, client)
@@ -277,23 +302,31 @@ class SQLiteRooms(SQLiteFile):
         with self._write() as db:
             if not self._authorised(db, code, secret, "recovery pin"):
                 return None
-            db.execute("INSERT OR REPLACE INTO pins VALUES (?, ?, ?)", (normalize_code(code), salt, _pin_hash(pin, salt)))
+            db.execute(
+                "INSERT OR REPLACE INTO pins VALUES (?, ?, ?)", (normalize_code(code), salt, _pin_hash(pin, salt))
+            )
         return pin
 
     def take_back(self, code: str, pin: str, client: str) -> str | None:
         code, window = normalize_code(code), int(self.clock() // PIN_WINDOW_S)
         buckets = (f"room:{code}", self._bucket(client, "a"))
         with self._write() as db:
-            counts = dict(db.execute("SELECT bucket, count FROM pin_failures WHERE window = ? AND bucket IN (?, ?)",
-                                     (window, *buckets)).fetchall())
+            counts = dict(
+                db.execute(
+                    "SELECT bucket, count FROM pin_failures WHERE window = ? AND bucket IN (?, ?)", (window, *buckets)
+                ).fetchall()
+            )
             if any(counts.get(bucket, 0) >= PIN_FAILURES for bucket in buckets):
                 raise RateLimited(int(PIN_WINDOW_S - self.clock() % PIN_WINDOW_S) + 1)
             row = db.execute("SELECT salt, pin_hash FROM pins WHERE code = ?", (code,)).fetchone()
-            typed = "".join(ch for ch in str(pin) if ch.isdigit())[:PIN_DIGITS + 8]
+            typed = "".join(ch for ch in str(pin) if ch.isdigit())[: PIN_DIGITS + 8]
             if row is None or self._room(db, code) is None or not hmac.compare_digest(_pin_hash(typed, row[0]), row[1]):
                 for bucket in buckets:
-                    db.execute("INSERT INTO pin_failures VALUES (?, ?, 1) "
-                               "ON CONFLICT (bucket, window) DO UPDATE SET count = count + 1", (bucket, window))
+                    db.execute(
+                        "INSERT INTO pin_failures VALUES (?, ?, 1) "
+                        "ON CONFLICT (bucket, window) DO UPDATE SET count = count + 1",
+                        (bucket, window),
+                    )
                 return None
             db.execute("DELETE FROM pins WHERE code = ?", (code,))  # spent: the new teacher gets a new one
             return self._rotate(db, code)
@@ -306,5 +339,6 @@ def open_store(url: str | None = None) -> RoomStore:
     url = chosen_url(url, ENV_URL, DEFAULT_URL)
     if is_redis(url):
         from explorer.classroom.rooms_redis import RedisRooms
+
         return RedisRooms(url)
     return SQLiteRooms(path_from_url(url, ENV_URL))

@@ -11,6 +11,7 @@ compare-and-delete script); ``pin:<code>`` the recovery PIN's salt and PBKDF2 ha
 counters ``fail:<bucket>:<window>`` and ``pinfail:<bucket>:<window>`` (INCR + EXPIRE in one
 transaction). Time is the store's ``clock`` (as in SQLite), so every worker judges expiry alike.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -79,8 +80,11 @@ class RedisRooms:
 
     def _buckets(self, client: str, session: str) -> dict[str, int]:
         own = self._bucket(session, "s") if session else self._bucket(client)
-        return {own: base.CLIENT_FAILURES, **({self._bucket(client): base.ADDRESS_FAILURES} if session else {}),
-                "all": base.ALL_FAILURES}
+        return {
+            own: base.CLIENT_FAILURES,
+            **({self._bucket(client): base.ADDRESS_FAILURES} if session else {}),
+            "all": base.ALL_FAILURES,
+        }
 
     def _check_limits(self, client: str, session: str = "") -> None:
         window = int(self.clock() // base.WINDOW_S)
@@ -103,7 +107,9 @@ class RedisRooms:
         old = self.redis.zrangebyscore(self._key("rooms"), "-inf", f"({self.clock() - base.ROOM_TTL_S}")
         if old:
             codes = [c.decode() for c in old]
-            self.redis.delete(*(self._key(kind, code) for code in codes for kind in ("room", "teachers", "link", "pin")))
+            self.redis.delete(
+                *(self._key(kind, code) for code in codes for kind in ("room", "teachers", "link", "pin"))
+            )
             self.redis.zrem(self._key("rooms"), *codes)
 
     # ------------------------------------------------ rooms
@@ -123,9 +129,10 @@ class RedisRooms:
         self._purge()
         while True:
             code = "".join(secrets.choice(base.CODE_ALPHABET) for _ in range(base.CODE_LENGTH))
-            if self._create(keys=[self._key("room", code), self._key("rooms")],
-                            args=[_digest(secret), lesson_id, lesson_text, int(step), repr(self.clock()),
-                                  base.ROOM_TTL_S, code]):
+            if self._create(
+                keys=[self._key("room", code), self._key("rooms")],
+                args=[_digest(secret), lesson_id, lesson_text, int(step), repr(self.clock()), base.ROOM_TTL_S, code],
+            ):
                 return code, secret
 
     @unavailable_as_store_error
@@ -144,9 +151,14 @@ class RedisRooms:
         """The right secret passes whatever the limits; a wrong one is refused past them, else counted."""
         code, digest = normalize_code(code), _digest(secret)
         stored, updated = self.redis.hmget(self._key("room", code), ("secret_sha256", "updated"))
-        if stored is not None and float(updated) >= self.clock() - base.ROOM_TTL_S and (
+        if (
+            stored is not None
+            and float(updated) >= self.clock() - base.ROOM_TTL_S
+            and (
                 hmac.compare_digest(stored.decode(), digest)
-                or self.redis.sismember(self._key("teachers", code), digest)):
+                or self.redis.sismember(self._key("teachers", code), digest)
+            )
+        ):
             return True
         self._check_limits(client)
         self._fail(client)
@@ -171,8 +183,11 @@ class RedisRooms:
         token = secrets.token_urlsafe(32)
         if not self._authorised(code, secret, "teacher link"):
             return None
-        self.redis.set(self._key("link", normalize_code(code)), f"{_digest(token)}|{self.clock() + base.LINK_TTL_S!r}",
-                       ex=base.LINK_TTL_S)
+        self.redis.set(
+            self._key("link", normalize_code(code)),
+            f"{_digest(token)}|{self.clock() + base.LINK_TTL_S!r}",
+            ex=base.LINK_TTL_S,
+        )
         return token
 
     @unavailable_as_store_error
@@ -225,9 +240,12 @@ class RedisRooms:
         if any(int(count or 0) >= base.PIN_FAILURES for count in self.redis.mget(buckets)):
             raise RateLimited(int(base.PIN_WINDOW_S - self.clock() % base.PIN_WINDOW_S) + 1)
         salt, stored = self.redis.hmget(self._key("pin", code), ("salt", "pin_hash"))
-        typed = "".join(ch for ch in str(pin) if ch.isdigit())[:base.PIN_DIGITS + 8]
-        if stored is None or self._room(code) is None or not hmac.compare_digest(
-                _pin_hash(typed, salt.decode()), stored.decode()):
+        typed = "".join(ch for ch in str(pin) if ch.isdigit())[: base.PIN_DIGITS + 8]
+        if (
+            stored is None
+            or self._room(code) is None
+            or not hmac.compare_digest(_pin_hash(typed, salt.decode()), stored.decode())
+        ):
             with self.redis.pipeline() as pipe:
                 for key in buckets:
                     pipe.incr(key)

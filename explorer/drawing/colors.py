@@ -8,6 +8,7 @@ Second cue (WCAG 1.4.1, use of colour): :func:`mapping_cue` gives each mapping a
 ``stroke-dasharray``) and a marker symbol, :func:`bar_pattern` a bar fill pattern, so that two
 mappings differ in grey scale too.
 """
+
 from __future__ import annotations
 
 MAPPING_COLORS = {
@@ -93,14 +94,14 @@ def bar_pattern(name: str) -> dict:
 
 def with_alpha(color: str, alpha: float) -> str:
     """'#RRGGBB' -> 'rgba(r, g, b, alpha)'."""
-    r, g, b = (int(color[i:i + 2], 16) for i in (1, 3, 5))
+    r, g, b = (int(color[i : i + 2], 16) for i in (1, 3, 5))
     return f"rgba({r}, {g}, {b}, {alpha})"
 
 
 def relative_luminance(color: str) -> float:
     """WCAG 2.1 relative luminance of '#RRGGBB': 0.2126 R + 0.7152 G + 0.0722 B of the linearised
     channels (c / 12.92 up to 0.04045, else ((c + 0.055) / 1.055) ** 2.4)."""
-    channels = [int(color[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    channels = [int(color[i : i + 2], 16) / 255 for i in (1, 3, 5)]
     r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 

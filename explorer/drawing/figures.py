@@ -8,6 +8,7 @@ background or font colours: ``st.plotly_chart(theme="streamlit")`` styles them f
 dark theme, and :func:`with_text_color` (called by ``ui.show_figure``) gives every chart text the
 session's theme colour of :data:`TEXT_COLORS` (Streamlit's own grey ticks were 3.7:1).
 """
+
 from __future__ import annotations
 
 import unicodedata
@@ -55,19 +56,26 @@ def mapping_curve(name: str, label: str, y: np.ndarray, mode: str = "lines") -> 
     return Curve(label, y, mapping_color(name), plotly_dash(name), mode, symbol=mapping_cue(name)["marker"])
 
 
-def base_layout(x_title: str | None, y_title: str | None, legend_title: str | None = None,
-            height: int | None = None) -> dict:
+def base_layout(
+    x_title: str | None, y_title: str | None, legend_title: str | None = None, height: int | None = None
+) -> dict:
     """The common layout: legend (with a title), margins, full trace names on hover, axis titles
     (None: no cartesian axes, as in ternary plots)."""
-    layout = dict(showlegend=True, legend=dict(title=dict(text=legend_title)), margin=dict(l=10, r=10, t=50, b=10),
-                  height=height, hoverlabel=dict(namelength=-1))
+    layout = dict(
+        showlegend=True,
+        legend=dict(title=dict(text=legend_title)),
+        margin=dict(l=10, r=10, t=50, b=10),
+        height=height,
+        hoverlabel=dict(namelength=-1),
+    )
     if x_title is not None:
         layout.update(xaxis=dict(title=dict(text=x_title)), yaxis=dict(title=dict(text=y_title)))
     return layout
 
 
-def finish(fig: go.Figure, x_title: str | None, y_title: str | None, legend_title: str | None = None,
-            height: int | None = None) -> go.Figure:
+def finish(
+    fig: go.Figure, x_title: str | None, y_title: str | None, legend_title: str | None = None, height: int | None = None
+) -> go.Figure:
     """Applies :func:`base_layout` to a figure (on every cartesian axis of a subplot grid)."""
     layout = base_layout(None, None, legend_title, height)
     fig.update_layout(**layout)
@@ -87,10 +95,14 @@ def for_projector(fig: go.Figure) -> go.Figure:
     :class:`Spec` becomes a validated figure first)."""
     if isinstance(fig, Spec):
         fig = go.Figure(fig.to_dict())
-    fig.update_layout(font=dict(size=PROJECTOR_FONT), title_font_size=PROJECTOR_FONT + 4,
-                      legend_font_size=PROJECTOR_FONT, legend_title_font_size=PROJECTOR_FONT,
-                      hoverlabel_font_size=PROJECTOR_FONT,
-                      height=int((fig.layout.height or 450) * 1.3))
+    fig.update_layout(
+        font=dict(size=PROJECTOR_FONT),
+        title_font_size=PROJECTOR_FONT + 4,
+        legend_font_size=PROJECTOR_FONT,
+        legend_title_font_size=PROJECTOR_FONT,
+        hoverlabel_font_size=PROJECTOR_FONT,
+        height=int((fig.layout.height or 450) * 1.3),
+    )
     axis_fonts = dict(tickfont_size=PROJECTOR_FONT, title_font_size=PROJECTOR_FONT)  # the theme sets them per axis
     fig.update_xaxes(**axis_fonts)
     fig.update_yaxes(**axis_fonts)
@@ -134,19 +146,28 @@ def with_text_color(fig: go.Figure, theme: str | None) -> go.Figure:
     layout = dict(spec.get("layout") or {})
     layout["font"] = {**(layout.get("font") or {}), "color": color}
     layout = _recolor(layout, color, "title.font", "legend.font", "legend.title.font")
-    axes = [k for k in layout if k.startswith(("xaxis", "yaxis"))] or ([] if any(
-        k.startswith("ternary") for k in layout) else ["xaxis", "yaxis"])
+    axes = [k for k in layout if k.startswith(("xaxis", "yaxis"))] or (
+        [] if any(k.startswith("ternary") for k in layout) else ["xaxis", "yaxis"]
+    )
     for key in axes:
         layout[key] = _recolor(layout.get(key), color, "tickfont", "title.font")
     for key in [k for k in layout if k.startswith("ternary")]:
-        layout[key] = _recolor(layout[key], color, *(f"{a}axis.{part}" for a in "abc" for part in ("tickfont", "title.font")))
+        layout[key] = _recolor(
+            layout[key], color, *(f"{a}axis.{part}" for a in "abc" for part in ("tickfont", "title.font"))
+        )
     if "coloraxis" in layout:
         layout["coloraxis"] = _recolor(layout["coloraxis"], color, "colorbar.tickfont", "colorbar.title.font")
     if layout.get("annotations"):
-        layout["annotations"] = [note if (note.get("font") or {}).get("color") else _recolor(note, color, "font")
-                                 for note in layout["annotations"]]
-    data = [_recolor(trace, color, "colorbar.tickfont", "colorbar.title.font")
-            if trace.get("type") in ("heatmap", "contour") or "colorbar" in trace else trace for trace in spec.get("data", [])]
+        layout["annotations"] = [
+            note if (note.get("font") or {}).get("color") else _recolor(note, color, "font")
+            for note in layout["annotations"]
+        ]
+    data = [
+        _recolor(trace, color, "colorbar.tickfont", "colorbar.title.font")
+        if trace.get("type") in ("heatmap", "contour") or "colorbar" in trace
+        else trace
+        for trace in spec.get("data", [])
+    ]
     themed = Spec({**spec, "data": data, "layout": layout})
     summary = getattr(fig, speak.SUMMARY_ATTR, None) if speak.SUMMARY_ATTR in fig.__dict__ else None
     return speak.attach(themed, summary) if summary else themed
@@ -172,9 +193,15 @@ def _margin_for_legend(names: list[str]) -> dict:
     return dict(l=84, r=75 + 6 * chars, t=50, b=88)
 
 
-def probability_bars(index: np.ndarray, logits: np.ndarray, probs: dict[str, np.ndarray],
-                     labels: dict[str, str], log_y: bool = False, title: str | None = None,
-                     underflow: dict[str, np.ndarray] | None = None) -> go.Figure:
+def probability_bars(
+    index: np.ndarray,
+    logits: np.ndarray,
+    probs: dict[str, np.ndarray],
+    labels: dict[str, str],
+    log_y: bool = False,
+    title: str | None = None,
+    underflow: dict[str, np.ndarray] | None = None,
+) -> go.Figure:
     """Grouped bars p_i per mapping over the classes ``index`` (logits[i] under each group).
 
     Exact zeros get a cross on the axis, so a 0 never looks like a tiny positive value (hover
@@ -191,28 +218,70 @@ def probability_bars(index: np.ndarray, logits: np.ndarray, probs: dict[str, np.
         color = mapping_color(name)
         under = np.zeros(len(p), dtype=bool) if underflow is None or name not in underflow else underflow[name]
         zero = (p == 0) & ~under
-        data.append(dict(
-            type="bar", x=pos + off, y=np.where(zero, np.nan, p), width=w, name=labels[name], legendgroup=name,
-            marker=dict(color=color, pattern=bar_pattern(name)), customdata=index,
-            hovertemplate="class %{customdata}<br>p = %{y:.6g}<extra>%{fullData.name}</extra>"))
+        data.append(
+            dict(
+                type="bar",
+                x=pos + off,
+                y=np.where(zero, np.nan, p),
+                width=w,
+                name=labels[name],
+                legendgroup=name,
+                marker=dict(color=color, pattern=bar_pattern(name)),
+                customdata=index,
+                hovertemplate="class %{customdata}<br>p = %{y:.6g}<extra>%{fullData.name}</extra>",
+            )
+        )
         if zero.any():
-            data.append(dict(
-                type="scatter", x=(pos + off)[zero], y=np.full(int(zero.sum()), floor), mode="markers",
-                marker=dict(symbol=ZERO_SYMBOL, size=size, color=color, line=dict(width=2, color=color)),
-                name=labels[name], legendgroup=name, showlegend=False, cliponaxis=False, customdata=index[zero],
-                hovertemplate="class %{customdata}<br>p = 0 (exact)<extra>%{fullData.name}</extra>"))
+            data.append(
+                dict(
+                    type="scatter",
+                    x=(pos + off)[zero],
+                    y=np.full(int(zero.sum()), floor),
+                    mode="markers",
+                    marker=dict(symbol=ZERO_SYMBOL, size=size, color=color, line=dict(width=2, color=color)),
+                    name=labels[name],
+                    legendgroup=name,
+                    showlegend=False,
+                    cliponaxis=False,
+                    customdata=index[zero],
+                    hovertemplate="class %{customdata}<br>p = 0 (exact)<extra>%{fullData.name}</extra>",
+                )
+            )
         if under.any():
-            data.append(dict(
-                type="scatter", x=(pos + off)[under], y=np.full(int(under.sum()), floor), mode="markers",
-                marker=dict(symbol=UNDERFLOW_SYMBOL, size=size, color=color, line=dict(width=2, color=color)),
-                name=labels[name], legendgroup=name, showlegend=False, cliponaxis=False, customdata=index[under],
-                hovertemplate="class %{customdata}<br>" + t("fig.underflow_hover") + "<extra>%{fullData.name}</extra>"))
+            data.append(
+                dict(
+                    type="scatter",
+                    x=(pos + off)[under],
+                    y=np.full(int(under.sum()), floor),
+                    mode="markers",
+                    marker=dict(symbol=UNDERFLOW_SYMBOL, size=size, color=color, line=dict(width=2, color=color)),
+                    name=labels[name],
+                    legendgroup=name,
+                    showlegend=False,
+                    cliponaxis=False,
+                    customdata=index[under],
+                    hovertemplate="class %{customdata}<br>"
+                    + t("fig.underflow_hover")
+                    + "<extra>%{fullData.name}</extra>",
+                )
+            )
     for symbol, key in ((ZERO_SYMBOL, "fig.exact_zero"), (UNDERFLOW_SYMBOL, "fig.underflow")):  # legend keys
         if any(d["type"] == "scatter" and d["marker"]["symbol"] == symbol for d in data):
-            data.append(dict(type="scatter", x=[None], y=[None], mode="markers", name=t(key),
-                             marker=dict(symbol=symbol, size=10, color=ZERO_COLOR, line=dict(width=2, color=ZERO_COLOR))))
-    yaxis = (dict(type="log", range=[np.log10(floor) - 0.2, 0.05]) if log_y
-             else dict(range=[0, 1.02 * max(1e-9, float(positive.max()))]))
+            data.append(
+                dict(
+                    type="scatter",
+                    x=[None],
+                    y=[None],
+                    mode="markers",
+                    name=t(key),
+                    marker=dict(symbol=symbol, size=10, color=ZERO_COLOR, line=dict(width=2, color=ZERO_COLOR)),
+                )
+            )
+    yaxis = (
+        dict(type="log", range=[np.log10(floor) - 0.2, 0.05])
+        if log_y
+        else dict(range=[0, 1.02 * max(1e-9, float(positive.max()))])
+    )
     layout = base_layout(t("fig.class_axis"), t("fig.probability"), t("fig.mapping"))
     layout["margin"] = _margin_for_legend([t("fig.mapping"), *(d["name"] for d in data if d.get("showlegend", True))])
     layout["xaxis"].update(class_ticks(index, logits))
@@ -226,16 +295,32 @@ def _add_curve(fig: go.Figure, x: np.ndarray, c: Curve, shape: str = "linear", *
     marker = dict(color=c.color, size=7)
     if c.symbol is not None:  # a mapping's marker, on at most MARKERS_SHOWN points of a long curve
         marker.update(symbol=c.symbol, maxdisplayed=MARKERS_SHOWN)
-    fig.add_scatter(x=np.asarray(x), y=np.asarray(c.y), mode=c.mode, name=c.label,
-                    line=dict(color=c.color, dash=c.dash, width=2.2, shape=shape), marker=marker,
-                    error_y=None if c.error is None else dict(type="data", array=np.asarray(c.error),
-                                                             visible=True, color=c.color, thickness=1.2),
-                    **where)
+    fig.add_scatter(
+        x=np.asarray(x),
+        y=np.asarray(c.y),
+        mode=c.mode,
+        name=c.label,
+        line=dict(color=c.color, dash=c.dash, width=2.2, shape=shape),
+        marker=marker,
+        error_y=None
+        if c.error is None
+        else dict(type="data", array=np.asarray(c.error), visible=True, color=c.color, thickness=1.2),
+        **where,
+    )
 
 
-def line_chart(x: np.ndarray, curves: list[Curve], x_title: str, y_title: str, title: str | None = None,
-               log_x: bool = False, legend_title: str | None = None, height: int | None = None,
-               shape: str = "linear", log_y: bool = False) -> go.Figure:
+def line_chart(
+    x: np.ndarray,
+    curves: list[Curve],
+    x_title: str,
+    y_title: str,
+    title: str | None = None,
+    log_x: bool = False,
+    legend_title: str | None = None,
+    height: int | None = None,
+    shape: str = "linear",
+    log_y: bool = False,
+) -> go.Figure:
     """Curves y(x), one trace per curve."""
     fig = PlainFigure()
     for c in curves:
@@ -246,9 +331,17 @@ def line_chart(x: np.ndarray, curves: list[Curve], x_title: str, y_title: str, t
     return finish(fig, x_title, y_title, legend_title, height=height)
 
 
-def panels(x: list[np.ndarray], panel_curves: list[list[Curve]], x_titles: list[str], y_titles: list[str],
-           panel_titles: list[str], legend_title: str | None = None, log_x: bool = False,
-           log_y: tuple[bool, ...] = (), title: str | None = None) -> go.Figure:
+def panels(
+    x: list[np.ndarray],
+    panel_curves: list[list[Curve]],
+    x_titles: list[str],
+    y_titles: list[str],
+    panel_titles: list[str],
+    legend_title: str | None = None,
+    log_x: bool = False,
+    log_y: tuple[bool, ...] = (),
+    title: str | None = None,
+) -> go.Figure:
     """Side-by-side panels of curves; curves with the same label share one legend entry."""
     fig = plain_subplots(rows=1, cols=len(panel_curves), subplot_titles=panel_titles, horizontal_spacing=0.08)
     shown = set()
@@ -257,10 +350,17 @@ def panels(x: list[np.ndarray], panel_curves: list[list[Curve]], x_titles: list[
             _add_curve(fig, xs, curve, legendgroup=curve.label, showlegend=curve.label not in shown, row=1, col=c)
             shown.add(curve.label)
         fig.update_xaxes(title_text=x_titles[c - 1], type="log" if log_x else None, row=1, col=c)
-        fig.update_yaxes(title_text=y_titles[c - 1], type="log" if c - 1 < len(log_y) and log_y[c - 1] else None,
-                         row=1, col=c)
-    fig.update_layout(title=title, showlegend=True, legend=dict(title=dict(text=legend_title), orientation="h", y=-0.22),
-                      height=400, margin=dict(l=10, r=10, t=70 if title else 50, b=10), hoverlabel=dict(namelength=-1))
+        fig.update_yaxes(
+            title_text=y_titles[c - 1], type="log" if c - 1 < len(log_y) and log_y[c - 1] else None, row=1, col=c
+        )
+    fig.update_layout(
+        title=title,
+        showlegend=True,
+        legend=dict(title=dict(text=legend_title), orientation="h", y=-0.22),
+        height=400,
+        margin=dict(l=10, r=10, t=70 if title else 50, b=10),
+        hoverlabel=dict(namelength=-1),
+    )
     return fig
 
 
@@ -286,8 +386,16 @@ def _bar_marker(s: BarSeries, color: str) -> dict:
     return dict(color=color) if s.mapping is None else dict(color=color, pattern=bar_pattern(s.mapping))
 
 
-def bars_and_markers(index: np.ndarray, logits: np.ndarray, bars: list[BarSeries], markers: list[BarSeries],
-                     title: str, y_title: str, legend_title: str, symbol: str = "diamond") -> go.Figure:
+def bars_and_markers(
+    index: np.ndarray,
+    logits: np.ndarray,
+    bars: list[BarSeries],
+    markers: list[BarSeries],
+    title: str,
+    y_title: str,
+    legend_title: str,
+    symbol: str = "diamond",
+) -> go.Figure:
     """Grouped bars over the classes ``index`` (logits[i] under each group) with, on the k-th bar of
     each group, a marker of ``markers[k]`` (an exact value over an estimate, or the reverse): ``symbol``,
     or the mapping's own marker for a mapping's series (:func:`mapping_bars`)."""
@@ -296,15 +404,37 @@ def bars_and_markers(index: np.ndarray, logits: np.ndarray, bars: list[BarSeries
     size = float(np.clip(700 * w / max(len(index), 1), 7, 16))
     data = []
     for s, off in zip(bars, offsets):
-        data.append(dict(type="bar", x=pos + off, y=np.asarray(s.y, dtype=np.float64), width=w, name=s.label,
-                         marker=_bar_marker(s, with_alpha(s.color, 0.75)), customdata=index,
-                         hovertemplate="class %{customdata}<br>%{y:.6g}<extra>%{fullData.name}</extra>"))
+        data.append(
+            dict(
+                type="bar",
+                x=pos + off,
+                y=np.asarray(s.y, dtype=np.float64),
+                width=w,
+                name=s.label,
+                marker=_bar_marker(s, with_alpha(s.color, 0.75)),
+                customdata=index,
+                hovertemplate="class %{customdata}<br>%{y:.6g}<extra>%{fullData.name}</extra>",
+            )
+        )
     for s, off in zip(markers, offsets):
-        data.append(dict(type="scatter", x=pos + off, y=np.asarray(s.y, dtype=np.float64), mode="markers",
-                         name=s.label, cliponaxis=False, customdata=index,
-                         marker=dict(symbol=mapping_cue(s.mapping)["marker"] if s.mapping else symbol, size=size,
-                                     color=s.color, line=dict(width=2.5, color=s.color)),
-                         hovertemplate="class %{customdata}<br>%{y:.6g}<extra>%{fullData.name}</extra>"))
+        data.append(
+            dict(
+                type="scatter",
+                x=pos + off,
+                y=np.asarray(s.y, dtype=np.float64),
+                mode="markers",
+                name=s.label,
+                cliponaxis=False,
+                customdata=index,
+                marker=dict(
+                    symbol=mapping_cue(s.mapping)["marker"] if s.mapping else symbol,
+                    size=size,
+                    color=s.color,
+                    line=dict(width=2.5, color=s.color),
+                ),
+                hovertemplate="class %{customdata}<br>%{y:.6g}<extra>%{fullData.name}</extra>",
+            )
+        )
     layout = base_layout(t("fig.class_axis"), y_title, legend_title)
     layout["xaxis"].update(class_ticks(index, logits))
     layout["yaxis"].update(rangemode="tozero")
@@ -323,18 +453,27 @@ CLASS_DASHES = ("solid", "dot", "dash", "longdash", "dashdot", "longdashdot", "4
 # ---------------------------------------------------------------- attention page ----
 
 
-def grouped_bars(categories: list[str], series: list[BarSeries], x_title: str, y_title: str, title: str,
-                 legend_title: str | None = None) -> go.Figure:
+def grouped_bars(
+    categories: list[str],
+    series: list[BarSeries],
+    x_title: str,
+    y_title: str,
+    title: str,
+    legend_title: str | None = None,
+) -> go.Figure:
     """Bars of each series grouped over categories (e.g. output coordinates per mapping)."""
     fig = PlainFigure()
     for s in series:
-        fig.add_bar(x=categories, y=np.asarray(s.y, dtype=np.float64), name=s.label, marker=_bar_marker(s, s.color),
-                    hovertemplate="%{x}: %{y:.4g}<extra>%{fullData.name}</extra>")
+        fig.add_bar(
+            x=categories,
+            y=np.asarray(s.y, dtype=np.float64),
+            name=s.label,
+            marker=_bar_marker(s, s.color),
+            hovertemplate="%{x}: %{y:.4g}<extra>%{fullData.name}</extra>",
+        )
     fig.update_layout(title=title, barmode="group")
     fig.update_xaxes(type="category")
     return finish(fig, x_title, y_title, legend_title, height=360)
 
 
 # ---------------------------------------------------------------- check page ----
-
-

@@ -25,6 +25,7 @@ Why it works: both classes subclass ``go.Figure`` without running its ``__init__
 takes any ``BaseFigure`` by its ``to_dict()`` as already validated. That is the one outside
 behaviour this leans on (Streamlit 1.67, Plotly 7.1); tests/test_figures.py would catch a change.
 """
+
 from __future__ import annotations
 
 import base64
@@ -46,12 +47,23 @@ def _refusal(cls_name: str, name: str, supported: str) -> UnsupportedFigureAPI:
     return UnsupportedFigureAPI(
         f"{cls_name}.{name} is not supported: {cls_name} writes Plotly's JSON without a go.Figure and "
         f"supports only {supported} (explorer/drawing/plain_figure.py). Use go.Figure(fig.to_dict()) "
-        f"for the full go.Figure interface.")
+        f"for the full go.Figure interface."
+    )
 
 
-_JS_TYPES = {np.dtype(name): code for name, code in (  # plotly.js typed arrays
-    ("int8", "i1"), ("uint8", "u1"), ("int16", "i2"), ("uint16", "u2"), ("int32", "i4"), ("uint32", "u4"),
-    ("float32", "f4"), ("float64", "f8"))}
+_JS_TYPES = {
+    np.dtype(name): code
+    for name, code in (  # plotly.js typed arrays
+        ("int8", "i1"),
+        ("uint8", "u1"),
+        ("int16", "i2"),
+        ("uint16", "u2"),
+        ("int32", "i4"),
+        ("uint32", "u4"),
+        ("float32", "f4"),
+        ("float64", "f8"),
+    )
+}
 
 
 def _typed_array(v: np.ndarray):
@@ -214,12 +226,20 @@ class PlainFigure(Spec):
             layout.setdefault("annotations", []).append(dict(showarrow=False, text=annotation_text, **note))
 
     def add_vline(self, x: float, annotation_text: str | None = None, **props) -> None:
-        self._line(dict(x0=x, x1=x, xref="x", y0=0, y1=1, yref="y domain"),
-                   dict(x=x, xanchor="left", xref="x", y=1, yanchor="top", yref="y domain"), annotation_text, props)
+        self._line(
+            dict(x0=x, x1=x, xref="x", y0=0, y1=1, yref="y domain"),
+            dict(x=x, xanchor="left", xref="x", y=1, yanchor="top", yref="y domain"),
+            annotation_text,
+            props,
+        )
 
     def add_hline(self, y: float, annotation_text: str | None = None, **props) -> None:
-        self._line(dict(x0=0, x1=1, xref="x domain", y0=y, y1=y, yref="y"),
-                   dict(x=1, xanchor="right", xref="x domain", y=y, yanchor="bottom", yref="y"), annotation_text, props)
+        self._line(
+            dict(x0=0, x1=1, xref="x domain", y0=y, y1=y, yref="y"),
+            dict(x=1, xanchor="right", xref="x domain", y=y, yanchor="bottom", yref="y"),
+            annotation_text,
+            props,
+        )
 
     def _update_axes(self, axis: str, row: int | None, col: int | None, props: dict) -> PlainFigure:
         layout = self._spec["layout"]
@@ -237,16 +257,35 @@ class PlainFigure(Spec):
     def update_yaxes(self, row: int | None = None, col: int | None = None, **props) -> PlainFigure:
         return self._update_axes("yaxis", row, col, props)
 
-    SUPPORTED = (*Spec.SUPPORTED, "add_trace", "add_scatter", "add_bar", "add_heatmap", "add_contour",
-                 "add_scatterternary", "update_layout", "update_xaxes", "update_yaxes", "add_vline", "add_hline")
+    SUPPORTED = (
+        *Spec.SUPPORTED,
+        "add_trace",
+        "add_scatter",
+        "add_bar",
+        "add_heatmap",
+        "add_contour",
+        "add_scatterternary",
+        "update_layout",
+        "update_xaxes",
+        "update_yaxes",
+        "add_vline",
+        "add_hline",
+    )
 
 
 def _refuse_the_rest(cls: type) -> None:
     """Every public attribute of go.Figure that ``cls`` does not support raises on access."""
     for name in dir(go.Figure):
         if not name.startswith("_") and name not in cls.SUPPORTED and name != "SUPPORTED":
-            setattr(cls, name, property(lambda self, name=name: (_ for _ in ()).throw(
-                _refusal(type(self).__name__, name, ", ".join(type(self).SUPPORTED)))))
+            setattr(
+                cls,
+                name,
+                property(
+                    lambda self, name=name: (_ for _ in ()).throw(
+                        _refusal(type(self).__name__, name, ", ".join(type(self).SUPPORTED))
+                    )
+                ),
+            )
 
 
 _refuse_the_rest(Spec)
@@ -254,13 +293,24 @@ _refuse_the_rest(PlainFigure)
 
 
 @functools.lru_cache(maxsize=32)
-def _grid(rows: int, cols: int, specs: str, titles: tuple[bool, ...], horizontal_spacing: float | None,
-          vertical_spacing: float | None) -> tuple[dict, dict]:
+def _grid(
+    rows: int,
+    cols: int,
+    specs: str,
+    titles: tuple[bool, ...],
+    horizontal_spacing: float | None,
+    vertical_spacing: float | None,
+) -> tuple[dict, dict]:
     """make_subplots' layout (axis domains and anchors, title annotations, template left out) and
     each cell's subplot keys, computed once per grid shape by Plotly itself."""
-    fig = make_subplots(rows=rows, cols=cols, specs=json.loads(specs),
-                        subplot_titles=[f"{k}" if shown else "" for k, shown in enumerate(titles)] or None,
-                        horizontal_spacing=horizontal_spacing, vertical_spacing=vertical_spacing)
+    fig = make_subplots(
+        rows=rows,
+        cols=cols,
+        specs=json.loads(specs),
+        subplot_titles=[f"{k}" if shown else "" for k, shown in enumerate(titles)] or None,
+        horizontal_spacing=horizontal_spacing,
+        vertical_spacing=vertical_spacing,
+    )
     layout = fig.to_dict()["layout"]
     layout.pop("template", None)
     cells = {}
@@ -270,19 +320,33 @@ def _grid(rows: int, cols: int, specs: str, titles: tuple[bool, ...], horizontal
             if sub is None:
                 continue
             if hasattr(sub, "xaxis"):
-                cells[r, c] = {"xaxis": sub.xaxis.plotly_name.replace("axis", ""),
-                               "yaxis": sub.yaxis.plotly_name.replace("axis", "")}
+                cells[r, c] = {
+                    "xaxis": sub.xaxis.plotly_name.replace("axis", ""),
+                    "yaxis": sub.yaxis.plotly_name.replace("axis", ""),
+                }
             else:
                 cells[r, c] = {"subplot": sub.plotly_name}
     return layout, cells
 
 
-def plain_subplots(rows: int = 1, cols: int = 1, specs: list | None = None, subplot_titles: list[str] | None = None,
-                   horizontal_spacing: float | None = None, vertical_spacing: float | None = None) -> PlainFigure:
+def plain_subplots(
+    rows: int = 1,
+    cols: int = 1,
+    specs: list | None = None,
+    subplot_titles: list[str] | None = None,
+    horizontal_spacing: float | None = None,
+    vertical_spacing: float | None = None,
+) -> PlainFigure:
     """make_subplots(...) as a :class:`PlainFigure` (the same arguments, the same layout)."""
     titles = list(subplot_titles or [])
-    layout, cells = _grid(rows, cols, json.dumps(specs or [[{}] * cols] * rows), tuple(bool(x) for x in titles),
-                          horizontal_spacing, vertical_spacing)
+    layout, cells = _grid(
+        rows,
+        cols,
+        json.dumps(specs or [[{}] * cols] * rows),
+        tuple(bool(x) for x in titles),
+        horizontal_spacing,
+        vertical_spacing,
+    )
     layout = copy.deepcopy(layout)
     for note in layout.get("annotations", []):  # the grid's placeholder titles: their index
         note["text"] = titles[int(note["text"])] if note.get("text") else note.get("text")

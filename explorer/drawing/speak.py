@@ -8,6 +8,7 @@ drawn traces (``probability_bars``: a bar left out is an exact zero) attaches it
 of a chart that has no table of its own. ``explorer.drawing.ui.show_figure`` puts the name and the
 summary on the page as text a screen reader reads, before the chart.
 """
+
 from __future__ import annotations
 
 import base64
@@ -83,8 +84,14 @@ def _trace_text(trace: dict) -> str | None:
         if z is None or z.dtype == object or not np.isfinite(z).any():
             return None
         finite = z[np.isfinite(z)]
-        return t("a11y.grid", name=name, rows=z.shape[0], cols=z.shape[-1], low=number(finite.min()),
-                 high=number(finite.max()))
+        return t(
+            "a11y.grid",
+            name=name,
+            rows=z.shape[0],
+            cols=z.shape[-1],
+            low=number(finite.min()),
+            high=number(finite.max()),
+        )
     if kind == "scatterternary":
         a = _values(trace.get("a"))
         return None if a is None else t("a11y.points", name=name, n=len(a))
@@ -107,8 +114,13 @@ def describe(fig: go.Figure) -> tuple[str, str]:
     own = getattr(fig, SUMMARY_ATTR, None) if SUMMARY_ATTR in getattr(fig, "__dict__", {}) else None
     if own:
         return name, own
-    parts = [text for trace in spec.get("data", []) if trace.get("showlegend", True) is not False
-             and trace.get("visible", True) is not False and (text := _trace_text(trace))]
+    parts = [
+        text
+        for trace in spec.get("data", [])
+        if trace.get("showlegend", True) is not False
+        and trace.get("visible", True) is not False
+        and (text := _trace_text(trace))
+    ]
     return name, "; ".join(dict.fromkeys(parts)) if parts else t("a11y.no_data")
 
 
@@ -137,5 +149,6 @@ def figure_frame(fig: go.Figure) -> pd.DataFrame:
             x = _values(trace.get("x"))
             x = np.arange(len(y)) if x is None else x
             rows += [dict(trace=name, x=xx, y=yy) for xx, yy in zip(x, y)]
-    return pd.DataFrame(rows, columns=[c for c in ("trace", "x", "y", "z", "a", "b", "c")
-                                      if any(c in row for row in rows)] or ["trace"])
+    return pd.DataFrame(
+        rows, columns=[c for c in ("trace", "x", "y", "z", "a", "b", "c") if any(c in row for row in rows)] or ["trace"]
+    )

@@ -1,6 +1,7 @@
 """Helpers that put results on a page: a figure with its downloads, its text for a screen reader
 (and presentation mode), a page header, per-mapping calls with inline warnings, small tables, a
 predict-then-reveal question, and the page-wide accessibility layer (:func:`accessibility`)."""
+
 from __future__ import annotations
 
 import functools
@@ -37,6 +38,7 @@ def _csv(frame: Callable[[], pd.DataFrame]) -> Callable[[], bytes]:
         buffer = io.StringIO()
         frame().to_csv(buffer, index=False)
         return buffer.getvalue().encode()
+
     return data
 
 
@@ -45,8 +47,11 @@ def file_name(key: str) -> str:
     the chart, then the view's parameters (state.view_values: with the controls the page draws
     below the chart), e.g.
     ``compare_bars-temperature0.5-logits3,1,0``; at most FILE_NAME_CHARS, safe on any file system."""
-    shown = [f"{name}{value:g}" if isinstance(value, float) else f"{name}{value}"
-             for name, value in state.view_values().items() if name not in NOT_IN_FILE_NAMES]
+    shown = [
+        f"{name}{value:g}" if isinstance(value, float) else f"{name}{value}"
+        for name, value in state.view_values().items()
+        if name not in NOT_IN_FILE_NAMES
+    ]
     name = re.sub(r"[^A-Za-z0-9.,_+-]+", "_", re.sub(r"\s+", "", "-".join([key, *shown])))
     return name[:FILE_NAME_CHARS].rstrip("-_.,")
 
@@ -54,8 +59,16 @@ def file_name(key: str) -> str:
 def figure_config(key: str) -> dict:
     """Plotly's config for chart ``key``: the toolbar's camera saves ``file_name(key).png``, PNG_WIDTH
     wide at twice the resolution (the height as shown), so the whole legend is in the picture."""
-    return {**PLOTLY_CONFIG, "toImageButtonOptions": {"format": "png", "filename": file_name(key), "width": PNG_WIDTH,
-                                                      "height": None, "scale": 2}}
+    return {
+        **PLOTLY_CONFIG,
+        "toImageButtonOptions": {
+            "format": "png",
+            "filename": file_name(key),
+            "width": PNG_WIDTH,
+            "height": None,
+            "scale": 2,
+        },
+    }
 
 
 def theme() -> str:
@@ -83,15 +96,29 @@ def show_figure(fig: go.Figure, key: str, table: Callable[[], pd.DataFrame] | No
     if st.session_state.get("present"):
         fig = figures.for_projector(fig)
     fig = figures.with_text_color(fig, theme())
-    st.html(f'<div class="pc-chart-text" data-chart-name="{html.escape(name)}">'
-            f'{html.escape(chart_text(name, summary))}</div>')
+    st.html(
+        f'<div class="pc-chart-text" data-chart-name="{html.escape(name)}">'
+        f"{html.escape(chart_text(name, summary))}</div>"
+    )
     file = file_name(key)
     st.plotly_chart(fig, theme="streamlit", key=key, config=figure_config(key))
     with st.popover(t("ui.download"), icon=":material/download:"):
-        st.download_button("CSV", _csv(table or (lambda: speak.figure_frame(fig))), file_name=f"{file}.csv",
-                           mime="text/csv", key=f"{key}_csv", on_click="ignore")
-        st.download_button("JSON", lambda: fig.to_json().encode(),
-                           file_name=f"{file}.json", mime="application/json", key=f"{key}_json", on_click="ignore")
+        st.download_button(
+            "CSV",
+            _csv(table or (lambda: speak.figure_frame(fig))),
+            file_name=f"{file}.csv",
+            mime="text/csv",
+            key=f"{key}_csv",
+            on_click="ignore",
+        )
+        st.download_button(
+            "JSON",
+            lambda: fig.to_json().encode(),
+            file_name=f"{file}.json",
+            mime="application/json",
+            key=f"{key}_json",
+            on_click="ignore",
+        )
         st.caption(t("ui.png_hint", name=f"{file}.png"))
 
 
@@ -115,6 +142,7 @@ def fragment(draw: Callable[..., None]) -> Callable[..., None]:
     the fragment alone spends the session's rerun budget as a full run does (app.py:
     guard.limit_reruns, refused with its warning beyond it); after it the URL is written (app.py
     does it after a full run) and the run is logged (:func:`log_run`)."""
+
     @functools.wraps(draw)
     def run(*args, **kwargs) -> None:
         started = time.time()
@@ -127,6 +155,7 @@ def fragment(draw: Callable[..., None]) -> Callable[..., None]:
         if alone:
             state.sync_url()
             log_run(started)
+
     return st.fragment(run)
 
 
@@ -283,9 +312,11 @@ def figures_option(key: str) -> state.Option:
 def pick_figures(option: state.Option, label: str, names: list[str]) -> list[str]:
     """Which of ``names`` get a figure of their own (the page's option of :func:`figures_option`;
     FIGURES_SHOWN at first): a step redraws only those, and the page stays short."""
+
     def render(k: str):
         st.session_state[k] = [name for name in st.session_state[k] if name in names]
         return st.pills(label, names, selection_mode="multi", key=k, format_func=mapping_label, persist_state="session")
+
     chosen = state.page_option(option, render)
     return [name for name in names if name in chosen]
 
@@ -324,8 +355,13 @@ def curves_frame(x_name: str, x: np.ndarray, curves) -> pd.DataFrame:
     return pd.DataFrame({x_name: x, **{c.label: c.y for c in curves}})
 
 
-def predict(question: str, choices: tuple[str, ...], correct: int, answer: Callable[[], str],
-            action: tuple[str, Callable[[], None]] | None = None) -> None:
+def predict(
+    question: str,
+    choices: tuple[str, ...],
+    correct: int,
+    answer: Callable[[], str],
+    action: tuple[str, Callable[[], None]] | None = None,
+) -> None:
     """A "predict, then reveal" question: ``t(question)`` with the choices ``t(choices[i])`` (keys
     written out by the page, e.g. "q_simplex.q", "q_simplex.c0"); the reveal says whether the
     guess was right and shows ``answer()``, a text computed from the live values; ``action``
@@ -333,13 +369,14 @@ def predict(question: str, choices: tuple[str, ...], correct: int, answer: Calla
     key = question.removesuffix(".q")  # the widgets' keys: q_simplex_guess, ...
     with st.expander(t("predict.title"), icon=":material/quiz:"):
         st.markdown(t(question))
-        pick = st.radio(t("predict.guess"), range(len(choices)), index=None, key=f"{key}_guess",
-                        format_func=lambda i: t(choices[i]))
+        pick = st.radio(
+            t("predict.guess"), range(len(choices)), index=None, key=f"{key}_guess", format_func=lambda i: t(choices[i])
+        )
         if action is not None:
             st.button(action[0], on_click=action[1], key=f"{key}_action", icon=":material/play_arrow:")
         if st.toggle(t("predict.reveal"), key=f"{key}_reveal"):
             if pick is not None:
                 (st.success if pick == correct else st.info)(
-                    t("predict.right") if pick == correct else t("predict.wrong", answer=t(choices[correct])))
+                    t("predict.right") if pick == correct else t("predict.wrong", answer=t(choices[correct]))
+                )
             st.markdown(answer())
-

@@ -7,6 +7,7 @@ holds them by language. A key missing from a language falls back to English, a k
 everywhere shows as itself. Mapping and parameter names come from the registry unless a language
 overrides them (``mapping.<name>``, ``param.<name>``, ``help.<name>``).
 """
+
 from __future__ import annotations
 
 from explorer.i18n import shared
@@ -14,8 +15,22 @@ from explorer.i18n.catalogue import LANGS, catalogue, forget_language, language,
 from explorer.i18n.messages import MESSAGE_PATTERNS, localize, message_id
 from probcore.registry import MAPPINGS
 
-__all__ = ["EN", "LANGS", "MESSAGE_PATTERNS", "ZH", "catalogue", "forget_language", "language", "localize", "mapping_label", "message_id",
-           "param_help", "param_label", "register", "t"]
+__all__ = [
+    "EN",
+    "LANGS",
+    "MESSAGE_PATTERNS",
+    "ZH",
+    "catalogue",
+    "forget_language",
+    "language",
+    "localize",
+    "mapping_label",
+    "message_id",
+    "param_help",
+    "param_label",
+    "register",
+    "t",
+]
 
 register(shared.STRINGS)
 EN, ZH = catalogue("en"), catalogue("zh")  # live views of the catalogue (every registered key)

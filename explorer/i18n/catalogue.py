@@ -2,6 +2,7 @@
 modules that own the words (explorer/i18n/shared.py, explorer/i18n/messages.py, and each page's
 views/<page>/strings.py, registered by views/registry.py). A module's words are a dict
 ``{key: {"en": text, "zh": text}}``: the English and the Chinese of a key side by side."""
+
 from __future__ import annotations
 
 import streamlit as st

@@ -1,6 +1,7 @@
 """probcore's messages in the interface language: the Chinese template (``error.<code>``) of each
 coded error (probcore.errors) and diagnosis (probcore.check.SENTENCES), filled with its fields.
 :func:`localize` is what explorer.i18n.t applies to a field named ``error`` or ``cause``."""
+
 from __future__ import annotations
 
 import re
@@ -37,8 +38,9 @@ def localize(message: str | BaseException) -> str:
         template = catalogue(language()).get(f"error.{message.code}") if language() != "en" else None
         if template is None:
             return str(message)
-        return template.format(**{k: localize(v) if isinstance(v, (BaseException, Sentence)) else v
-                                  for k, v in message.fields.items()})
+        return template.format(
+            **{k: localize(v) if isinstance(v, (BaseException, Sentence)) else v for k, v in message.fields.items()}
+        )
     if isinstance(message, BaseException):
         message = str(message)
     key = message_id(message)

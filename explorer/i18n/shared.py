@@ -613,7 +613,7 @@ STRINGS = {
         "zh": "恢复 PIN（仅限你自己）",
     },
     "room.pin_once": {
-        "en": "Write this PIN down now and do not project it: if you reload or lose this tab, \"Take back control\" on this page with the room code and this PIN gives you the room again (every other teacher device loses it). It works once; five wrong PINs lock it for 10 minutes.",
+        "en": 'Write this PIN down now and do not project it: if you reload or lose this tab, "Take back control" on this page with the room code and this PIN gives you the room again (every other teacher device loses it). It works once; five wrong PINs lock it for 10 minutes.',
         "zh": "请现在记下这个 PIN，不要投影：如果你刷新或关闭了此标签页，在本页“收回控制权”中输入房间代码和此 PIN 即可重新控制房间（其他教师设备都将失去控制）。它只能使用一次；输错五次将锁定 10 分钟。",
     },
     "room.pin_hide": {

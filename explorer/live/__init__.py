@@ -12,6 +12,7 @@ that same state back and the component does not draw it again.
 Where JavaScript does not run (AppTest: a session without request headers; every browser that
 shows a Streamlit page runs JavaScript) the page draws its server figure as before.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -29,34 +30,51 @@ STATIC = Path(__file__).parent / "static"
 PROBCORE_JS = (STATIC / "probcore.js").read_text()
 CSS = (STATIC / "live.css").read_text()
 LIVE_PARAMS = ("temperature", "beta", "order", "k", "top_p", "alpha", "noise", "margin", "scale")
-SHORT = {"temperature": "T", "beta": "β", "order": "order", "k": "k", "top_p": "top-p", "alpha": "α", "noise": "noise",
-         "margin": "m", "scale": "s"}  # a control's name in the view (its full label is its tooltip)
+SHORT = {
+    "temperature": "T",
+    "beta": "β",
+    "order": "order",
+    "k": "k",
+    "top_p": "top-p",
+    "alpha": "α",
+    "noise": "noise",
+    "margin": "m",
+    "scale": "s",
+}  # a control's name in the view (its full label is its tooltip)
 NOT_LIVE = ("gumbel_softmax",)  # a seeded sample: drawn by the server only
 
 # A few words of the live views that explorer.i18n does not have (same two languages).
 WORDS = {
-    "en": {"server_only": "Gumbel-softmax draws a random sample: the live chart leaves it out (its statistics are in the table below).",
-           "jacobian_scale": "Colour: ∂pᵢ/∂xⱼ, blue < 0 < red, scaled to each map's largest |entry|; row i, column j.",
-           "logits": "logits", "zeros": "{k} exact zero(s)", "parameters": "Parameters",
-           "view_compare": "Live chart: p of each mapping per class",
-           "view_jacobian": "Live heat maps of the Jacobian ∂pᵢ/∂xⱼ",
-           "view_simplex": "Live simplex: p of each mapping in the triangle, and the logits on the plane Σ = 1",
-           "view_loss": "Live loss planes over (x₀ − x₂, x₁ − x₂) with the current logits",
-           "view_sweeps": "Live sweeps: p of each mapping at a temperature T and at an α",
-           "loss_scale": "Colour: the loss, dark low, yellow high (each plane its own scale); white arrows: the descent step; star: the current logits (drag it).",
-           "drag_plane": "Drag the star (or press anywhere in the plane) to move the logits.",
-           "loss_need3": "The current logits are drawn (and dragged) on the planes for n = 3 only."},
-    "zh": {"server_only": "Gumbel-softmax 是随机采样：实时图表不画它（其统计量见下表）。",
-           "jacobian_scale": "颜色：∂pᵢ/∂xⱼ，蓝 < 0 < 红，按每张图最大的 |元素| 缩放；第 i 行，第 j 列。",
-           "logits": "logits", "zeros": "{k} 个精确的 0", "parameters": "参数",
-           "view_compare": "实时图表：各映射在每个类别上的 p",
-           "view_jacobian": "雅可比矩阵 ∂pᵢ/∂xⱼ 的实时热图",
-           "view_simplex": "实时单纯形：各映射的 p 在三角形中的位置，以及 Σ = 1 平面上的 logits",
-           "view_loss": "(x₀ − x₂, x₁ − x₂) 平面上的实时损失与当前 logits",
-           "view_sweeps": "实时扫描：各映射在温度 T 与 α 处的 p",
-           "loss_scale": "颜色：损失，深色低、黄色高（每个平面各自缩放）；白色箭头：下降一步；星号：当前 logits（可拖动）。",
-           "drag_plane": "拖动星号（或在平面内任意处按下）即可移动 logits。",
-           "loss_need3": "只有 n = 3 时才在平面上画出（并可拖动）当前 logits。"},
+    "en": {
+        "server_only": "Gumbel-softmax draws a random sample: the live chart leaves it out (its statistics are in the table below).",
+        "jacobian_scale": "Colour: ∂pᵢ/∂xⱼ, blue < 0 < red, scaled to each map's largest |entry|; row i, column j.",
+        "logits": "logits",
+        "zeros": "{k} exact zero(s)",
+        "parameters": "Parameters",
+        "view_compare": "Live chart: p of each mapping per class",
+        "view_jacobian": "Live heat maps of the Jacobian ∂pᵢ/∂xⱼ",
+        "view_simplex": "Live simplex: p of each mapping in the triangle, and the logits on the plane Σ = 1",
+        "view_loss": "Live loss planes over (x₀ − x₂, x₁ − x₂) with the current logits",
+        "view_sweeps": "Live sweeps: p of each mapping at a temperature T and at an α",
+        "loss_scale": "Colour: the loss, dark low, yellow high (each plane its own scale); white arrows: the descent step; star: the current logits (drag it).",
+        "drag_plane": "Drag the star (or press anywhere in the plane) to move the logits.",
+        "loss_need3": "The current logits are drawn (and dragged) on the planes for n = 3 only.",
+    },
+    "zh": {
+        "server_only": "Gumbel-softmax 是随机采样：实时图表不画它（其统计量见下表）。",
+        "jacobian_scale": "颜色：∂pᵢ/∂xⱼ，蓝 < 0 < 红，按每张图最大的 |元素| 缩放；第 i 行，第 j 列。",
+        "logits": "logits",
+        "zeros": "{k} 个精确的 0",
+        "parameters": "参数",
+        "view_compare": "实时图表：各映射在每个类别上的 p",
+        "view_jacobian": "雅可比矩阵 ∂pᵢ/∂xⱼ 的实时热图",
+        "view_simplex": "实时单纯形：各映射的 p 在三角形中的位置，以及 Σ = 1 平面上的 logits",
+        "view_loss": "(x₀ − x₂, x₁ − x₂) 平面上的实时损失与当前 logits",
+        "view_sweeps": "实时扫描：各映射在温度 T 与 α 处的 p",
+        "loss_scale": "颜色：损失，深色低、黄色高（每个平面各自缩放）；白色箭头：下降一步；星号：当前 logits（可拖动）。",
+        "drag_plane": "拖动星号（或在平面内任意处按下）即可移动 logits。",
+        "loss_need3": "只有 n = 3 时才在平面上画出（并可拖动）当前 logits。",
+    },
 }
 
 
@@ -92,10 +110,22 @@ def _param_specs(names: list[str], n: int, exclude: tuple[str, ...] = ()) -> tup
             high = n if p.name == "k" else p.ui_high
             value = ss[p.name]
             if p.kind != "choice":
-                value = float(np.clip(value, p.ui_low, high)) if p.kind == "float" else int(np.clip(value, p.ui_low, high))
+                value = (
+                    float(np.clip(value, p.ui_low, high)) if p.kind == "float" else int(np.clip(value, p.ui_low, high))
+                )
             values[p.name] = value
-            specs.append(dict(name=p.name, label=param_label(p.name), short=SHORT[p.name], kind=p.kind, low=p.ui_low, high=high,
-                              step=p.step or 1, choices=list(p.choices)))
+            specs.append(
+                dict(
+                    name=p.name,
+                    label=param_label(p.name),
+                    short=SHORT[p.name],
+                    kind=p.kind,
+                    low=p.ui_low,
+                    high=high,
+                    step=p.step or 1,
+                    choices=list(p.choices),
+                )
+            )
     return specs, values
 
 
@@ -118,7 +148,8 @@ def _take_state(key: str) -> None:
         if name in LIVE_PARAMS and name in ss:
             try:
                 MAPPINGS[next(m for m in MAPPINGS if any(p.name == name for p in MAPPINGS[m].params))].validate(
-                    **{name: value})
+                    **{name: value}
+                )
             except (ValueError, StopIteration):
                 continue
             if ss[name] != value:
@@ -136,15 +167,32 @@ def _data(ctl: state.Controls, names: list[str], page: str, exclude: tuple[str, 
     words = WORDS[language()]
     labels = ctl.labels  # every mapping's label in the session's language: built once, not once per name
     return dict(
-        logits=[float(v) for v in ctl.logits], mappings=names, target=ctl.target,
-        kwargs={name: ctl.kwargs[name] for name in names}, params=specs, param_values=values,
-        labels={name: labels[name] for name in names}, colors={name: mapping_color(name) for name in names},
+        logits=[float(v) for v in ctl.logits],
+        mappings=names,
+        target=ctl.target,
+        kwargs={name: ctl.kwargs[name] for name in names},
+        params=specs,
+        param_values=values,
+        labels={name: labels[name] for name in names},
+        colors={name: mapping_color(name) for name in names},
         cues={name: mapping_cue(name) for name in names},
-        handles=ctl.n <= state.SLIDER_MAX_N, bound=float(max(10.0, np.ceil(np.abs(ctl.logits).max()))),
-        height=560 if present else 420, font_size=20 if present else 15, lang=language(), present=present,
-        text={"view_name": words[f"view_{page}"], "logits": words["logits"], "zeros": words["zeros"],
-              "download": t("ui.download"), "parameters": words["parameters"], "probability": t("fig.probability"), "class_axis": t("fig.class_axis"),
-              "exact_zero": t("fig.exact_zero")})
+        handles=ctl.n <= state.SLIDER_MAX_N,
+        bound=float(max(10.0, np.ceil(np.abs(ctl.logits).max()))),
+        height=560 if present else 420,
+        font_size=20 if present else 15,
+        lang=language(),
+        present=present,
+        text={
+            "view_name": words[f"view_{page}"],
+            "logits": words["logits"],
+            "zeros": words["zeros"],
+            "download": t("ui.download"),
+            "parameters": words["parameters"],
+            "probability": t("fig.probability"),
+            "class_axis": t("fig.class_axis"),
+            "exact_zero": t("fig.exact_zero"),
+        },
+    )
 
 
 def _mount(component, key: str, data: dict) -> None:
@@ -198,17 +246,23 @@ def simplex_view(ctl: state.Controls, server_figures: Callable[[], None]) -> Non
     names = [name for name in ctl.mappings if name not in NOT_LIVE]
     data = _data(ctl, names, "simplex")
     words = WORDS[language()]
-    data["text"].update(points_title=t("fig.simplex_points"), projection_title=t("fig.projection_title"),
-                        logits_on_plane=t("fig.logits_on_plane"), projection=t("fig.euclidean_projection"),
-                        need3="" if ctl.n == 3 else t("simplex.need3", n=ctl.n), drag=words["drag_plane"])
+    data["text"].update(
+        points_title=t("fig.simplex_points"),
+        projection_title=t("fig.projection_title"),
+        logits_on_plane=t("fig.logits_on_plane"),
+        projection=t("fig.euclidean_projection"),
+        need3="" if ctl.n == 3 else t("simplex.need3", n=ctl.n),
+        drag=words["drag_plane"],
+    )
     _mount(_SIMPLEX, "live_simplex", data)
     st.caption(words["drag_plane"])
     if any(name in NOT_LIVE for name in ctl.mappings):
         st.caption(words["server_only"])
 
 
-def loss_view(ctl: state.Controls, drawn: list[str], target: int, radius: float, m: int,
-              server_figures: Callable[[], None]) -> None:
+def loss_view(
+    ctl: state.Controls, drawn: list[str], target: int, radius: float, m: int, server_figures: Callable[[], None]
+) -> None:
     """The Loss landscape's planes, live: each mapping of ``drawn`` over the plane (x0 - x2, x1 - x2)
     (m x m points, |u|, |v| <= radius, class ``target``) with its descent arrows and the current
     logits, which a press or a drag on a plane moves. ``server_figures()`` where JavaScript does not run."""
@@ -219,9 +273,14 @@ def loss_view(ctl: state.Controls, drawn: list[str], target: int, radius: float,
     data = _data(ctl, names, "loss")
     data.update(drawn=[name for name in drawn if name in names], radius=float(radius), m=int(m), target=int(target))
     words = WORDS[language()]
-    data["text"].update(plane_title=t("loss.plane_title", mapping="{mapping}", target=target), u_axis=t("fig.plane_x02"),
-                        v_axis=t("fig.plane_x12"), loss=t("fig.loss"), scale=words["loss_scale"],
-                        need3=words["loss_need3"])
+    data["text"].update(
+        plane_title=t("loss.plane_title", mapping="{mapping}", target=target),
+        u_axis=t("fig.plane_x02"),
+        v_axis=t("fig.plane_x12"),
+        loss=t("fig.loss"),
+        scale=words["loss_scale"],
+        need3=words["loss_need3"],
+    )
     _mount(_LOSS, "live_loss", data)
 
 
@@ -232,10 +291,18 @@ def sweeps_view(ctl: state.Controls, alpha_names: list[str], t_start: int, alpha
     grid indices ``t_start`` and ``alpha_start``."""
     names = [name for name in ctl.mappings if name not in NOT_LIVE]
     data = _data(ctl, names, "sweeps", exclude=("temperature",))  # the sweep sets T itself
-    data.update(alpha_mappings=[name for name in alpha_names if name in names], t_start=int(t_start),
-                alpha_start=int(alpha_start))
-    data["text"].update(play=t("fig.play"), pause=t("fig.pause"), t_title=t("sweeps.temperature_anim"),
-                        alpha_title=t("sweeps.alpha_anim"), no_alpha=t("ui.no_alpha"))
+    data.update(
+        alpha_mappings=[name for name in alpha_names if name in names],
+        t_start=int(t_start),
+        alpha_start=int(alpha_start),
+    )
+    data["text"].update(
+        play=t("fig.play"),
+        pause=t("fig.pause"),
+        t_title=t("sweeps.temperature_anim"),
+        alpha_title=t("sweeps.alpha_anim"),
+        no_alpha=t("ui.no_alpha"),
+    )
     _mount(_SWEEPS, "live_sweeps", data)
     if any(name in NOT_LIVE for name in ctl.mappings):
         st.caption(WORDS[language()]["server_only"])

@@ -13,6 +13,7 @@ shared by every session (``clear_cache``: Streamlit clears every st.cache_data /
 and the sender's session state, for any client that sends it; the interface only hides the menu
 item).
 """
+
 from __future__ import annotations
 
 import hmac
@@ -41,6 +42,7 @@ def address_from(forwarded: list[str], peer: str | None, from_proxy: bool) -> st
 def _peer() -> str | None:
     from streamlit.runtime import get_instance
     from streamlit.runtime.scriptrunner import get_script_run_ctx
+
     ctx = get_script_run_ctx()
     client = get_instance().get_client(ctx.session_id) if ctx is not None else None
     peer = getattr(getattr(client, "client_context", None), "remote_ip", None)
@@ -58,13 +60,16 @@ def address() -> str:
     if peer is None and not forwarded and not isinstance(getattr(st.context, "url", None), str):
         return ""
     secret = os.environ.get(PROXY_SECRET_ENV, "")
-    from_proxy = bool(secret) and hmac.compare_digest(st.context.headers.get(PROXY_HEADER, "").encode(), secret.encode())
+    from_proxy = bool(secret) and hmac.compare_digest(
+        st.context.headers.get(PROXY_HEADER, "").encode(), secret.encode()
+    )
     return address_from(forwarded, peer, from_proxy)
 
 
 def session_id() -> str:
     """This session's id (empty outside a script run)."""
     from streamlit.runtime.scriptrunner import get_script_run_ctx
+
     ctx = get_script_run_ctx()
     return ctx.session_id if ctx is not None else ""
 
@@ -72,6 +77,7 @@ def session_id() -> str:
 def session_alive(session: str) -> bool:
     """Whether the session ``session`` still has a browser connected (True outside a server)."""
     from streamlit import runtime
+
     if not session or not runtime.exists():
         return True
     return runtime.get_instance().is_active_session(session)
@@ -89,4 +95,5 @@ def _ignore_clear_cache(self) -> None:
 def refuse_control_messages() -> None:
     """Once per process (idempotent): the server ignores clear_cache from any client."""
     from streamlit.runtime.app_session import AppSession
+
     AppSession._handle_clear_cache_request = _ignore_clear_cache

@@ -2,6 +2,7 @@
 refilled at ``RATE`` a second). A run beyond it shows a warning and stops before the sidebar and
 the page are computed, so one client re-sending widget states in a loop cannot take the worker's
 time from the class; a person changing controls by hand stays far below the rate."""
+
 import time
 
 import streamlit as st
@@ -24,7 +25,9 @@ def limit_reruns() -> None:
         st.warning(t("guard.too_fast", rate=RATE), icon=":material/speed:")
         st.stop()
     st.session_state["_rerun_budget"] = (tokens - 1.0, now)
-    address = client.address()  # the sessions of one client together (explorer/limits.py): fresh sessions get no fresh budget
+    address = (
+        client.address()
+    )  # the sessions of one client together (explorer/limits.py): fresh sessions get no fresh budget
     if address and not limits.reruns_per_client().take(address):
         st.warning(t("guard.too_fast_client", rate=limits.CLIENT_RERUN_RATE), icon=":material/speed:")
         st.stop()

@@ -18,6 +18,7 @@ a widget change meanwhile interrupts the wait (the run goes on) and the next scr
 it again. The queue lives in this process: each worker behind the proxy has its own, and they
 meet in the shared store.
 """
+
 from __future__ import annotations
 
 import collections
@@ -98,9 +99,11 @@ def _child_main(fd: int, nice: int) -> None:
     jobs at lower priority until EOF."""
     conn = multiprocessing.connection.Connection(fd)
     from streamlit.logger import set_log_level
+
     set_log_level("error")  # no "No runtime found" notes from the cached functions imported here
     import explorer.compute  # noqa: F401  (torch, probcore: paid once, not by the first job)
     import explorer.training  # noqa: F401
+
     os.nice(nice)  # the jobs, not the start-up, give way to the pages
 
     def progress(fraction: float, **detail) -> None:
@@ -130,10 +133,18 @@ class ChildProcess:
     def start(self) -> None:
         ours, theirs = socket.socketpair()
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", "import sys; from explorer.serving.jobs import _child_main; "
-             "_child_main(int(sys.argv[1]), int(sys.argv[2]))", str(theirs.fileno()), str(self.nice)],
-            cwd=ROOT, pass_fds=(theirs.fileno(),),  # the parent's import path, as multiprocessing passes it
-            env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), *filter(None, sys.path)])})
+            [
+                sys.executable,
+                "-c",
+                "import sys; from explorer.serving.jobs import _child_main; "
+                "_child_main(int(sys.argv[1]), int(sys.argv[2]))",
+                str(theirs.fileno()),
+                str(self.nice),
+            ],
+            cwd=ROOT,
+            pass_fds=(theirs.fileno(),),  # the parent's import path, as multiprocessing passes it
+            env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), *filter(None, sys.path)])},
+        )
         theirs.close()
         self.conn = multiprocessing.connection.Connection(ours.detach())
 
@@ -160,10 +171,18 @@ class JobQueue:
     share one Job, across processes too when they share a ``shared`` store (keys of plain values:
     see runs.run_key)."""
 
-    def __init__(self, threads: int = 1, max_pending: int = MAX_PENDING, keep: int = KEEP,
-                 keep_seconds: float = KEEP_SECONDS, runner: Callable[[], Callable] = lambda: _in_thread,
-                 shared: runs.RunStore | None = None, alive: Callable[[str], bool] = lambda session: True,
-                 per_session: int = PER_SESSION, per_client: int = PER_CLIENT):
+    def __init__(
+        self,
+        threads: int = 1,
+        max_pending: int = MAX_PENDING,
+        keep: int = KEEP,
+        keep_seconds: float = KEEP_SECONDS,
+        runner: Callable[[], Callable] = lambda: _in_thread,
+        shared: runs.RunStore | None = None,
+        alive: Callable[[str], bool] = lambda session: True,
+        per_session: int = PER_SESSION,
+        per_client: int = PER_CLIENT,
+    ):
         self.max_pending, self.keep, self.keep_seconds, self.runner = max_pending, keep, keep_seconds, runner
         self.alive, self.per_session, self.per_client = alive, per_session, per_client
         self.shared, self.owner = shared, f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
@@ -178,8 +197,9 @@ class JobQueue:
         if shared is not None:
             threading.Thread(target=self._share, name="probcore-job-share", daemon=True).start()
 
-    def submit(self, key: Hashable, fn: Callable, reuse_finished: bool = True, session: str = "",
-               client: str = "") -> Job:
+    def submit(
+        self, key: Hashable, fn: Callable, reuse_finished: bool = True, session: str = "", client: str = ""
+    ) -> Job:
         """The job of ``key``: an identical one queued, running or (``reuse_finished``) recently
         finished, else a new one at the end of the queue. QueueFull when max_pending runs wait, or
         (waiting runs of sessions that left dropped first) per_session of ``session``'s or
@@ -242,8 +262,10 @@ class JobQueue:
         while True:
             time.sleep(SHARE_SECONDS)
             with self._lock:
-                own = [(job.key, self.position(job), job.fraction, job.detail)
-                       for job in [*self._running.values(), *self._waiting]]
+                own = [
+                    (job.key, self.position(job), job.fraction, job.detail)
+                    for job in [*self._running.values(), *self._waiting]
+                ]
                 followed = list(self._followed.values())
             try:
                 self.shared.beat(self.owner, own)
@@ -259,7 +281,11 @@ class JobQueue:
                             self._lock.notify()
                         else:
                             self._take(job, run)
-            except (sqlite3.Error, StoreUnavailable, pickle.UnpicklingError):  # try again at the next beat (the lease is much longer)
+            except (
+                sqlite3.Error,
+                StoreUnavailable,
+                pickle.UnpicklingError,
+            ):  # try again at the next beat (the lease is much longer)
                 pass
 
     def position(self, job: Job) -> int:
@@ -274,13 +300,19 @@ class JobQueue:
 
     def stats(self) -> dict:
         with self._lock:
-            return {"waiting": len(self._waiting), "running": len(self._running), "kept": len(self._finished),
-                    "followed": len(self._followed), "computed": self.computed}
+            return {
+                "waiting": len(self._waiting),
+                "running": len(self._running),
+                "kept": len(self._finished),
+                "followed": len(self._followed),
+                "computed": self.computed,
+            }
 
     def _forget_old(self) -> None:
         now = time.monotonic()
-        while self._finished and (len(self._finished) > self.keep
-                                  or now - next(iter(self._finished.values())).finished > self.keep_seconds):
+        while self._finished and (
+            len(self._finished) > self.keep or now - next(iter(self._finished.values())).finished > self.keep_seconds
+        ):
             self._finished.popitem(last=False)
 
     def _work(self) -> None:
@@ -332,8 +364,12 @@ def queue() -> JobQueue:
     except (ValueError, OSError, sqlite3.Error, StoreUnavailable) as err:
         print(f"probcore: heavy runs not shared between workers: {err}", file=sys.stderr, flush=True)
         shared = None
-    return JobQueue(threads=max(1, int(os.environ.get("PROBCORE_JOB_THREADS", "1"))), runner=ChildProcess,
-                    shared=shared, alive=client.session_alive)
+    return JobQueue(
+        threads=max(1, int(os.environ.get("PROBCORE_JOB_THREADS", "1"))),
+        runner=ChildProcess,
+        shared=shared,
+        alive=client.session_alive,
+    )
 
 
 def submit(slot: str, key: Hashable, fn: Callable, reuse_finished: bool = True) -> None:
@@ -341,7 +377,8 @@ def submit(slot: str, key: Hashable, fn: Callable, reuse_finished: bool = True) 
     run for ``slot`` (one per page); a full queue gives a message instead."""
     try:
         st.session_state.setdefault("_jobs", {})[slot] = queue().submit(
-            (slot, key), fn, reuse_finished, session=client.session_id(), client=client.address())
+            (slot, key), fn, reuse_finished, session=client.session_id(), client=client.address()
+        )
     except QueueFull as full:
         message = {"session": t("jobs.full_session"), "client": t("jobs.full_client", runs=PER_CLIENT)}
         st.error(message.get(full.which) or t("jobs.full", pending=MAX_PENDING), icon=":material/hourglass_disabled:")
@@ -366,6 +403,7 @@ def follow(slot: str, describe: Callable[[dict], str] = lambda detail: "") -> Jo
     del jobs[slot]
     if isinstance(job.error, ValueError):
         from explorer.session.state import plain
+
         st.error(plain(str(job.error)))
         return None
     if job.error is not None:

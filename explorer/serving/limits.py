@@ -11,6 +11,7 @@ process-wide resources that no message can multiply.
   live in Redis (:class:`RedisBuckets`), shared by every worker of every machine, so a client sent
   to another machine brings its spent budget along.
 """
+
 from __future__ import annotations
 
 import collections
@@ -48,6 +49,7 @@ def once_per_process(make: Callable[[], T]) -> Callable[[], T]:
                 if not made:
                     made.append(make())
         return made[0]
+
     get.clear = made.clear
     return get
 
@@ -111,8 +113,12 @@ class RedisBuckets:
             self.redis.set(PREFIX + "salt", os.urandom(16).hex(), nx=True)
             self._salt = self.redis.get(PREFIX + "salt").decode()
         hashed = hashlib.sha256(f"{self._salt}:{key}".encode()).hexdigest()[:24]
-        return bool(self._take(keys=[f"{PREFIX}bucket:{self.name}:{hashed}"],
-                               args=[self.rate, self.burst, repr(self.clock()), self.ttl]))
+        return bool(
+            self._take(
+                keys=[f"{PREFIX}bucket:{self.name}:{hashed}"],
+                args=[self.rate, self.burst, repr(self.clock()), self.ttl],
+            )
+        )
 
     def take(self, key: str) -> bool:
         """Spend one token of ``key``'s bucket; False when it holds less than one; True while the
@@ -139,7 +145,8 @@ def buckets(name: str, rate: float, burst: float) -> Bucket:
 
 reruns_per_client = once_per_process(lambda: buckets("reruns", CLIENT_RERUN_RATE, CLIENT_RERUN_BURST))
 rooms_per_client = once_per_process(
-    lambda: buckets("rooms", ROOMS_PER_CLIENT / ROOMS_WINDOW_S, float(ROOMS_PER_CLIENT)))
+    lambda: buckets("rooms", ROOMS_PER_CLIENT / ROOMS_WINDOW_S, float(ROOMS_PER_CLIENT))
+)
 
 
 def upload_bytes(upload, limit: int) -> bytes | None:

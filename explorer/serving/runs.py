@@ -16,6 +16,7 @@ else ``sqlite:///var/runs.sqlite3`` beside the rooms: :class:`RunStore` is the i
 explorer's own workers: the file (or the Redis) must be writable by the server's user only, as the
 code is.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -82,25 +83,40 @@ class RunStore(Protocol):
 class SharedRuns(SQLiteFile):
     """Runs in one SQLite file shared by every process that opens the same path."""
 
-    def __init__(self, path: Path, clock=time.time, lease_s: float = LEASE_S, keep: int = KEEP,
-                 keep_s: float = KEEP_S, max_result_bytes: int = MAX_RESULT_BYTES):
+    def __init__(
+        self,
+        path: Path,
+        clock=time.time,
+        lease_s: float = LEASE_S,
+        keep: int = KEEP,
+        keep_s: float = KEEP_S,
+        max_result_bytes: int = MAX_RESULT_BYTES,
+    ):
         self.clock, self.lease_s, self.keep, self.keep_s = clock, lease_s, keep, keep_s
         self.max_result_bytes = max_result_bytes
-        super().__init__(path, """
+        super().__init__(
+            path,
+            """
             CREATE TABLE IF NOT EXISTS runs (key TEXT PRIMARY KEY, owner TEXT NOT NULL, state TEXT NOT NULL,
                 beat REAL NOT NULL, ahead INTEGER NOT NULL DEFAULT 0, fraction REAL NOT NULL DEFAULT 0,
                 detail TEXT NOT NULL DEFAULT '{}', seconds REAL, finished REAL, payload BLOB);
             CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
             INSERT OR IGNORE INTO counters VALUES ('computed', 0);
-        """)
+        """,
+        )
 
     def _purge(self, db: sqlite3.Connection) -> None:
         """Drop finished runs older than keep_s or beyond the newest ``keep``, and long-dead claims."""
         now = self.clock()
-        db.execute("DELETE FROM runs WHERE (state != 'running' AND finished < ?) OR (state = 'running' AND beat < ?)",
-                   (now - self.keep_s, now - self.keep_s))
-        db.execute("DELETE FROM runs WHERE state != 'running' AND key NOT IN "
-                   "(SELECT key FROM runs WHERE state != 'running' ORDER BY finished DESC LIMIT ?)", (self.keep,))
+        db.execute(
+            "DELETE FROM runs WHERE (state != 'running' AND finished < ?) OR (state = 'running' AND beat < ?)",
+            (now - self.keep_s, now - self.keep_s),
+        )
+        db.execute(
+            "DELETE FROM runs WHERE state != 'running' AND key NOT IN "
+            "(SELECT key FROM runs WHERE state != 'running' ORDER BY finished DESC LIMIT ?)",
+            (self.keep,),
+        )
 
     def _run(self, row) -> Run:
         state, ahead, fraction, detail, seconds, payload = row
@@ -123,10 +139,14 @@ class SharedRuns(SQLiteFile):
                 if row[1] == "running" and row[0] != owner and row[2] >= now - self.lease_s:
                     return Run("taken")
                 if row[1] == "done" and reuse_finished:
-                    return self._run(db.execute("SELECT state, ahead, fraction, detail, seconds, payload FROM runs "
-                                                "WHERE key = ?", (name,)).fetchone())
-            db.execute("INSERT OR REPLACE INTO runs (key, owner, state, beat) VALUES (?, ?, 'running', ?)",
-                       (name, owner, now))
+                    return self._run(
+                        db.execute(
+                            "SELECT state, ahead, fraction, detail, seconds, payload FROM runs WHERE key = ?", (name,)
+                        ).fetchone()
+                    )
+            db.execute(
+                "INSERT OR REPLACE INTO runs (key, owner, state, beat) VALUES (?, ?, 'running', ?)", (name, owner, now)
+            )
             db.execute("UPDATE counters SET value = value + 1 WHERE name = 'computed'")
         return Run("claimed")
 
@@ -134,8 +154,9 @@ class SharedRuns(SQLiteFile):
         """The run of ``key`` as its followers see it; None when nobody holds it any more (gone,
         or its claim expired: claim it)."""
         with closing(self._connect()) as db:
-            row = db.execute("SELECT state, ahead, fraction, detail, seconds, payload, beat FROM runs WHERE key = ?",
-                             (run_key(key),)).fetchone()
+            row = db.execute(
+                "SELECT state, ahead, fraction, detail, seconds, payload, beat FROM runs WHERE key = ?", (run_key(key),)
+            ).fetchone()
         if row is None or (row[0] == "running" and row[6] < self.clock() - self.lease_s):
             return None
         return self._run(row[:6])
@@ -145,10 +166,14 @@ class SharedRuns(SQLiteFile):
         if not runs:
             return
         with self._write() as db:
-            db.executemany("UPDATE runs SET beat = ?, ahead = ?, fraction = ?, detail = ? "
-                           "WHERE key = ? AND owner = ? AND state = 'running'",
-                           [(self.clock(), ahead, fraction, json.dumps(detail, default=str), run_key(key), owner)
-                            for key, ahead, fraction, detail in runs])
+            db.executemany(
+                "UPDATE runs SET beat = ?, ahead = ?, fraction = ?, detail = ? "
+                "WHERE key = ? AND owner = ? AND state = 'running'",
+                [
+                    (self.clock(), ahead, fraction, json.dumps(detail, default=str), run_key(key), owner)
+                    for key, ahead, fraction, detail in runs
+                ],
+            )
 
     def publish(self, key: Hashable, owner: str, result: Any, seconds: float) -> None:
         """The result of ``owner``'s run, for every follower (not shared when it is too big)."""
@@ -157,15 +182,20 @@ class SharedRuns(SQLiteFile):
             if len(blob) > self.max_result_bytes:
                 db.execute("DELETE FROM runs WHERE key = ? AND owner = ?", (run_key(key), owner))
             else:
-                db.execute("UPDATE runs SET state = 'done', ahead = 0, fraction = 1, seconds = ?, finished = ?, "
-                           "payload = ? WHERE key = ? AND owner = ?", (seconds, self.clock(), blob, run_key(key), owner))
+                db.execute(
+                    "UPDATE runs SET state = 'done', ahead = 0, fraction = 1, seconds = ?, finished = ?, "
+                    "payload = ? WHERE key = ? AND owner = ?",
+                    (seconds, self.clock(), blob, run_key(key), owner),
+                )
             self._purge(db)
 
     def fail(self, key: Hashable, owner: str, error: BaseException) -> None:
         """``owner``'s run failed: its followers get ``error``; the next claim computes it anew."""
         with self._write() as db:
-            db.execute("UPDATE runs SET state = 'failed', finished = ?, payload = ? WHERE key = ? AND owner = ?",
-                       (self.clock(), _pickled_error(error), run_key(key), owner))
+            db.execute(
+                "UPDATE runs SET state = 'failed', finished = ?, payload = ? WHERE key = ? AND owner = ?",
+                (self.clock(), _pickled_error(error), run_key(key), owner),
+            )
 
     def computed(self) -> int:
         """Claims granted so far (runs computed or being computed, take-overs included)."""
@@ -184,5 +214,6 @@ def open_runs(url: str | None = None) -> RunStore:
     url = chosen_url(url, ENV_URL, DEFAULT_URL)
     if is_redis(url):
         from explorer.serving.runs_redis import RedisRuns
+
         return RedisRuns(url)
     return SharedRuns(path_from_url(url, ENV_URL))

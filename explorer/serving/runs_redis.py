@@ -8,6 +8,7 @@ fraction, detail, seconds, finished, payload); ``runs:running`` and ``runs:finis
 claims granted. A claim, a beat, a publish and a failure are each one Lua script (atomic: two
 machines pressing at once, one computes). Time is the store's ``clock``, as in SQLite.
 """
+
 from __future__ import annotations
 
 import json
@@ -80,8 +81,15 @@ return #gone
 class RedisRuns:
     """Runs in one Redis shared by every worker of every machine that opens the same URL."""
 
-    def __init__(self, url: str, clock=time.time, lease_s: float = LEASE_S, keep: int = KEEP,
-                 keep_s: float = KEEP_S, max_result_bytes: int = MAX_RESULT_BYTES):
+    def __init__(
+        self,
+        url: str,
+        clock=time.time,
+        lease_s: float = LEASE_S,
+        keep: int = KEEP,
+        keep_s: float = KEEP_S,
+        max_result_bytes: int = MAX_RESULT_BYTES,
+    ):
         self.url, self.clock, self.lease_s, self.keep, self.keep_s = url, clock, lease_s, keep, keep_s
         self.max_result_bytes = max_result_bytes
         self.ttl = int(max(keep_s, 3 * lease_s)) + 1  # Redis's own expiry: a backstop to the bounds below
@@ -99,8 +107,9 @@ class RedisRuns:
 
     @staticmethod
     def _run(values: list) -> Run:
-        state, ahead, fraction, detail, seconds, payload = (v.decode() if isinstance(v, bytes) and i < 5 else v
-                                                             for i, v in enumerate(values[:6]))
+        state, ahead, fraction, detail, seconds, payload = (
+            v.decode() if isinstance(v, bytes) and i < 5 else v for i, v in enumerate(values[:6])
+        )
         run = Run(state, int(ahead or 0), float(fraction or 0), json.loads(detail or "{}"), float(seconds or 0.0))
         if state == "done":
             run.result = pickle.loads(payload)
@@ -113,8 +122,10 @@ class RedisRuns:
         """As SharedRuns.claim: ``claimed`` (compute it), ``taken`` (follow it) or ``done``."""
         name = run_key(key)
         self._purge()
-        state = self._claim(keys=[self._key(name), RUNNING, FINISHED, COMPUTED],
-                            args=[owner, repr(self.clock()), self.lease_s, int(reuse_finished), name, self.ttl])[0]
+        state = self._claim(
+            keys=[self._key(name), RUNNING, FINISHED, COMPUTED],
+            args=[owner, repr(self.clock()), self.lease_s, int(reuse_finished), name, self.ttl],
+        )[0]
         if state == b"done":
             run = self.look(key)
             return run if run is not None and run.state == "done" else self.claim(key, owner, reuse_finished)
@@ -137,15 +148,21 @@ class RedisRuns:
         with self.redis.pipeline(transaction=False) as pipe:
             for key, ahead, fraction, detail in runs:
                 name = run_key(key)
-                self._beat(keys=[self._key(name), RUNNING], client=pipe,
-                           args=[owner, now, ahead, fraction, json.dumps(detail, default=str), name, self.ttl])
+                self._beat(
+                    keys=[self._key(name), RUNNING],
+                    client=pipe,
+                    args=[owner, now, ahead, fraction, json.dumps(detail, default=str), name, self.ttl],
+                )
             pipe.execute()
 
-    def _finish_run(self, key: Hashable, owner: str, state: str, payload: bytes, seconds: float = 0.0,
-                    delete: bool = False) -> None:
+    def _finish_run(
+        self, key: Hashable, owner: str, state: str, payload: bytes, seconds: float = 0.0, delete: bool = False
+    ) -> None:
         name = run_key(key)
-        self._finish(keys=[self._key(name), RUNNING, FINISHED],
-                     args=[owner, state, repr(self.clock()), seconds, payload, name, self.ttl, int(delete)])
+        self._finish(
+            keys=[self._key(name), RUNNING, FINISHED],
+            args=[owner, state, repr(self.clock()), seconds, payload, name, self.ttl, int(delete)],
+        )
 
     @unavailable_as_store_error
     def publish(self, key: Hashable, owner: str, result: Any, seconds: float) -> None:

@@ -1,6 +1,7 @@
 """One SQLite file that every worker process of the machine shares (the live rooms, the shared heavy
 runs): named by a ``sqlite:///`` URL in an environment variable, in WAL mode (readers never wait for
 the writer), with a busy timeout, one short transaction per call."""
+
 from __future__ import annotations
 
 import sqlite3
@@ -17,8 +18,10 @@ def path_from_url(url: str, env: str) -> Path:
     ValueError naming the variable ``env`` for any other scheme or form."""
     parts = urlsplit(url)
     if parts.scheme != "sqlite":
-        raise ValueError(f"{env}: scheme {parts.scheme or '(none)'!r} is not supported; "
-                         "only sqlite:///relative/path, sqlite:////absolute/path or redis://host:port/db")
+        raise ValueError(
+            f"{env}: scheme {parts.scheme or '(none)'!r} is not supported; "
+            "only sqlite:///relative/path, sqlite:////absolute/path or redis://host:port/db"
+        )
     if parts.netloc or not parts.path or parts.path == "/":
         raise ValueError(f"{env}: expected sqlite:///PATH (three slashes), got {url!r}")
     path = Path(unquote(parts.path[1:]))

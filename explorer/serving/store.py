@@ -7,6 +7,7 @@ rate limits of every worker of every machine in one Redis (a per-concern URL, wh
 wins for its concern). A store that cannot be reached raises :class:`StoreUnavailable` (never a
 driver's own error), which the pages turn into an inline "rooms unavailable, retrying".
 """
+
 from __future__ import annotations
 
 import functools
@@ -36,8 +37,10 @@ def shared_url() -> str:
     """$PROBCORE_STORE_URL ("" when unset); ValueError naming it for a scheme other than redis."""
     url = os.environ.get(STORE_ENV, "")
     if url and not is_redis(url):
-        raise ValueError(f"{STORE_ENV}: expected redis://HOST:PORT/DB, got scheme "
-                         f"{urlsplit(url).scheme or '(none)'!r} (one machine needs none: SQLite is the default)")
+        raise ValueError(
+            f"{STORE_ENV}: expected redis://HOST:PORT/DB, got scheme "
+            f"{urlsplit(url).scheme or '(none)'!r} (one machine needs none: SQLite is the default)"
+        )
     return url
 
 
@@ -58,9 +61,13 @@ def redis_client(url: str):
 
     with _clients_lock:
         if url not in _clients:
-            _clients[url] = redis.Redis.from_url(url, socket_connect_timeout=CONNECT_TIMEOUT_S,
-                                                 socket_timeout=READ_TIMEOUT_S, retry=Retry(NoBackoff(), 0),
-                                                 health_check_interval=10)
+            _clients[url] = redis.Redis.from_url(
+                url,
+                socket_connect_timeout=CONNECT_TIMEOUT_S,
+                socket_timeout=READ_TIMEOUT_S,
+                retry=Retry(NoBackoff(), 0),
+                health_check_interval=10,
+            )
         return _clients[url]
 
 
@@ -73,7 +80,13 @@ def unavailable_as_store_error(method: F) -> F:
     def call(*args, **kwargs):
         try:
             return method(*args, **kwargs)
-        except (errors.ConnectionError, errors.TimeoutError, errors.BusyLoadingError, errors.ReadOnlyError,
-                errors.TryAgainError) as err:
+        except (
+            errors.ConnectionError,
+            errors.TimeoutError,
+            errors.BusyLoadingError,
+            errors.ReadOnlyError,
+            errors.TryAgainError,
+        ) as err:
             raise StoreUnavailable(f"the shared store is unavailable: {type(err).__name__}") from err
+
     return call  # type: ignore[return-value]

@@ -5,6 +5,7 @@ module writes them, and another module that must change them calls a function of
 lesson bar asks the Check page to fill its example in again: views/check/session.py).
 tests/test_layering.py checks that no private key is written by two modules.
 """
+
 from __future__ import annotations
 
 from typing import Generic, TypeVar

@@ -36,6 +36,7 @@ default is left out of the URL; a path selects the page (the URL paths of views/
   once, with types, ranges and defaults, in the page's entry of views/registry.py.
 - Lessons (explorer/classroom/lesson_bar.py): ``lesson``, ``step``, ``room`` (and ``teacher``, read once).
 """
+
 from __future__ import annotations
 
 import re
@@ -59,8 +60,14 @@ SEED_MAX = 2**31 - 1
 INT_LIMIT = SEED_MAX  # any integer from the URL
 DEFAULT_LOGITS = "1.2, 0.3, -0.5"
 PRESETS = ("custom", "uniform", "one_dominant", "two_tied", "long_tail", "random")
-PRESET_LABELS = {"custom": "preset.custom", "uniform": "preset.uniform", "one_dominant": "preset.one_dominant",
-                 "two_tied": "preset.two_tied", "long_tail": "preset.long_tail", "random": "preset.random"}
+PRESET_LABELS = {
+    "custom": "preset.custom",
+    "uniform": "preset.uniform",
+    "one_dominant": "preset.one_dominant",
+    "two_tied": "preset.two_tied",
+    "long_tail": "preset.long_tail",
+    "random": "preset.random",
+}
 MESSAGE_CHARS = 300
 
 
@@ -108,6 +115,7 @@ OPTIONS: dict[str, Option] = {
 
 
 # ---------------------------------------------------------------- parsing (never eval) ----
+
 
 def quote(text: object, limit: int = 40) -> str:
     """User text for a message: shortened, and safe to show as Markdown (no links, images, html)."""
@@ -197,8 +205,15 @@ def parse_option(option: Option, raw: list[str]) -> Any:
         if not np.isfinite(value):
             raise ValueError(t("err.float", key=key, value=quote(token)))
     if (option.low is not None and value < option.low) or (option.high is not None and value > option.high):
-        raise ValueError(t("err.range", key=key, value=quote(token), low=f"{-np.inf if option.low is None else option.low:g}",
-                                   high=f"{np.inf if option.high is None else option.high:g}"))
+        raise ValueError(
+            t(
+                "err.range",
+                key=key,
+                value=quote(token),
+                low=f"{-np.inf if option.low is None else option.low:g}",
+                high=f"{np.inf if option.high is None else option.high:g}",
+            )
+        )
     return value
 
 
@@ -215,6 +230,7 @@ def serialize(option: Option, value: Any) -> str:
 
 
 # ---------------------------------------------------------------- URL state ----
+
 
 def _load_url(options: dict[str, Option]) -> None:
     """Once per session: query parameters -> session state, checked; bad ones give a message."""
@@ -262,8 +278,9 @@ def page_option(option: Option, render: Callable[[str], Any]) -> Any:
 
 def page_slider(option: Option, label: str, step: float) -> float:
     """A page-local slider over the option's [low, high] kept in the URL (:func:`page_option`)."""
-    return page_option(option, lambda k: st.slider(label, option.low, option.high, step=step, key=k,
-                                                   persist_state="session"))
+    return page_option(
+        option, lambda k: st.slider(label, option.low, option.high, step=step, key=k, persist_state="session")
+    )
 
 
 def view_params() -> dict[str, str]:
@@ -289,8 +306,13 @@ def view_values() -> dict[str, Any]:
     ss = st.session_state
     values: dict[str, Any] = dict(view_params())
     registered = {*OPTIONS, *ss.get("_page_options", {})}
-    values.update({name: ss[name] if name in ss else st.query_params[name]
-                   for name in list(st.query_params) if name not in registered})
+    values.update(
+        {
+            name: ss[name] if name in ss else st.query_params[name]
+            for name in list(st.query_params)
+            if name not in registered
+        }
+    )
     return values
 
 
@@ -314,6 +336,7 @@ def _reset() -> None:
 
 
 # ---------------------------------------------------------------- controls ----
+
 
 @dataclass(frozen=True)
 class Controls:
@@ -388,7 +411,6 @@ def _on_slider(i: int, bound: float) -> None:
     ss["preset"] = "custom"
 
 
-
 def last_logits() -> np.ndarray | None:
     """The logits of the session's last run (None before its first)."""
     x = st.session_state.get("_last_x")
@@ -421,8 +443,9 @@ def _logits(messages: list[str], update: bool) -> np.ndarray:
     return x
 
 
-def _checked_kwargs(name: str, x: np.ndarray, target: int, seed: int,
-                    errors: dict[str, tuple[ValueError, list[str]]]) -> tuple[dict, np.ndarray] | None:
+def _checked_kwargs(
+    name: str, x: np.ndarray, target: int, seed: int, errors: dict[str, tuple[ValueError, list[str]]]
+) -> tuple[dict, np.ndarray] | None:
     """The mapping's keyword arguments from the controls (empty fields left out) if the registry
     accepts them for this n and a call at the current logits gives finite probabilities. When
     they clash (k and top_p, temperature and beta) the ones equal to their default are left out
@@ -455,8 +478,6 @@ def _checked_kwargs(name: str, x: np.ndarray, target: int, seed: int,
     return None
 
 
-
-
 def _bind(key: str, then: Callable[[], None] | None = None) -> dict:
     """Widget arguments that show the session value ``key`` and write a change back to it (then
     call ``then``). The widget has a key of its own (``w_`` + key), set from the value before
@@ -471,6 +492,7 @@ def _bind(key: str, then: Callable[[], None] | None = None) -> dict:
         ss[key] = ss["w_" + key]
         if then is not None:
             then()
+
     return dict(key="w_" + key, on_change=changed)
 
 
@@ -487,8 +509,9 @@ def _param_widget(option: Option) -> None:
     elif option.kind == "int":
         st.number_input(label, value=None, step=int(first.step or 1), help=help_text, **_bind(option.key))
     else:
-        st.number_input(label, value=None, step=float(first.step or 0.1), format="%g", help=help_text,
-                        **_bind(option.key))
+        st.number_input(
+            label, value=None, step=float(first.step or 0.1), format="%g", help=help_text, **_bind(option.key)
+        )
 
 
 def sidebar() -> None:
@@ -525,8 +548,9 @@ def _logit_controls(x: np.ndarray, target: bool) -> None:
     c3.number_input(t("sb.seed"), min_value=0, max_value=SEED_MAX, step=1, help=t("sb.seed_help"), **_bind("seed"))
     c4.text_input(t("sb.logits_text"), help=t("sb.logits_help"), **_bind("logits", _on_text))
     if target:
-        c5[0].number_input(t("sb.target"), min_value=0, max_value=n - 1, step=1, help=t("sb.target_help"),
-                           **_bind("target"))
+        c5[0].number_input(
+            t("sb.target"), min_value=0, max_value=n - 1, step=1, help=t("sb.target_help"), **_bind("target")
+        )
     if n > SLIDER_MAX_N:
         st.caption(t("sb.no_sliders", n=n, top=SLIDER_MAX_N))
         return
@@ -534,8 +558,9 @@ def _logit_controls(x: np.ndarray, target: bool) -> None:
     columns = st.columns(min(n, SLIDER_MAX_N // 2))
     for i in range(n):
         ss[f"x_{i}"] = slider_position(float(x[i]), bound)
-        columns[i % len(columns)].slider(f"x{i} = {x[i]:.6g}", -bound, bound, step=SLIDER_STEP, key=f"x_{i}",
-                                         on_change=_on_slider, args=(i, bound))
+        columns[i % len(columns)].slider(
+            f"x{i} = {x[i]:.6g}", -bound, bound, step=SLIDER_STEP, key=f"x_{i}", on_change=_on_slider, args=(i, bound)
+        )
 
 
 def mapping_controls(expanded: bool = True) -> None:
@@ -582,8 +607,9 @@ def checked(mappings: bool = True, update: bool = False) -> tuple[Controls, list
                 kwargs[name], probs[name] = result
         messages += [t("msg.param", error=err, mappings=", ".join(names)) for err, names in errors.values()]
     chosen = tuple(name for name in MAPPINGS if name in kwargs)
-    return Controls(logits=x, mappings=chosen, kwargs=kwargs, probs={name: probs[name] for name in chosen},
-                    target=target, seed=seed), messages
+    return Controls(
+        logits=x, mappings=chosen, kwargs=kwargs, probs={name: probs[name] for name in chosen}, target=target, seed=seed
+    ), messages
 
 
 def controls(mappings: bool = True, target: bool | None = None, expanded: bool = True) -> Controls:

@@ -1,5 +1,6 @@
 """Attention page: scores q·k / scale of random queries and keys, and each mapping's weights over the
 keys, cached."""
+
 from __future__ import annotations
 
 import math
@@ -74,6 +75,13 @@ def taylor_linear_attention(length: int = TAYLOR_LENGTH, dim: int = TAYLOR_DIM, 
     fq, fk = taylor_features(q, c), taylor_features(k, c)
     linear = (fq @ (fk.T @ v)) / (fq @ fk.sum(axis=0))[:, None]
     features = fq.shape[1]
-    return {"length": length, "dim": dim, "features": features, "diff": float(np.abs(linear - quadratic).max()),
-            "quadratic_ops": 2 * length**2 * dim, "linear_ops": 2 * length * features * (dim + 1),
-            "taylor_min": float(np.median(weights.min(axis=1))), "softmax_min": float(np.median(soft.min(axis=1)))}
+    return {
+        "length": length,
+        "dim": dim,
+        "features": features,
+        "diff": float(np.abs(linear - quadratic).max()),
+        "quadratic_ops": 2 * length**2 * dim,
+        "linear_ops": 2 * length * features * (dim + 1),
+        "taylor_min": float(np.median(weights.min(axis=1))),
+        "softmax_min": float(np.median(soft.min(axis=1))),
+    }

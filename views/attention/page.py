@@ -1,6 +1,7 @@
 """Attention: a toy query attending over a short sequence of keys. The scores c q.k_j / sqrt(d)
 go through softmax, sparsemax, alpha-entmax and top-k softmax (probcore's registry); the page
 shows the weights as heat maps (exact zeros marked) and the outputs sum_j w_j v_j."""
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -21,9 +22,11 @@ ENTRY_LIMIT = 1e3  # |entries| of an edited query or key
 
 ui.header("page.attention", "attention.intro")
 st.markdown(t("attention.text"))
-st.latex(r"s_j = c\,\frac{q \cdot k_j}{\sqrt{d}},\qquad w = \rho(s) \in \Delta^{L-1},\qquad o = \sum_{j=1}^{L} w_j\, v_j,"
-         r"\qquad \rho \in \{\operatorname{softmax},\ \operatorname{sparsemax},\ \alpha\text{-entmax},\ "
-         r"\text{top-}k \text{ softmax}\}")
+st.latex(
+    r"s_j = c\,\frac{q \cdot k_j}{\sqrt{d}},\qquad w = \rho(s) \in \Delta^{L-1},\qquad o = \sum_{j=1}^{L} w_j\, v_j,"
+    r"\qquad \rho \in \{\operatorname{softmax},\ \operatorname{sparsemax},\ \alpha\text{-entmax},\ "
+    r"\text{top-}k \text{ softmax}\}"
+)
 ss = st.session_state
 
 
@@ -32,27 +35,38 @@ def live() -> None:
     """The controls and all that they change: a step reruns only this fragment."""
     c1, c2, c3, c4 = st.columns(4)
     with c1:
-        length = state.page_option(declared("attention_L"),
-                                   lambda key: st.slider(t("attention.length"), 2, 16, key=key, persist_state="session"))
+        length = state.page_option(
+            declared("attention_L"),
+            lambda key: st.slider(t("attention.length"), 2, 16, key=key, persist_state="session"),
+        )
     with c2:
-        dim = state.page_option(declared("attention_d"),
-                                lambda key: st.slider(t("attention.dim"), 1, 8, key=key, persist_state="session"))
+        dim = state.page_option(
+            declared("attention_d"), lambda key: st.slider(t("attention.dim"), 1, 8, key=key, persist_state="session")
+        )
     with c3:
-        queries = state.page_option(declared("attention_queries"),
-                                    lambda key: st.slider(t("attention.queries"), 1, 6, key=key, persist_state="session"))
+        queries = state.page_option(
+            declared("attention_queries"),
+            lambda key: st.slider(t("attention.queries"), 1, 6, key=key, persist_state="session"),
+        )
     with c4:
         seed = state.page_option(
             declared("attention_seed"),
-            lambda key: st.number_input(t("attention.seed"), 0, state.SEED_MAX, step=1, key=key, help=t("attention.seed_help"),
-                                        persist_state="session"))
-
+            lambda key: st.number_input(
+                t("attention.seed"),
+                0,
+                state.SEED_MAX,
+                step=1,
+                key=key,
+                help=t("attention.seed_help"),
+                persist_state="session",
+            ),
+        )
 
     def k_slider(key: str) -> int:
         if ss[key] > length:  # L got shorter (or the URL asked for more)
             st.caption(t("attention.k_clamped", k=ss[key], L=length))
             ss[key] = length
         return st.slider(t("attention.k"), 1, length, key=key, persist_state="session")
-
 
     c1, c2, c3 = st.columns(3)
     with c1:
@@ -66,11 +80,16 @@ def live() -> None:
     with st.expander(t("attention.edit")):
         query_text = state.page_option(
             declared("attention_query"),
-            lambda key: st.text_input(t("attention.query_text"), key=key, help=t("attention.query_help"),
-                                      persist_state="session"))
-        edited = st.data_editor(pd.DataFrame(keys, columns=[f"k[{i}]" for i in range(dim)]),
-                                key=f"attention_keys_{length}_{dim}_{seed}", num_rows="fixed",
-                                column_config={f"k[{i}]": st.column_config.NumberColumn(format="%.3f") for i in range(dim)})
+            lambda key: st.text_input(
+                t("attention.query_text"), key=key, help=t("attention.query_help"), persist_state="session"
+            ),
+        )
+        edited = st.data_editor(
+            pd.DataFrame(keys, columns=[f"k[{i}]" for i in range(dim)]),
+            key=f"attention_keys_{length}_{dim}_{seed}",
+            num_rows="fixed",
+            column_config={f"k[{i}]": st.column_config.NumberColumn(format="%.3f") for i in range(dim)},
+        )
         st.caption(t("attention.keys_editor"))
 
     if str(query_text).strip():
@@ -85,8 +104,10 @@ def live() -> None:
             st.error(state.plain(t("attention.query_bad", error=err)), icon="⚠️")
     typed = attention_compute.finite_matrix(edited, keys.shape, ENTRY_LIMIT)
     if typed is None:
-        st.error(state.plain(t("attention.keys_bad", error=t("attention.keys_nonfinite", limit=f"{ENTRY_LIMIT:g}"))),
-                 icon="⚠️")
+        st.error(
+            state.plain(t("attention.keys_bad", error=t("attention.keys_nonfinite", limit=f"{ENTRY_LIMIT:g}"))),
+            icon="⚠️",
+        )
     else:
         keys = typed
 
@@ -107,36 +128,79 @@ def live() -> None:
     positions = [str(j) for j in range(length)]
     left, right = st.columns(2)
     with left:
-        fig = figures.grouped_bars(positions, [figures.BarSeries("s", scores[0], figures.ZERO_COLOR)], t("attention.key_axis"),
-                                   t("attention.score_axis"), t("attention.scores_title"))
-        ui.show_figure(fig, "attention_scores", table=lambda: pd.DataFrame(
-            {"query": np.repeat(np.arange(queries), length), "key": np.tile(np.arange(length), queries),
-             "score": scores.ravel()}))
+        fig = figures.grouped_bars(
+            positions,
+            [figures.BarSeries("s", scores[0], figures.ZERO_COLOR)],
+            t("attention.key_axis"),
+            t("attention.score_axis"),
+            t("attention.scores_title"),
+        )
+        ui.show_figure(
+            fig,
+            "attention_scores",
+            table=lambda: pd.DataFrame(
+                {
+                    "query": np.repeat(np.arange(queries), length),
+                    "key": np.tile(np.arange(length), queries),
+                    "score": scores.ravel(),
+                }
+            ),
+        )
     outputs = {name: w @ values for name, w in weights.items()}
     with right:
-        fig = figures.grouped_bars([f"o[{i}]" for i in range(dim)],
-                                   [figures.mapping_bars(name, labels[name], o[0]) for name, o in outputs.items()],
-                                   t("attention.output_axis"), t("attention.output_value"), t("attention.outputs_title"),
-                                   t("attention.mapping_axis"))
-        ui.show_figure(fig, "attention_outputs", table=lambda: pd.DataFrame(
-            [[labels[name], r, *row] for name, o in outputs.items() for r, row in enumerate(o)],
-            columns=["mapping", "query", *[f"o_{i}" for i in range(dim)]]))
+        fig = figures.grouped_bars(
+            [f"o[{i}]" for i in range(dim)],
+            [figures.mapping_bars(name, labels[name], o[0]) for name, o in outputs.items()],
+            t("attention.output_axis"),
+            t("attention.output_value"),
+            t("attention.outputs_title"),
+            t("attention.mapping_axis"),
+        )
+        ui.show_figure(
+            fig,
+            "attention_outputs",
+            table=lambda: pd.DataFrame(
+                [[labels[name], r, *row] for name, o in outputs.items() for r, row in enumerate(o)],
+                columns=["mapping", "query", *[f"o_{i}" for i in range(dim)]],
+            ),
+        )
 
     if weights:
-        fig = attention_figures.weight_heatmap(np.stack([w[0] for w in weights.values()]), [labels[n] for n in weights], positions,
-                                     t("attention.weights_title"), t("attention.key_axis"), t("attention.mapping_axis"))
-        ui.show_figure(fig, "attention_weights", table=lambda: pd.DataFrame(
-            [[labels[name], r, *row] for name, w in weights.items() for r, row in enumerate(w)],
-            columns=["mapping", "query", *[f"w_{j}" for j in range(length)]]))
+        fig = attention_figures.weight_heatmap(
+            np.stack([w[0] for w in weights.values()]),
+            [labels[n] for n in weights],
+            positions,
+            t("attention.weights_title"),
+            t("attention.key_axis"),
+            t("attention.mapping_axis"),
+        )
+        ui.show_figure(
+            fig,
+            "attention_weights",
+            table=lambda: pd.DataFrame(
+                [[labels[name], r, *row] for name, w in weights.items() for r, row in enumerate(w)],
+                columns=["mapping", "query", *[f"w_{j}" for j in range(length)]],
+            ),
+        )
         support = ", ".join(f"{labels[name]} {np.count_nonzero(w[0])}/{length}" for name, w in weights.items())
         st.caption(t("attention.support_note", support=support))
         if queries > 1:
-            fig = attention_figures.weight_heatmaps({labels[name]: w for name, w in weights.items()}, positions,
-                                          [f"q{r}" for r in range(queries)], t("attention.multi_title", m=queries),
-                                          t("attention.key_axis"), t("attention.query_axis"))
-            ui.show_figure(fig, "attention_weights_all", table=lambda: pd.DataFrame(
-                [[labels[name], r, *row] for name, w in weights.items() for r, row in enumerate(w)],
-                columns=["mapping", "query", *[f"w_{j}" for j in range(length)]]))
+            fig = attention_figures.weight_heatmaps(
+                {labels[name]: w for name, w in weights.items()},
+                positions,
+                [f"q{r}" for r in range(queries)],
+                t("attention.multi_title", m=queries),
+                t("attention.key_axis"),
+                t("attention.query_axis"),
+            )
+            ui.show_figure(
+                fig,
+                "attention_weights_all",
+                table=lambda: pd.DataFrame(
+                    [[labels[name], r, *row] for name, w in weights.items() for r, row in enumerate(w)],
+                    columns=["mapping", "query", *[f"w_{j}" for j in range(length)]],
+                ),
+            )
 
 
 live()
@@ -147,13 +211,26 @@ live()
 def taylor_section() -> None:
     st.subheader(t("attention.taylor"))
     st.markdown(t("attention.taylor_text"))
-    st.latex(r"f(s) = 1 + s + \tfrac{s^2}{2},\quad f(c\, q\cdot k) = \varphi(q)^\top \varphi(k),\quad "
-             r"\varphi(u) = \big(1,\ \sqrt{c}\,u,\ c\,\operatorname{vec}(u u^\top)/\sqrt{2}\big);\qquad "
-             r"o_i = \frac{\varphi(q_i)^\top \sum_j \varphi(k_j)\, v_j^\top}{\varphi(q_i)^\top \sum_j \varphi(k_j)}")
+    st.latex(
+        r"f(s) = 1 + s + \tfrac{s^2}{2},\quad f(c\, q\cdot k) = \varphi(q)^\top \varphi(k),\quad "
+        r"\varphi(u) = \big(1,\ \sqrt{c}\,u,\ c\,\operatorname{vec}(u u^\top)/\sqrt{2}\big);\qquad "
+        r"o_i = \frac{\varphi(q_i)^\top \sum_j \varphi(k_j)\, v_j^\top}{\varphi(q_i)^\top \sum_j \varphi(k_j)}"
+    )
     r = attention_compute.taylor_linear_attention()
-    st.caption(t("attention.taylor_note", L=r["length"], d=r["dim"], diff=f"{r['diff']:.1e}", quad=f"{r['quadratic_ops']:,}",
-                 lin=f"{r['linear_ops']:,}", D=r["features"], even=f"{r['features'] * (r['dim'] + 1) / r['dim']:.4g}",
-                 tmin=f"{r['taylor_min']:.3g}", smin=f"{r['softmax_min']:.3g}"))
+    st.caption(
+        t(
+            "attention.taylor_note",
+            L=r["length"],
+            d=r["dim"],
+            diff=f"{r['diff']:.1e}",
+            quad=f"{r['quadratic_ops']:,}",
+            lin=f"{r['linear_ops']:,}",
+            D=r["features"],
+            even=f"{r['features'] * (r['dim'] + 1) / r['dim']:.4g}",
+            tmin=f"{r['taylor_min']:.3g}",
+            smin=f"{r['softmax_min']:.3g}",
+        )
+    )
 
 
 taylor_section()

@@ -1,5 +1,6 @@
 """Check my numbers page: parsing pasted or uploaded rows, running probcore.check on them, the worked
 examples (user_* functions with their mistakes) and the reference downloads."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -33,10 +34,13 @@ def check_parse_rows(text: str, name: str) -> np.ndarray:
     import re
 
     from probcore.check import MAX_ROWS, MAX_VALUES, parse_vector
+
     if not isinstance(text, str) or not text.strip():
         raise ProbcoreError("empty", name=name)
     if len(text) > CHECK_TEXT_CHARS:
-        raise ValueError(f"{name} must be at most {CHECK_TEXT_CHARS:,} characters, got {len(text):,}; upload a .npy file")
+        raise ValueError(
+            f"{name} must be at most {CHECK_TEXT_CHARS:,} characters, got {len(text):,}; upload a .npy file"
+        )
     body = text.strip().replace("−", "-")
     if body[:2] in ("[[", "((") and body[-2:] in ("]]", "))"):
         chunks = re.split(r"[\])]\s*[,;]?\s*[\[(]", body[1:-1])  # split between rows
@@ -70,6 +74,7 @@ def check_parse_rows(text: str, name: str) -> np.ndarray:
 def check_load_file(data: bytes, filename: str, name: str) -> np.ndarray:
     """probcore.check.load_rows of an uploaded .csv / .npy (nan / inf kept: see check_parse_rows)."""
     from probcore.check import load_rows
+
     return load_rows(data, filename, allow_nonfinite=True, name=name)
 
 
@@ -77,6 +82,7 @@ def check_load_file(data: bytes, filename: str, name: str) -> np.ndarray:
 def check_run(x: np.ndarray, p: np.ndarray, mapping: str, params: Kw, atol: float, rtol: float) -> list:
     """probcore.check.check_outputs, one RowVerdict per row (params: sorted items, target included)."""
     from probcore.check import check_outputs
+
     return check_outputs(x, p, mapping, atol=atol, rtol=rtol, **dict(params))
 
 
@@ -84,6 +90,7 @@ def check_run(x: np.ndarray, p: np.ndarray, mapping: str, params: Kw, atol: floa
 def check_reference_files(reference: np.ndarray) -> tuple[bytes, bytes]:
     """The reference output as CSV and as .npy (probcore.check.rows_bytes)."""
     from probcore.check import rows_bytes
+
     return rows_bytes(reference, "csv"), rows_bytes(reference, "npy")
 
 

@@ -1,4 +1,5 @@
 """The Check page's own session key: which example its widgets were last filled from."""
+
 from __future__ import annotations
 
 from explorer.session.keys import SessionKey

@@ -1,6 +1,7 @@
 """Compare (home): every selected mapping's p side by side, a table of its statistics and of its
 loss for the target class, and its formula and numpy reference on demand. The controls and all
 that they change are one fragment: a step reruns only it."""
+
 import inspect
 
 import numpy as np
@@ -39,8 +40,9 @@ def support_text(p: np.ndarray, under: np.ndarray) -> str:
 @ui.fragment
 def live() -> None:
     ctl = state.controls(expanded=not runs_javascript())
-    log_y = state.page_option(declared("log"),
-                              lambda key: st.toggle(t("compare.log_y"), key=key, persist_state="session"))
+    log_y = state.page_option(
+        declared("log"), lambda key: st.toggle(t("compare.log_y"), key=key, persist_state="session")
+    )
     probs = ctl.probabilities()
     if not probs:
         return
@@ -49,20 +51,40 @@ def live() -> None:
     if len(index) < ctl.n:
         st.caption(t("ui.top_view", top=len(index), n=ctl.n))
     under = {name: compute.underflows(name, ctl.x, ctl.kw(name), p) for name, p in probs.items()}
-    compare_view(ctl, log_y, lambda: ui.show_figure(
-        figures.probability_bars(index, ctl.logits[index], {k: p[index] for k, p in probs.items()}, labels, log_y,
-                                 underflow={k: u[index] for k, u in under.items()}),
-        "compare_bars", table=lambda: pd.DataFrame(
-            {"class": np.arange(ctl.n), "logit": ctl.logits, **{labels[k]: p for k, p in probs.items()}})))
+    compare_view(
+        ctl,
+        log_y,
+        lambda: ui.show_figure(
+            figures.probability_bars(
+                index,
+                ctl.logits[index],
+                {k: p[index] for k, p in probs.items()},
+                labels,
+                log_y,
+                underflow={k: u[index] for k, u in under.items()},
+            ),
+            "compare_bars",
+            table=lambda: pd.DataFrame(
+                {"class": np.arange(ctl.n), "logit": ctl.logits, **{labels[k]: p for k, p in probs.items()}}
+            ),
+        ),
+    )
 
     def shifted() -> str:
         """Which mappings change when every logit grows by 10 (computed, not claimed): from the
         logits before the button was pressed to now, when it was (the move the bars made), else
         from now to x + 10."""
         before, after = compare_session.shift_pair(ctl.x)
-        moved = ui.per_mapping(ctl, lambda name: float(np.abs(
-            compute.probabilities(name, after, ctl.kw(name), ctl.target, ctl.seed)
-            - compute.probabilities(name, before, ctl.kw(name), ctl.target, ctl.seed)).max()), quiet=True)
+        moved = ui.per_mapping(
+            ctl,
+            lambda name: float(
+                np.abs(
+                    compute.probabilities(name, after, ctl.kw(name), ctl.target, ctl.seed)
+                    - compute.probabilities(name, before, ctl.kw(name), ctl.target, ctl.seed)
+                ).max()
+            ),
+            quiet=True,
+        )
         changed = [f"{labels[name]} ({d:.2g})" for name, d in moved.items() if d > 1e-9]
         return t("q_compare.a", same=len(moved) - len(changed), changed=", ".join(changed) or "—")
 
@@ -70,8 +92,9 @@ def live() -> None:
         state.set_logits(ctl.logits + 10.0)
         compare_session.remember_shift(ctl.x, tuple(state.parse_logits(st.session_state["logits"])))
 
-    ui.predict("q_compare.q", ("q_compare.c0", "q_compare.c1", "q_compare.c2"), 0, shifted,
-               (t("q_compare.do"), add_ten))
+    ui.predict(
+        "q_compare.q", ("q_compare.c0", "q_compare.c1", "q_compare.c2"), 0, shifted, (t("q_compare.do"), add_ten)
+    )
 
     st.subheader(t("compare.table"))
     rows, no_loss = [], []
@@ -79,16 +102,18 @@ def live() -> None:
         loss = compute.loss_and_grad(name, ctl.x, ctl.kw(name), ctl.target)
         if loss is None:
             no_loss.append(labels[name])
-        rows.append({
-            t("col.mapping"): labels[name],
-            t("col.support"): support_text(p, under[name]),
-            t("col.entropy"): f"{compute.entropy(p):.4f}",
-            t("col.max_p"): f"{p.max():.4f}",
-            t("col.sum"): f"{p.sum():.6f}",
-            t("col.loss_fn"): MAPPINGS[name].loss or "—",
-            t("col.loss"): f"{loss[0]:.4f}" if loss else "—",
-            t("col.grad"): ui.vector(loss[1]) if loss else "—",
-        })
+        rows.append(
+            {
+                t("col.mapping"): labels[name],
+                t("col.support"): support_text(p, under[name]),
+                t("col.entropy"): f"{compute.entropy(p):.4f}",
+                t("col.max_p"): f"{p.max():.4f}",
+                t("col.sum"): f"{p.sum():.6f}",
+                t("col.loss_fn"): MAPPINGS[name].loss or "—",
+                t("col.loss"): f"{loss[0]:.4f}" if loss else "—",
+                t("col.grad"): ui.vector(loss[1]) if loss else "—",
+            }
+        )
     st.table(ui.records_frame(rows, index=t("col.mapping")))
     st.caption(t("compare.table_note", target=ctl.target))
     rounded = [labels[name] for name, u in under.items() if u.any()]
@@ -102,8 +127,9 @@ def live() -> None:
     def pick(key: str):
         if st.session_state[key] not in ctl.mappings:  # a mapping that is no longer shown
             st.session_state[key] = None
-        return st.pills(t("compare.formula_pick"), ctl.mappings, key=key, format_func=labels.get,
-                        persist_state="session")
+        return st.pills(
+            t("compare.formula_pick"), ctl.mappings, key=key, format_func=labels.get, persist_state="session"
+        )
 
     shown = state.page_option(declared("formula"), pick)
     if shown in ctl.mappings:  # drawn on demand only: a step does not re-render code blocks

@@ -1,4 +1,5 @@
 """The Compare page's own session key: the logits from which "Add 10 to every logit" was pressed."""
+
 from __future__ import annotations
 
 from explorer.session.keys import SessionKey

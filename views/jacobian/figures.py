@@ -1,4 +1,5 @@
 """Jacobian page figure: dp/dx of a mapping as a heat map beside its autograd twin."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -18,12 +19,24 @@ def jacobian_pair(analytic: np.ndarray, autograd: np.ndarray | None, index: np.n
     bound = float(np.abs(analytic).max()) or 1.0
     labels = [str(i) for i in index]
     for c, (name, matrix) in enumerate(panels, start=1):
-        fig.add_heatmap(z=matrix, x=labels, y=labels, coloraxis="coloraxis", name=name,
-                        hovertemplate="∂p_%{y}/∂x_%{x} = %{z:.4g}<extra>" + name + "</extra>", row=1, col=c)
+        fig.add_heatmap(
+            z=matrix,
+            x=labels,
+            y=labels,
+            coloraxis="coloraxis",
+            name=name,
+            hovertemplate="∂p_%{y}/∂x_%{x} = %{z:.4g}<extra>" + name + "</extra>",
+            row=1,
+            col=c,
+        )
         fig.update_xaxes(title_text=t("fig.jac_x"), type="category", row=1, col=c)
         fig.update_yaxes(title_text=t("fig.jac_y"), type="category", autorange="reversed", row=1, col=c)
     fig.update_layout(
-        title=title, height=360 if len(index) <= 12 else 520, margin=dict(l=10, r=10, t=60, b=10),
-        coloraxis=dict(colorscale="RdBu", cmin=-bound, cmax=bound, colorbar=dict(title=dict(text="∂p_i/∂x_j"), exponentformat="e")),
+        title=title,
+        height=360 if len(index) <= 12 else 520,
+        margin=dict(l=10, r=10, t=60, b=10),
+        coloraxis=dict(
+            colorscale="RdBu", cmin=-bound, cmax=bound, colorbar=dict(title=dict(text="∂p_i/∂x_j"), exponentformat="e")
+        ),
     )
     return fig

@@ -1,5 +1,6 @@
 """Loss landscape page: each mapping's loss over a plane of logits, the binary losses against the
 margin t = x_target - x_other, and the classic margin losses (hinge, logistic, modified Huber)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -29,8 +30,11 @@ def loss_surface(name: str, kw: Kw, target: int, radius: float, m: int) -> tuple
     loss.sum().backward()  # rows are independent: row r of the gradient is dL_r/dx_r
     grad = grid.grad.numpy()
     shape = (m, m)
-    return (loss.detach().numpy().reshape(shape), (grad[:, 0] - grad[:, 2]).reshape(shape),
-            (grad[:, 1] - grad[:, 2]).reshape(shape))
+    return (
+        loss.detach().numpy().reshape(shape),
+        (grad[:, 0] - grad[:, 2]).reshape(shape),
+        (grad[:, 1] - grad[:, 2]).reshape(shape),
+    )
 
 
 @memo(64)
@@ -90,9 +94,15 @@ def classic_panels(margins: tuple, probs: tuple) -> dict[float, tuple[np.ndarray
     with torch.no_grad():
         for alpha in CLASSIC_ALPHAS:
             if np.isinf(alpha):
-                out[alpha] = (tsallis_entropy(pair, alpha), np.where(t > 0, 1.0, np.where(t < 0, 0.0, 0.5)),
-                              np.maximum(0.0, -t))
+                out[alpha] = (
+                    tsallis_entropy(pair, alpha),
+                    np.where(t > 0, 1.0, np.where(t < 0, 0.0, 0.5)),
+                    np.maximum(0.0, -t),
+                )
                 continue
-            out[alpha] = (tsallis_entropy(pair, alpha), probcore.entmax(x, alpha=alpha)[:, 0].numpy(),
-                          losses.entmax_loss(x, zeros, alpha=alpha, reduction="none").numpy())
+            out[alpha] = (
+                tsallis_entropy(pair, alpha),
+                probcore.entmax(x, alpha=alpha)[:, 0].numpy(),
+                losses.entmax_loss(x, zeros, alpha=alpha, reduction="none").numpy(),
+            )
     return out

@@ -1,6 +1,7 @@
 """Loss landscape: for n = 3 each loss over the plane (x0 - x2, x1 - x2) (shift invariance) with
 descent arrows; the binary slice, loss of [t, 0] against the margin t; the classic entropy /
 prediction / loss panels for alpha in {1, 1.5, 2, inf}."""
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -42,10 +43,16 @@ def live() -> None:
 
     def zero_loss() -> str:
         """Sparsemax and softmax losses at the current logits beside the target's margin (computed)."""
-        values = {name: compute.loss_and_grad(name, ctl.x, state.default_kw(name), ctl.target)[0]
-                  for name in ("sparsemax", "softmax")}
-        return t("q_loss.a", margin=f"{ctl.logits[ctl.target] - others.max():.4g}",
-                 sparsemax=f"{values['sparsemax']:.4g}", softmax=f"{values['softmax']:.4g}")
+        values = {
+            name: compute.loss_and_grad(name, ctl.x, state.default_kw(name), ctl.target)[0]
+            for name in ("sparsemax", "softmax")
+        }
+        return t(
+            "q_loss.a",
+            margin=f"{ctl.logits[ctl.target] - others.max():.4g}",
+            sparsemax=f"{values['sparsemax']:.4g}",
+            softmax=f"{values['softmax']:.4g}",
+        )
 
     def margin_one() -> None:
         x = ctl.logits.copy()
@@ -62,14 +69,20 @@ def live() -> None:
 
         def server_figures() -> None:
             grid = loss_landscape_compute.plane_grid(radius, m)
-            surfaces = ui.per_mapping(ctl, lambda name: loss_landscape_compute.loss_surface(name, ctl.kw(name), target, radius, m),
-                                      drawn)
+            surfaces = ui.per_mapping(
+                ctl, lambda name: loss_landscape_compute.loss_surface(name, ctl.kw(name), target, radius, m), drawn
+            )
             columns = st.columns(2)
             for k, (name, (loss, du, dv)) in enumerate(surfaces.items()):
                 with columns[k % 2]:
                     title = t("loss.plane_title", mapping=labels[name], target=target)
-                    ui.show_figure(loss_landscape_figures.loss_landscape(grid, grid, loss, du, dv, point, title, mapping_color(name)),
-                                   f"loss_plane_{name}", table=lambda g=grid, values=loss: ui.grid_frame(g, values))
+                    ui.show_figure(
+                        loss_landscape_figures.loss_landscape(
+                            grid, grid, loss, du, dv, point, title, mapping_color(name)
+                        ),
+                        f"loss_plane_{name}",
+                        table=lambda g=grid, values=loss: ui.grid_frame(g, values),
+                    )
 
         with figure:
             loss_view(ctl, drawn, target, radius, m, server_figures)
@@ -80,8 +93,7 @@ def live() -> None:
     else:
         st.info(t("loss.none"))
 
-    ui.predict("q_loss.q", ("q_loss.c0", "q_loss.c1", "q_loss.c2"), 1, zero_loss,
-               (t("q_loss.do"), margin_one))
+    ui.predict("q_loss.q", ("q_loss.c0", "q_loss.c1", "q_loss.c2"), 1, zero_loss, (t("q_loss.do"), margin_one))
 
 
 live()
@@ -94,37 +106,65 @@ margins = np.linspace(-3, 3, 241)
 too_many = [name for name in with_loss if (dict(ctl.kw(name)).get("k") or 0) > 2]  # top-k: k <= n = 2 here
 for name in too_many:
     st.info(t("loss.binary_k", mapping=labels[name], k=dict(ctl.kw(name))["k"]))
-binary = ui.per_mapping(ctl, lambda name: loss_landscape_compute.binary_losses(name, ctl.kw(name), tuple(margins)),
-                        [name for name in with_loss if name not in too_many], quiet=True)
+binary = ui.per_mapping(
+    ctl,
+    lambda name: loss_landscape_compute.binary_losses(name, ctl.kw(name), tuple(margins)),
+    [name for name in with_loss if name not in too_many],
+    quiet=True,
+)
 curves = [figures.mapping_curve(name, labels[name], y) for name, y in binary.items()]
 references = [
     figures.Curve(t("loss.hinge"), loss_landscape_compute.hinge(margins), EXTRA_COLORS["hinge"], "dash"),
     figures.Curve(t("loss.logistic"), loss_landscape_compute.logistic(margins), EXTRA_COLORS["logistic"], "dot"),
-    figures.Curve(t("loss.huber"), loss_landscape_compute.modified_huber(margins) / 4, EXTRA_COLORS["modified_huber"], "dashdot"),
+    figures.Curve(
+        t("loss.huber"), loss_landscape_compute.modified_huber(margins) / 4, EXTRA_COLORS["modified_huber"], "dashdot"
+    ),
 ]
 curves += references
 top, tall = loss_landscape_compute.binary_axis_top(binary, np.array([c.y for c in references]))
-binary_figure = figures.line_chart(margins, curves, t("loss.margin_axis"), t("fig.loss"), t("loss.binary_title"),
-                                   legend_title=t("fig.loss"))
+binary_figure = figures.line_chart(
+    margins, curves, t("loss.margin_axis"), t("fig.loss"), t("loss.binary_title"), legend_title=t("fig.loss")
+)
 binary_figure.update_yaxes(range=[0, top])
-ui.show_figure(binary_figure, "loss_binary", table=lambda: pd.DataFrame({"t": margins, **{c.label: c.y for c in curves}}))
+ui.show_figure(
+    binary_figure, "loss_binary", table=lambda: pd.DataFrame({"t": margins, **{c.label: c.y for c in curves}})
+)
 st.caption(t("loss.binary_note"))
 for name in tall:
     peak = int(np.nanargmax(binary[name]))
-    st.caption(t("loss.binary_tall", mapping=labels[name], peak=f"{binary[name][peak]:.4g}", at=f"{margins[peak]:g}",
-                 top=f"{top:.2g}"))
+    st.caption(
+        t(
+            "loss.binary_tall",
+            mapping=labels[name],
+            peak=f"{binary[name][peak]:.4g}",
+            at=f"{margins[peak]:g}",
+            top=f"{top:.2g}",
+        )
+    )
 if "taylor_softmax" in binary:
     st.caption(t("loss.taylor_binary", **loss_landscape_compute.taylor_binary_turn(margins, binary["taylor_softmax"])))
 
 st.subheader(t("loss.classic"))
 probs01 = np.linspace(0, 1, 201)
 classic = loss_landscape_compute.classic_panels(tuple(margins), tuple(probs01))
-panel_curves = [[figures.mapping_curve(ALPHA_MAPPINGS[a], f"α = {a:g}", values[k]) if a in ALPHA_MAPPINGS
-                  else figures.Curve(f"α = {a:g}", values[k], EXTRA_COLORS["argmax"], "dot")
-                 for a, values in classic.items()] for k in range(3)]
-ui.show_figure(figures.panels([probs01, margins, margins], panel_curves,
-                              [t("loss.p_axis"), t("loss.margin_axis"), t("loss.margin_axis")],
-                              [t("loss.entropy_axis"), t("loss.prediction_axis"), t("fig.loss")],
-                              [t("loss.panel_entropy"), t("loss.panel_prediction"), t("loss.panel_loss")], "α"),
-               "loss_classic")
+panel_curves = [
+    [
+        figures.mapping_curve(ALPHA_MAPPINGS[a], f"α = {a:g}", values[k])
+        if a in ALPHA_MAPPINGS
+        else figures.Curve(f"α = {a:g}", values[k], EXTRA_COLORS["argmax"], "dot")
+        for a, values in classic.items()
+    ]
+    for k in range(3)
+]
+ui.show_figure(
+    figures.panels(
+        [probs01, margins, margins],
+        panel_curves,
+        [t("loss.p_axis"), t("loss.margin_axis"), t("loss.margin_axis")],
+        [t("loss.entropy_axis"), t("loss.prediction_axis"), t("fig.loss")],
+        [t("loss.panel_entropy"), t("loss.panel_prediction"), t("loss.panel_loss")],
+        "α",
+    ),
+    "loss_classic",
+)
 st.caption(t("loss.classic_note"))

@@ -1,5 +1,6 @@
 """Losses page: surrogate gradients, accuracy and sparsemax losses against the margin, zero-loss
 regions of entmax losses, multilabel sparsemax training; every number from probcore.losses."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -45,7 +46,11 @@ def surrogate_gradients(x: tuple, target: int) -> dict[str, dict[str, np.ndarray
         value.backward()
         extra = {"target": t} if mapping.needs_target else {}
         p = mapping.forward(z.detach(), **extra, **given_defaults(name)).numpy()
-        out[name] = {"grad": z.grad.numpy(), "p_minus_onehot": p - np.eye(len(x))[target], "value": float(value.detach())}
+        out[name] = {
+            "grad": z.grad.numpy(),
+            "p_minus_onehot": p - np.eye(len(x))[target],
+            "value": float(value.detach()),
+        }
     return out
 
 
@@ -54,10 +59,12 @@ def accuracy_losses(n: int) -> dict[str, np.ndarray]:
     """Over logits [t, 0, ..., 0] (n classes, target 0): cross-entropy and -p_t (neg_prob_loss) with
     their derivatives in x0: CE' = p0 - 1, (-p0)' = -p0 (1 - p0), which vanishes as p0 -> 0."""
     x = _rows(MARGINS, n)
-    ce, ce_grad = _loss_and_grad0(lambda z: losses.cross_entropy(z, torch.zeros(len(z), dtype=torch.long),
-                                                                 reduction="none"), x)
-    acc, acc_grad = _loss_and_grad0(lambda z: losses.neg_prob_loss(z, torch.zeros(len(z), dtype=torch.long),
-                                                                   reduction="none"), x)
+    ce, ce_grad = _loss_and_grad0(
+        lambda z: losses.cross_entropy(z, torch.zeros(len(z), dtype=torch.long), reduction="none"), x
+    )
+    acc, acc_grad = _loss_and_grad0(
+        lambda z: losses.neg_prob_loss(z, torch.zeros(len(z), dtype=torch.long), reduction="none"), x
+    )
     return {"t": MARGINS, "ce": ce, "ce_grad": ce_grad, "neg_p": acc, "neg_p_grad": acc_grad}
 
 
@@ -73,11 +80,20 @@ def sparsemax_cross_entropy(eps: float, n: int) -> dict[str, np.ndarray]:
     with np.errstate(divide="ignore"):
         plain = -np.log(p0)
     smoothed, smoothed_grad = _loss_and_grad0(
-        lambda z: losses.smoothed_cross_entropy(probcore.sparsemax(z), zeros, eps=eps, reduction="none"), x)
+        lambda z: losses.smoothed_cross_entropy(probcore.sparsemax(z), zeros, eps=eps, reduction="none"), x
+    )
     sparse, sparse_grad = _loss_and_grad0(lambda z: losses.sparsemax_loss(z, zeros, reduction="none"), x)
-    return {"t": MARGINS, "p0": p0, "plain": plain, "smoothed": smoothed, "smoothed_grad": smoothed_grad,
-            "sparsemax": sparse, "sparsemax_grad": sparse_grad,
-            "smoothed_curvature": np.diff(smoothed, 2).min(), "sparsemax_curvature": np.diff(sparse, 2).min()}
+    return {
+        "t": MARGINS,
+        "p0": p0,
+        "plain": plain,
+        "smoothed": smoothed,
+        "smoothed_grad": smoothed_grad,
+        "sparsemax": sparse,
+        "sparsemax_grad": sparse_grad,
+        "smoothed_curvature": np.diff(smoothed, 2).min(),
+        "sparsemax_curvature": np.diff(sparse, 2).min(),
+    }
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -161,9 +177,17 @@ def sparsemax_loss_derivation(x: tuple, target: int) -> dict:
     perfect[0] = 10.0
     lam_perfect = lam_of(perfect)
     tail = -perfect[0] + 0.5 * float(np.sum(perfect[perfect > lam_perfect] ** 2 - lam_perfect**2))
-    return {"lambda": lam, "support": support, "written": written, "probcore": float(loss.detach()), "dlam": dlam,
-            "grad": zt.grad.numpy(), "p_minus_onehot": p - np.eye(len(z))[target], "perfect_tail": tail,
-            "perfect_lambda": lam_perfect}
+    return {
+        "lambda": lam,
+        "support": support,
+        "written": written,
+        "probcore": float(loss.detach()),
+        "dlam": dlam,
+        "grad": zt.grad.numpy(),
+        "p_minus_onehot": p - np.eye(len(z))[target],
+        "perfect_tail": tail,
+        "perfect_lambda": lam_perfect,
+    }
 
 
 FY_ALPHAS = (1.25, 1.5, 2.0)

@@ -1,5 +1,6 @@
 """Margin softmax page: AM-softmax on 2-D features, cos_j = <w_j, h> / |h| with class centres w_j on a
 circle; p_j = softmax(s (cos_j - m [j = target]))."""
+
 from __future__ import annotations
 
 import math
@@ -45,8 +46,9 @@ def margin_gap(cos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 @memo(32)
-def margin_regions(classes: int, margin: float, scale: float, target: int, radius: float = MARGIN_RADIUS,
-                   size: int = MARGIN_GRID) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def margin_regions(
+    classes: int, margin: float, scale: float, target: int, radius: float = MARGIN_RADIUS, size: int = MARGIN_GRID
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Over the size x size grid of [-radius, radius]^2 (arrays indexed [y, x]): (grid, plain,
     strict, p_target). plain: argmax_j cos theta_j, the decision without margin. strict: that
     class t where cos theta_t - max_{j != t} cos theta_j >= margin (the point counts for t under
@@ -87,8 +89,7 @@ def margin_point(classes: int, angle_deg: float, margin: float, scale: float, ta
         loss = float(losses.am_softmax_loss(xt, tt, margin=margin, scale=scale))
         loss0 = float(losses.am_softmax_loss(xt, tt, margin=0.0, scale=scale))
     logits = scale * (cos - margin * (np.arange(classes) == target))
-    return {"cos": cos, "logits": logits, "p": p, "p0": p0,
-            "loss": loss, "loss0": loss0}
+    return {"cos": cos, "logits": logits, "p": p, "p0": p0, "loss": loss, "loss0": loss0}
 
 
 @memo(256)
@@ -104,8 +105,13 @@ def margin_sweep(classes: int, angle_deg: float, scale: float, target: int) -> d
         loss = np.array([float(losses.am_softmax_loss(xt, tt, margin=m, scale=scale)) for m in ms])
         p_t = np.array([float(probcore.am_softmax(xt, tt, margin=m, scale=scale)[target]) for m in ms])
     others = np.delete(cos, target)
-    return {"m": ms, "loss": loss, "p_target": p_t, "target_logit": scale * (cos[target] - ms),
-            "runner_logit": np.full(len(ms), scale * others.max())}
+    return {
+        "m": ms,
+        "loss": loss,
+        "p_target": p_t,
+        "target_logit": scale * (cos[target] - ms),
+        "runner_logit": np.full(len(ms), scale * others.max()),
+    }
 
 
 def gap_for_loss(loss: float, margin: float, scale: float) -> tuple[float, float]:
@@ -113,6 +119,9 @@ def gap_for_loss(loss: float, margin: float, scale: float) -> tuple[float, float
     log(1 + e^{-s (gap - m)}) to fall to ``loss``: gap = m + log(1 / (e^loss - 1)) / s (m = 0:
     plain softmax cross-entropy on s cos), with probcore.losses.am_softmax_loss at that gap."""
     gap = margin + math.log(1.0 / math.expm1(loss)) / scale
-    check = float(losses.am_softmax_loss(torch.tensor([gap, 0.0], dtype=torch.float64), torch.tensor(0),
-                                         margin=margin, scale=scale))
+    check = float(
+        losses.am_softmax_loss(
+            torch.tensor([gap, 0.0], dtype=torch.float64), torch.tensor(0), margin=margin, scale=scale
+        )
+    )
     return gap, check

@@ -1,6 +1,7 @@
 """Margin softmax (AM-softmax): 2-D features and C class centres on the unit circle; the class
 regions without and with the margin m (no-man's-land between them), the AM-softmax probability of
 a class over the plane, one feature's loss and probabilities, and how its loss depends on m."""
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -19,8 +20,10 @@ MAX_CLASSES = len(figures.CLASS_COLORS)
 
 ui.header("page.margin", "margin.intro")
 st.markdown(t("margin.explain"))
-st.latex(r"L = -\log \frac{e^{s(\cos\theta_t - m)}}{e^{s(\cos\theta_t - m)} + \sum_{j \ne t} e^{s\cos\theta_j}},"
-         r"\qquad \cos\theta_j = \frac{\langle x, w_j\rangle}{\lVert x\rVert\,\lVert w_j\rVert}")
+st.latex(
+    r"L = -\log \frac{e^{s(\cos\theta_t - m)}}{e^{s(\cos\theta_t - m)} + \sum_{j \ne t} e^{s\cos\theta_j}},"
+    r"\qquad \cos\theta_j = \frac{\langle x, w_j\rangle}{\lVert x\rVert\,\lVert w_j\rVert}"
+)
 
 
 @ui.fragment
@@ -34,7 +37,6 @@ def live() -> None:
     with c3:
         scale = state.page_slider(declared("margin_s"), t("margin.s"), 1.0)
 
-
     def _target(key: str) -> int:
         """Target class slider over 0..C-1; a value left from more classes (or the URL) falls back to 0."""
         if not 0 <= st.session_state[key] < classes:
@@ -42,12 +44,21 @@ def live() -> None:
             st.session_state[key] = 0
         return st.slider(t("margin.target"), 0, classes - 1, step=1, key=key, persist_state="session")
 
-
     c1, c2 = st.columns(2)
     with c1:
-        angle = state.page_option(declared("margin_angle"), lambda key: st.slider(
-            t("margin.angle"), -180.0, 180.0, step=1.0, format="%.0f°", key=key, persist_state="session",
-            help=t("margin.angle_help")))
+        angle = state.page_option(
+            declared("margin_angle"),
+            lambda key: st.slider(
+                t("margin.angle"),
+                -180.0,
+                180.0,
+                step=1.0,
+                format="%.0f°",
+                key=key,
+                persist_state="session",
+                help=t("margin.angle_help"),
+            ),
+        )
     with c2:
         target = state.page_option(declared("margin_target"), _target)
 
@@ -59,10 +70,16 @@ def live() -> None:
     # ---- regions
     st.subheader(t("margin.regions"))
     grid, plain, strict, p_map = margin_compute.margin_regions(classes, margin, scale, target)
-    ui.show_figure(margin_figures.margin_regions(grid, plain, strict, centres, point, target, margin), "margin_regions",
-                   table=lambda: pd.DataFrame({**ui.grid_frame(grid, plain).rename(columns={"u": "x1", "v": "x2",
-                                                                                            "value": "region_no_margin"}),
-                                               "region_with_margin": strict.ravel()}))
+    ui.show_figure(
+        margin_figures.margin_regions(grid, plain, strict, centres, point, target, margin),
+        "margin_regions",
+        table=lambda: pd.DataFrame(
+            {
+                **ui.grid_frame(grid, plain).rename(columns={"u": "x1", "v": "x2", "value": "region_no_margin"}),
+                "region_with_margin": strict.ravel(),
+            }
+        ),
+    )
     share = margin_compute.margin_share(classes, margin)
     st.caption(t("margin.regions_note", share=f"{100 * share:.1f}", m=f"{margin:.2f}", grid=len(grid)))
     if share >= 1.0:  # even a class centre (the largest gap) is short of the margin
@@ -80,8 +97,12 @@ def live() -> None:
     m1.metric(t("margin.cos_t", target=target), f"{cos[target]:.4f}")
     m2.metric(t("margin.cos_runner", j=runner), f"{cos[runner]:.4f}")
     m3.metric(t("margin.gap"), f"{gap:.4f}", delta=f"{gap - margin:+.4f} " + t("margin.vs_m"), delta_color="normal")
-    m4.metric(t("margin.loss"), f"{res['loss']:.4f}", delta=f"{res['loss'] - res['loss0']:+.4f} " + t("margin.vs_plain"),
-              delta_color="inverse")
+    m4.metric(
+        t("margin.loss"),
+        f"{res['loss']:.4f}",
+        delta=f"{res['loss'] - res['loss0']:+.4f} " + t("margin.vs_plain"),
+        delta_color="inverse",
+    )
     m5.metric(t("margin.p_t", target=target), f"{res['p'][target]:.4f}")
     if int(np.argmax(cos)) != target:
         st.info(t("margin.status_wrong", target=target, j=runner))
@@ -89,30 +110,48 @@ def live() -> None:
         st.success(t("margin.status_counts", target=target, gap=f"{gap:.4f}", m=f"{margin:.2f}"))
     else:
         st.warning(t("margin.status_between", target=target, gap=f"{gap:.4f}", m=f"{margin:.2f}"))
-    table = pd.DataFrame({
-        t("margin.col_class"): np.arange(classes),
-        "cos θⱼ": cos,
-        t("margin.col_logit"): res["logits"],
-        t("margin.col_p"): res["p"],
-        t("margin.col_p0"): res["p0"],
-    })
-    st.dataframe(table, hide_index=True, column_config={
-        c: st.column_config.NumberColumn(format="%.6g") for c in list(table.columns)[1:]})
+    table = pd.DataFrame(
+        {
+            t("margin.col_class"): np.arange(classes),
+            "cos θⱼ": cos,
+            t("margin.col_logit"): res["logits"],
+            t("margin.col_p"): res["p"],
+            t("margin.col_p0"): res["p0"],
+        }
+    )
+    st.dataframe(
+        table,
+        hide_index=True,
+        column_config={c: st.column_config.NumberColumn(format="%.6g") for c in list(table.columns)[1:]},
+    )
     st.caption(t("margin.table_note", loss0=f"{res['loss0']:.4f}", loss=f"{res['loss']:.4f}"))
 
     # ---- probability map and the margin sweep
     left, right = st.columns(2)
     with left:
-        ui.show_figure(margin_figures.margin_probability_map(grid, p_map, centres, point, target, margin, scale), "margin_p_map",
-                       table=lambda: ui.grid_frame(grid, p_map).rename(columns={"u": "x1", "v": "x2", "value": "p_target"}))
+        ui.show_figure(
+            margin_figures.margin_probability_map(grid, p_map, centres, point, target, margin, scale),
+            "margin_p_map",
+            table=lambda: ui.grid_frame(grid, p_map).rename(columns={"u": "x1", "v": "x2", "value": "p_target"}),
+        )
         st.caption(t("margin.p_map_note"))
     with right:
         sweep = margin_compute.margin_sweep(classes, angle, scale, target)
-        ui.show_figure(margin_figures.margin_sweep(sweep["m"], sweep["loss"], sweep["target_logit"], sweep["runner_logit"],
-                                            margin, gap, target, runner), "margin_sweep",
-                       table=lambda: pd.DataFrame({"m": sweep["m"], "loss": sweep["loss"], "p_target": sweep["p_target"],
-                                                   "target_logit": sweep["target_logit"],
-                                                   "runner_up_logit": sweep["runner_logit"]}))
+        ui.show_figure(
+            margin_figures.margin_sweep(
+                sweep["m"], sweep["loss"], sweep["target_logit"], sweep["runner_logit"], margin, gap, target, runner
+            ),
+            "margin_sweep",
+            table=lambda: pd.DataFrame(
+                {
+                    "m": sweep["m"],
+                    "loss": sweep["loss"],
+                    "p_target": sweep["p_target"],
+                    "target_logit": sweep["target_logit"],
+                    "runner_up_logit": sweep["runner_logit"],
+                }
+            ),
+        )
         st.caption(t("margin.sweep_note", gap=f"{gap:.4f}"))
 
 
@@ -127,8 +166,17 @@ def motivation_section() -> None:
     st.markdown(t("margin.why_text"))
     plain, plain_loss = margin_compute.gap_for_loss(MOTIVATION_LOSS, 0.0, MOTIVATION_SCALE)
     strict, strict_loss = margin_compute.gap_for_loss(MOTIVATION_LOSS, MOTIVATION_MARGIN, MOTIVATION_SCALE)
-    st.caption(t("margin.why_note", s=f"{MOTIVATION_SCALE:g}", loss=f"{MOTIVATION_LOSS:g}", plain=f"{plain:.4f}",
-                 m=f"{MOTIVATION_MARGIN:g}", strict=f"{strict:.4f}", check=f"{max(plain_loss, strict_loss):.6g}"))
+    st.caption(
+        t(
+            "margin.why_note",
+            s=f"{MOTIVATION_SCALE:g}",
+            loss=f"{MOTIVATION_LOSS:g}",
+            plain=f"{plain:.4f}",
+            m=f"{MOTIVATION_MARGIN:g}",
+            strict=f"{strict:.4f}",
+            check=f"{max(plain_loss, strict_loss):.6g}",
+        )
+    )
 
 
 motivation_section()

@@ -1,5 +1,6 @@
 """Why sparse page: the logit gap a cross-entropy of eps needs over n classes, and the cost of the
 training demo (explorer.training)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -57,8 +58,11 @@ def oc_estimate(steps: int, n_classes: int, pretrain_steps: int = 150) -> float 
     if last is None:
         return None
     seconds, last_steps, last_classes = last
-    return seconds * oc_work(steps, n_classes, pretrain_steps=pretrain_steps) / oc_work(
-        last_steps, last_classes, pretrain_steps=pretrain_steps)
+    return (
+        seconds
+        * oc_work(steps, n_classes, pretrain_steps=pretrain_steps)
+        / oc_work(last_steps, last_classes, pretrain_steps=pretrain_steps)
+    )
 
 
 def topk_gradients(x: tuple, target: int, k: int) -> dict:
@@ -73,10 +77,16 @@ def topk_gradients(x: tuple, target: int, k: int) -> dict:
     z = torch.tensor(x, dtype=torch.float64)
     outside = np.argsort(-np.asarray(x), kind="stable")[k:]
     grads = {}
-    for name, fn in (("cross_entropy", lambda v: losses.cross_entropy(v, torch.tensor(target))),
-                     ("sparse_softmax", lambda v: losses.sparse_softmax_loss(v, torch.tensor(target), k=k))):
+    for name, fn in (
+        ("cross_entropy", lambda v: losses.cross_entropy(v, torch.tensor(target))),
+        ("sparse_softmax", lambda v: losses.sparse_softmax_loss(v, torch.tensor(target), k=k)),
+    ):
         v = z.clone().requires_grad_(True)
         fn(v).backward()
         grads[name] = v.grad.numpy()
-    return {"outside": outside, "dropped_mass": float(probcore.softmax(z).numpy()[outside].sum()),
-            "ce_outside": grads["cross_entropy"][outside], "topk_outside": grads["sparse_softmax"][outside]}
+    return {
+        "outside": outside,
+        "dropped_mass": float(probcore.softmax(z).numpy()[outside].sum()),
+        "ce_outside": grads["cross_entropy"][outside],
+        "topk_outside": grads["sparse_softmax"][outside],
+    }

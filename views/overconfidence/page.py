@@ -2,6 +2,7 @@
 sparse softmax one (log k), and a small live training run comparing softmax cross-entropy, top-k
 sparse softmax, sparsemax and entmax losses from scratch and from a pretrained start. The run
 starts on a button; its result stays in the session and the verdict is computed from it."""
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -18,8 +19,12 @@ from views.registry import PAGES
 declared = PAGES["overconfidence"].option  # this page's own controls (views/registry.py)
 
 RESULT = "_oc_result"  # session_state: the last run (settings, seconds, histories)
-LOSS_LABELS = {"cross_entropy": "overconfidence.loss_cross_entropy", "sparse_softmax": "overconfidence.loss_sparse_softmax",
-               "sparsemax": "overconfidence.loss_sparsemax", "entmax": "overconfidence.loss_entmax"}  # training.LOSSES
+LOSS_LABELS = {
+    "cross_entropy": "overconfidence.loss_cross_entropy",
+    "sparse_softmax": "overconfidence.loss_sparse_softmax",
+    "sparsemax": "overconfidence.loss_sparsemax",
+    "entmax": "overconfidence.loss_entmax",
+}  # training.LOSSES
 PRETRAIN_STEPS = 150  # training.run_training's default
 TIE = 0.01  # accuracy differences below this (1 point) count as "about equal"
 SHORT = {"cross_entropy": "CE", "sparse_softmax": "top-k", "sparsemax": "sparsemax", "entmax": "entmax"}
@@ -30,10 +35,14 @@ ui.header("page.overconfidence", "overconfidence.intro")
 # ---- (a) the bound
 st.subheader(t("overconfidence.bound"))
 st.markdown(t("overconfidence.bound_explain"))
-st.latex(r"\varepsilon = \log\sum_j e^{s_j} - s_t \ \ge\ \log\bigl(1 + (n-1)\,e^{s_{\min} - s_{\max}}\bigr)"
-         r"\ \Longrightarrow\ s_{\max} - s_{\min} \ \ge\ \log(n-1) - \log(e^{\varepsilon} - 1)")
-st.latex(r"\text{top-}k:\quad \varepsilon = \log\sum_{j \in \text{top-}k} e^{s_j} - s_t"
-         r"\ \Longrightarrow\ s_{\max} - s_{(k)} \ \ge\ \log(k-1) - \log(e^{\varepsilon} - 1)")
+st.latex(
+    r"\varepsilon = \log\sum_j e^{s_j} - s_t \ \ge\ \log\bigl(1 + (n-1)\,e^{s_{\min} - s_{\max}}\bigr)"
+    r"\ \Longrightarrow\ s_{\max} - s_{\min} \ \ge\ \log(n-1) - \log(e^{\varepsilon} - 1)"
+)
+st.latex(
+    r"\text{top-}k:\quad \varepsilon = \log\sum_{j \in \text{top-}k} e^{s_j} - s_t"
+    r"\ \Longrightarrow\ s_{\max} - s_{(k)} \ \ge\ \log(k-1) - \log(e^{\varepsilon} - 1)"
+)
 
 
 @ui.fragment
@@ -41,23 +50,55 @@ def bound() -> None:
     """The bound against n: its controls rerun only this fragment (not the training results below)."""
     c1, c2 = st.columns(2)
     with c1:
-        eps = state.page_option(declared("oc_eps"), lambda key: st.number_input(
-            t("overconfidence.eps"), min_value=1e-4, max_value=5.0, step=0.01, format="%g", key=key, persist_state="session",
-            help=t("overconfidence.eps_help")))
+        eps = state.page_option(
+            declared("oc_eps"),
+            lambda key: st.number_input(
+                t("overconfidence.eps"),
+                min_value=1e-4,
+                max_value=5.0,
+                step=0.01,
+                format="%g",
+                key=key,
+                persist_state="session",
+                help=t("overconfidence.eps_help"),
+            ),
+        )
     with c2:
-        k_bound = state.page_option(declared("oc_k"), lambda key: st.number_input(
-            t("overconfidence.k"), min_value=2, max_value=10**6, step=1, key=key, persist_state="session"))
+        k_bound = state.page_option(
+            declared("oc_k"),
+            lambda key: st.number_input(
+                t("overconfidence.k"), min_value=2, max_value=10**6, step=1, key=key, persist_state="session"
+            ),
+        )
     eps, k_bound = float(eps), int(k_bound)
     n, ce_bound, topk_bound = overconfidence_compute.oc_bounds(eps, k_bound)
-    curves = [figures.Curve(t("overconfidence.ce_curve"), ce_bound, mapping_color("softmax")),
-              figures.Curve(t("overconfidence.topk_curve", k=k_bound), topk_bound, mapping_color("sparse_softmax"), "dash")]
-    ui.show_figure(figures.line_chart(n.astype(float), curves, t("overconfidence.n_axis"), t("overconfidence.gap_axis"),
-                                      t("overconfidence.bound_title", eps=f"{eps:g}"), log_x=True,
-                                      legend_title=t("overconfidence.loss_legend")),
-                   "oc_bound", table=lambda: pd.DataFrame({"n": n, "cross_entropy_bound": ce_bound,
-                                                           f"top_{k_bound}_bound": topk_bound}))
-    st.caption(t("overconfidence.bound_note", n=f"{n[-1]:,}", ce=f"{ce_bound[-1]:.2f}", k=k_bound, topk=f"{topk_bound[-1]:.2f}",
-                 p=f"{np.exp(-eps):.4f}"))
+    curves = [
+        figures.Curve(t("overconfidence.ce_curve"), ce_bound, mapping_color("softmax")),
+        figures.Curve(t("overconfidence.topk_curve", k=k_bound), topk_bound, mapping_color("sparse_softmax"), "dash"),
+    ]
+    ui.show_figure(
+        figures.line_chart(
+            n.astype(float),
+            curves,
+            t("overconfidence.n_axis"),
+            t("overconfidence.gap_axis"),
+            t("overconfidence.bound_title", eps=f"{eps:g}"),
+            log_x=True,
+            legend_title=t("overconfidence.loss_legend"),
+        ),
+        "oc_bound",
+        table=lambda: pd.DataFrame({"n": n, "cross_entropy_bound": ce_bound, f"top_{k_bound}_bound": topk_bound}),
+    )
+    st.caption(
+        t(
+            "overconfidence.bound_note",
+            n=f"{n[-1]:,}",
+            ce=f"{ce_bound[-1]:.2f}",
+            k=k_bound,
+            topk=f"{topk_bound[-1]:.2f}",
+            p=f"{np.exp(-eps):.4f}",
+        )
+    )
 
 
 bound()
@@ -69,13 +110,24 @@ TOPK_EXAMPLE = ((2.0, 1.0, 0.5, 0.0, -1.0), 0, 2)  # logits, target, k
 def why_topk() -> None:
     st.subheader(t("overconfidence.why_topk"))
     st.markdown(t("overconfidence.why_topk_text"))
-    st.latex(r"L_t = \log \sum_{i \in \Omega_k} e^{x_i} - x_t,\qquad \frac{\partial L_t}{\partial x_j} = 0"
-             r"\quad \text{for } j \notin \Omega_k,\ j \ne t")
+    st.latex(
+        r"L_t = \log \sum_{i \in \Omega_k} e^{x_i} - x_t,\qquad \frac{\partial L_t}{\partial x_j} = 0"
+        r"\quad \text{for } j \notin \Omega_k,\ j \ne t"
+    )
     x, target, k = TOPK_EXAMPLE
     r = overconfidence_compute.topk_gradients(x, target, k)
-    st.caption(t("overconfidence.why_topk_note", x=", ".join(f"{v:g}" for v in x), target=target, k=k,
-                 mass=f"{r['dropped_mass']:.3f}", out=len(r["outside"]),
-                 ce=", ".join(f"{v:.3g}" for v in r["ce_outside"]), topk=", ".join(f"{v:g}" for v in r["topk_outside"])))
+    st.caption(
+        t(
+            "overconfidence.why_topk_note",
+            x=", ".join(f"{v:g}" for v in x),
+            target=target,
+            k=k,
+            mass=f"{r['dropped_mass']:.3f}",
+            out=len(r["outside"]),
+            ce=", ".join(f"{v:.3g}" for v in r["ce_outside"]),
+            topk=", ".join(f"{v:g}" for v in r["topk_outside"]),
+        )
+    )
 
 
 why_topk()
@@ -89,11 +141,19 @@ with c1:
 with c2:
     n_classes = state.page_slider(declared("oc_classes"), t("overconfidence.classes"), 5)
 with c3:
-    k_train = state.page_option(declared("oc_train_k"), lambda key: st.number_input(
-        t("overconfidence.train_k"), min_value=2, max_value=100, step=1, key=key, persist_state="session"))
+    k_train = state.page_option(
+        declared("oc_train_k"),
+        lambda key: st.number_input(
+            t("overconfidence.train_k"), min_value=2, max_value=100, step=1, key=key, persist_state="session"
+        ),
+    )
 with c4:
-    seed = state.page_option(declared("oc_seed"), lambda key: st.number_input(
-        t("overconfidence.seed"), min_value=0, max_value=10**6, step=1, key=key, persist_state="session"))
+    seed = state.page_option(
+        declared("oc_seed"),
+        lambda key: st.number_input(
+            t("overconfidence.seed"), min_value=0, max_value=10**6, step=1, key=key, persist_state="session"
+        ),
+    )
 steps, n_classes, k_train, seed = int(steps), int(n_classes), int(k_train), int(seed)
 if k_train >= n_classes:
     st.warning(t("overconfidence.k_too_big", k=k_train, n=n_classes, used=n_classes - 1))
@@ -106,14 +166,35 @@ if estimate is None:
     st.caption(t("overconfidence.duration_unmeasured", updates=updates))
 else:
     last_seconds, last_steps, last_classes = overconfidence_compute.last_run()
-    st.caption(t("overconfidence.duration", updates=updates, seconds=f"{estimate:.1f}", last=f"{last_seconds:.1f}",
-                 last_steps=last_steps, last_classes=last_classes))
+    st.caption(
+        t(
+            "overconfidence.duration",
+            updates=updates,
+            seconds=f"{estimate:.1f}",
+            last=f"{last_seconds:.1f}",
+            last_steps=last_steps,
+            last_classes=last_classes,
+        )
+    )
 
 if st.button(t("overconfidence.run"), key="oc_run", type="primary", icon=":material/play_arrow:"):
-    jobs.submit("overconfidence", tuple(settings.items()), jobs.training_demo(**settings, pretrain_steps=PRETRAIN_STEPS))
-job = jobs.follow("overconfidence", lambda d: t("overconfidence.progress", loss=t(LOSS_LABELS[d['loss']]),
-                  start=t("overconfidence.pretrained" if d["pretrained"] else "overconfidence.scratch"), step=d["step"],
-                  steps=d["steps"]) if d else t("overconfidence.pretraining"))
+    jobs.submit(
+        "overconfidence", tuple(settings.items()), jobs.training_demo(**settings, pretrain_steps=PRETRAIN_STEPS)
+    )
+job = jobs.follow(
+    "overconfidence",
+    lambda d: (
+        t(
+            "overconfidence.progress",
+            loss=t(LOSS_LABELS[d["loss"]]),
+            start=t("overconfidence.pretrained" if d["pretrained"] else "overconfidence.scratch"),
+            step=d["step"],
+            steps=d["steps"],
+        )
+        if d
+        else t("overconfidence.pretraining")
+    ),
+)
 if job is not None:  # this session's run (or the identical one it joined) has finished
     used = dict(job.key[1])
     st.session_state[RESULT] = {"settings": used, "seconds": job.seconds, "history": job.result}
@@ -124,8 +205,16 @@ if result is None:
     st.info(t("overconfidence.not_run"))
 else:
     used = result["settings"]
-    st.caption(t("overconfidence.ran", seconds=f"{result['seconds']:.1f}", steps=used["steps"], n=used["n_classes"],
-                 k=used["k"], seed=used["seed"]))
+    st.caption(
+        t(
+            "overconfidence.ran",
+            seconds=f"{result['seconds']:.1f}",
+            steps=used["steps"],
+            n=used["n_classes"],
+            k=used["k"],
+            seed=used["seed"],
+        )
+    )
     if used != settings:
         st.warning(t("overconfidence.stale"))
     history = result["history"]
@@ -142,19 +231,33 @@ else:
         accs = ", ".join(f"{SHORT[name]} {final(name, start, 'test_accuracy'):.3f}" for name in names)
         where = t("overconfidence.pretrained") if start else t("overconfidence.scratch")
         lines.append(t("overconfidence.final_line", start=where, accs=accs))
-    diff = {start: final("sparse_softmax", start, "test_accuracy") - final("cross_entropy", start, "test_accuracy")
-            for start in starts}
+    diff = {
+        start: final("sparse_softmax", start, "test_accuracy") - final("cross_entropy", start, "test_accuracy")
+        for start in starts
+    }
 
     def compare(d):
-        return t("overconfidence.better", d=f"{100 * d:.1f}") if d >= TIE else (
-            t("overconfidence.worse", d=f"{-100 * d:.1f}") if d <= -TIE else t("overconfidence.equal", d=f"{100 * d:+.1f}"))
+        return (
+            t("overconfidence.better", d=f"{100 * d:.1f}")
+            if d >= TIE
+            else (
+                t("overconfidence.worse", d=f"{-100 * d:.1f}")
+                if d <= -TIE
+                else t("overconfidence.equal", d=f"{100 * d:+.1f}")
+            )
+        )
 
     lines.append(t("overconfidence.topk_scratch", cmp=compare(diff[False])))
     lines.append(t("overconfidence.topk_pretrained", cmp=compare(diff[True])))
     supported = diff[True] >= TIE and diff[False] <= -TIE
-    sparse_gap = [final(name, start, "test_accuracy") - final("cross_entropy", start, "test_accuracy")
-                  for name in ("sparsemax", "entmax") for start in starts]
-    lines.append(t("overconfidence.sparse_line", low=f"{100 * min(sparse_gap):+.1f}", high=f"{100 * max(sparse_gap):+.1f}"))
+    sparse_gap = [
+        final(name, start, "test_accuracy") - final("cross_entropy", start, "test_accuracy")
+        for name in ("sparsemax", "entmax")
+        for start in starts
+    ]
+    lines.append(
+        t("overconfidence.sparse_line", low=f"{100 * min(sparse_gap):+.1f}", high=f"{100 * max(sparse_gap):+.1f}")
+    )
     gaps = {name: final(name, False, "logit_gap") for name in names}
     lines.append(t("overconfidence.gap_line", gaps=", ".join(f"{SHORT[name]} {g:.1f}" for name, g in gaps.items())))
     st.markdown("\n".join(f"- {line}" for line in lines))
@@ -163,40 +266,81 @@ else:
     else:
         st.warning(t("overconfidence.verdict_no", tie=f"{100 * TIE:g}"))
 
-    table = pd.DataFrame([{
-        t("overconfidence.col_start"): t("overconfidence.pretrained") if start else t("overconfidence.scratch"),
-        t("overconfidence.col_loss"): label[name],
-        t("overconfidence.col_test"): final(name, start, "test_accuracy"),
-        t("overconfidence.col_peak"): max(history[(name, start)]["test_accuracy"]),
-        t("overconfidence.col_train"): final(name, start, "train_accuracy"),
-        t("overconfidence.col_lossv"): final(name, start, "loss"),
-        t("overconfidence.col_gap"): final(name, start, "logit_gap"),
-        t("overconfidence.col_sparsity"): final(name, start, "sparsity"),
-    } for start in starts for name in names])
-    st.dataframe(table, hide_index=True, column_config={
-        c: st.column_config.NumberColumn(format="%.4f") for c in list(table.columns)[2:]})
+    table = pd.DataFrame(
+        [
+            {
+                t("overconfidence.col_start"): t("overconfidence.pretrained") if start else t("overconfidence.scratch"),
+                t("overconfidence.col_loss"): label[name],
+                t("overconfidence.col_test"): final(name, start, "test_accuracy"),
+                t("overconfidence.col_peak"): max(history[(name, start)]["test_accuracy"]),
+                t("overconfidence.col_train"): final(name, start, "train_accuracy"),
+                t("overconfidence.col_lossv"): final(name, start, "loss"),
+                t("overconfidence.col_gap"): final(name, start, "logit_gap"),
+                t("overconfidence.col_sparsity"): final(name, start, "sparsity"),
+            }
+            for start in starts
+            for name in names
+        ]
+    )
+    st.dataframe(
+        table,
+        hide_index=True,
+        column_config={c: st.column_config.NumberColumn(format="%.4f") for c in list(table.columns)[2:]},
+    )
 
     x = np.asarray(history[(names[0], False)]["step"], dtype=float)
     panel_titles = [t("overconfidence.scratch"), t("overconfidence.pretrained")]
 
     def metric_figure(title_key, y_key, metrics):
-        panel_curves = [[figures.Curve(f"{label[name]}{suffix}", np.asarray(history[(name, start)][metric], dtype=float),
-                                       mapping_color(training.LOSSES[name].mapping), dash, "lines+markers",
-                                       symbol=mapping_cue(training.LOSSES[name].mapping)["marker"])
-                         for metric, suffix, dash in metrics for name in names] for start in starts]
-        fig = figures.panels([x, x], panel_curves, [t("overconfidence.step_axis")] * 2, [t(y_key)] * 2, panel_titles,
-                             t("overconfidence.loss_legend"))
+        panel_curves = [
+            [
+                figures.Curve(
+                    f"{label[name]}{suffix}",
+                    np.asarray(history[(name, start)][metric], dtype=float),
+                    mapping_color(training.LOSSES[name].mapping),
+                    dash,
+                    "lines+markers",
+                    symbol=mapping_cue(training.LOSSES[name].mapping)["marker"],
+                )
+                for metric, suffix, dash in metrics
+                for name in names
+            ]
+            for start in starts
+        ]
+        fig = figures.panels(
+            [x, x],
+            panel_curves,
+            [t("overconfidence.step_axis")] * 2,
+            [t(y_key)] * 2,
+            panel_titles,
+            t("overconfidence.loss_legend"),
+        )
         fig.update_layout(title=t(title_key), margin=dict(t=80))
 
         def frame():
-            return pd.DataFrame({"step": x, **{f"{'pretrained' if start else 'scratch'}|{c.label}": c.y
-                                               for start, curves in zip(starts, panel_curves) for c in curves}})
+            return pd.DataFrame(
+                {
+                    "step": x,
+                    **{
+                        f"{'pretrained' if start else 'scratch'}|{c.label}": c.y
+                        for start, curves in zip(starts, panel_curves)
+                        for c in curves
+                    },
+                }
+            )
+
         return fig, frame
 
     plots = [
-        ("oc_accuracy", "overconfidence.acc_title", "overconfidence.acc_axis",
-         [("test_accuracy", t("overconfidence.held_out"), "solid"),
-          ("train_accuracy", t("overconfidence.train_set"), "dot")]),
+        (
+            "oc_accuracy",
+            "overconfidence.acc_title",
+            "overconfidence.acc_axis",
+            [
+                ("test_accuracy", t("overconfidence.held_out"), "solid"),
+                ("train_accuracy", t("overconfidence.train_set"), "dot"),
+            ],
+        ),
         ("oc_loss", "overconfidence.loss_title", "overconfidence.loss_axis", [("loss", "", "solid")]),
         ("oc_gap", "overconfidence.gap_title", "overconfidence.gap_axis2", [("logit_gap", "", "solid")]),
         ("oc_sparsity", "overconfidence.sparsity_title", "overconfidence.sparsity_axis", [("sparsity", "", "solid")]),

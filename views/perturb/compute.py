@@ -1,5 +1,6 @@
 """Perturb-max & Gumbel page: Monte-Carlo frequencies of argmax(x + noise), their central-limit error,
 Gumbel-softmax draws and sharpness, cached (explorer.compute.memo)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -85,6 +86,7 @@ QUANTILE_MAX_N = 12  # classes for which the page shows it (n x n x M values)
 def normal_quantiles(m: int) -> np.ndarray:
     """eps_k = Phi^-1((k - 1/2) / M), k = 1..M: evenly spaced quantiles of N(0, 1) (inverse CDF)."""
     from statistics import NormalDist
+
     inv = NormalDist().inv_cdf
     return np.array([inv((k - 0.5) / m) for k in range(1, m + 1)])
 
@@ -115,5 +117,7 @@ def smooth_accuracy(x: tuple, target: int, temperatures: tuple = SMOOTH_ACCURACY
     """Accuracy 1[argmax x = t] and its smooth version, the chance that argmax(x + T eps) = t with
     normal noise: perturb-max p_t at temperature T (probcore.perturbmax), for each T."""
     z = torch.tensor(np.asarray(x, dtype=float), dtype=torch.float64)
-    return {"accuracy": float(int(torch.argmax(z)) == target),
-            "p_t": {temp: float(probcore.perturbmax(z, noise="normal", temperature=temp)[target]) for temp in temperatures}}
+    return {
+        "accuracy": float(int(torch.argmax(z)) == target),
+        "p_t": {temp: float(probcore.perturbmax(z, noise="normal", temperature=temp)[target]) for temp in temperatures},
+    }

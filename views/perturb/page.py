@@ -1,5 +1,6 @@
 """Perturb-max and Gumbel: Gumbel-max sampling converging to softmax, perturb-max with other
 noises (exact quadrature against Monte-Carlo), and Gumbel-softmax samples at a temperature."""
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -24,8 +25,12 @@ x, n, seed = ctl.logits, ctl.n, ctl.seed
 softmax_p = compute.probabilities("softmax", ctl.x, compute.items({}))
 
 
-NOISE_LABELS = {"gumbel": "perturb.noise_gumbel", "normal": "perturb.noise_normal", "uniform": "perturb.noise_uniform",
-                "logistic": "perturb.noise_logistic"}  # probcore._validate.NOISES -> i18n key
+NOISE_LABELS = {
+    "gumbel": "perturb.noise_gumbel",
+    "normal": "perturb.noise_normal",
+    "uniform": "perturb.noise_uniform",
+    "logistic": "perturb.noise_logistic",
+}  # probcore._validate.NOISES -> i18n key
 
 
 def noise_label(noise: str) -> str:
@@ -54,8 +59,14 @@ def sampled() -> None:
     shown_notes.clear()
     samples = state.page_option(
         declared("perturb_samples"),
-        lambda key: st.select_slider(t("perturb.samples"), perturb_compute.SAMPLE_GRID, key=key, format_func=lambda v: f"{v:,}",
-                                     persist_state="session"))
+        lambda key: st.select_slider(
+            t("perturb.samples"),
+            perturb_compute.SAMPLE_GRID,
+            key=key,
+            format_func=lambda v: f"{v:,}",
+            persist_state="session",
+        ),
+    )
     N = min(int(samples), perturb_compute.sample_cap(n))
     if N < samples:
         st.caption(t("perturb.capped", n=n, cap=N, budget=perturb_compute.MC_DRAW_BUDGET))
@@ -64,8 +75,10 @@ def sampled() -> None:
     # ---------------------------------------------------------------- (a) Gumbel-max
     st.subheader(t("perturb.gumbel_max"))
     st.markdown(t("perturb.gumbel_max_text"))
-    st.latex(r"g_i = -\log(-\log u_i),\ u_i \sim \mathcal{U}(0, 1):\qquad "
-             r"P\big[\arg\max_j\,(x_j + g_j) = i\big] = \operatorname{softmax}(x)_i = \frac{e^{x_i}}{\sum_j e^{x_j}}")
+    st.latex(
+        r"g_i = -\log(-\log u_i),\ u_i \sim \mathcal{U}(0, 1):\qquad "
+        r"P\big[\arg\max_j\,(x_j + g_j) = i\big] = \operatorname{softmax}(x)_i = \frac{e^{x_i}}{\sum_j e^{x_j}}"
+    )
     ns, freqs = perturb_compute.perturbmax_nested(ctl.x, "gumbel", N, seed)
     f = freqs[-1]
     index = compute.view_index(x, {"softmax": softmax_p, "frequency": f}, state.TOP_VIEW)
@@ -73,68 +86,134 @@ def sampled() -> None:
     left, right = st.columns(2)
     with left:
         fig = figures.bars_and_markers(
-            index, x[index], [figures.BarSeries(t("perturb.frequency"), f[index], mapping_color("gumbel_softmax"))],
+            index,
+            x[index],
+            [figures.BarSeries(t("perturb.frequency"), f[index], mapping_color("gumbel_softmax"))],
             [figures.BarSeries(t("perturb.softmax_ref"), softmax_p[index], mapping_color("softmax"))],
-            t("perturb.hist_title", N=N), t("perturb.freq_axis"), t("fig.legend"), symbol="line-ew-open")
-        ui.show_figure(fig, "perturb_gumbel_max", table=lambda: pd.DataFrame(
-            {"class": np.arange(n), "logit": x, "softmax": softmax_p, f"frequency_N{N}": f}))
+            t("perturb.hist_title", N=N),
+            t("perturb.freq_axis"),
+            t("fig.legend"),
+            symbol="line-ew-open",
+        )
+        ui.show_figure(
+            fig,
+            "perturb_gumbel_max",
+            table=lambda: pd.DataFrame({"class": np.arange(n), "logit": x, "softmax": softmax_p, f"frequency_N{N}": f}),
+        )
     tv = total_variation(freqs, softmax_p)
     max_err = np.abs(freqs - softmax_p).max(axis=1)
     clt = perturb_compute.clt_total_variation(softmax_p, ns)
     with right:
-        curves = [figures.Curve(t("perturb.tv"), tv, mapping_color("gumbel_softmax")),
-                  figures.Curve(t("perturb.max_err"), max_err, mapping_color("perturbmax")),
-                  figures.Curve(t("perturb.clt"), clt, figures.ZERO_COLOR, "dash")]
-        ui.show_figure(perturb_figures.error_chart(ns, curves, t("perturb.n_axis"), t("perturb.error_axis"), t("perturb.error_title")),
-                       "perturb_gumbel_error", table=lambda: ui.curves_frame("N", ns, curves))
+        curves = [
+            figures.Curve(t("perturb.tv"), tv, mapping_color("gumbel_softmax")),
+            figures.Curve(t("perturb.max_err"), max_err, mapping_color("perturbmax")),
+            figures.Curve(t("perturb.clt"), clt, figures.ZERO_COLOR, "dash"),
+        ]
+        ui.show_figure(
+            perturb_figures.error_chart(
+                ns, curves, t("perturb.n_axis"), t("perturb.error_axis"), t("perturb.error_title")
+            ),
+            "perturb_gumbel_error",
+            table=lambda: ui.curves_frame("N", ns, curves),
+        )
     st.caption(t("perturb.error_note", N=N, tv=tv[-1], err=max_err[-1], clt=clt[-1]))
 
     # ---------------------------------------------------------------- (b) perturb-max
     st.subheader(t("perturb.perturbmax"))
     st.markdown(t("perturb.perturbmax_text"))
-    st.latex(r"p_i = P\big[\arg\max_j\,(x_j + \varepsilon_j) = i\big] "
-             r"= \mathbb{E}\big[\operatorname{onehot}(\arg\max(x + \varepsilon))\big]_i "
-             r"= \int \varphi(t - x_i) \prod_{j \neq i} \Phi(t - x_j)\,dt "
-             r"= \mathbb{E}_{\varepsilon}\Big[\prod_{j \neq i} \Phi(x_i - x_j + \varepsilon)\Big]")
+    st.latex(
+        r"p_i = P\big[\arg\max_j\,(x_j + \varepsilon_j) = i\big] "
+        r"= \mathbb{E}\big[\operatorname{onehot}(\arg\max(x + \varepsilon))\big]_i "
+        r"= \int \varphi(t - x_i) \prod_{j \neq i} \Phi(t - x_j)\,dt "
+        r"= \mathbb{E}_{\varepsilon}\Big[\prod_{j \neq i} \Phi(x_i - x_j + \varepsilon)\Big]"
+    )
     chosen = state.page_option(
         declared("perturb_noises"),
-        lambda key: st.pills(t("perturb.noises"), NOISES, selection_mode="multi", key=key, format_func=noise_label,
-                             persist_state="session"))
+        lambda key: st.pills(
+            t("perturb.noises"),
+            NOISES,
+            selection_mode="multi",
+            key=key,
+            format_func=noise_label,
+            persist_state="session",
+        ),
+    )
     noises = [nz for nz in NOISES if nz in (chosen or ())]
-    contenders = int(np.count_nonzero(ctl.logits > ctl.logits.max() - 1))  # the only ones uniform noise can lift to the top
+    contenders = int(
+        np.count_nonzero(ctl.logits > ctl.logits.max() - 1)
+    )  # the only ones uniform noise can lift to the top
     if "uniform" in noises and contenders > UNIFORM_QUAD_MAX_N:
         noises.remove("uniform")
         st.caption(t("perturb.uniform_skipped", limit=UNIFORM_QUAD_MAX_N, n=contenders))
     if not noises:
         st.info(t("perturb.no_noise"))
     else:
-        quad = {nz: compute.probabilities("perturbmax", ctl.x, compute.items({"noise": nz, "temperature": 1.0}))
-                for nz in noises}
+        quad = {
+            nz: compute.probabilities("perturbmax", ctl.x, compute.items({"noise": nz, "temperature": 1.0}))
+            for nz in noises
+        }
         mc = {nz: perturb_compute.perturbmax_nested(ctl.x, nz, N, seed) for nz in noises}
         index = compute.view_index(x, quad, state.TOP_VIEW)
         top_caption(index)
         left, right = st.columns(2)
         with left:
             fig = figures.bars_and_markers(
-                index, x[index],
-                [figures.BarSeries(t("perturb.quad_label", noise=noise_label(nz)), quad[nz][index], perturb_figures.noise_color(nz))
-                 for nz in noises],
-                [figures.BarSeries(t("perturb.mc_label", noise=noise_label(nz)), mc[nz][1][-1][index], perturb_figures.noise_color(nz))
-                 for nz in noises],
-                t("perturb.quad_title", N=N), t("fig.probability"), t("perturb.noises"))
-            ui.show_figure(fig, "perturb_quadrature", table=lambda: pd.DataFrame(
-                {"class": np.arange(n), "logit": x, **{f"{nz}_quadrature": quad[nz] for nz in noises},
-                 **{f"{nz}_montecarlo_N{N}": mc[nz][1][-1] for nz in noises}}))
+                index,
+                x[index],
+                [
+                    figures.BarSeries(
+                        t("perturb.quad_label", noise=noise_label(nz)), quad[nz][index], perturb_figures.noise_color(nz)
+                    )
+                    for nz in noises
+                ],
+                [
+                    figures.BarSeries(
+                        t("perturb.mc_label", noise=noise_label(nz)),
+                        mc[nz][1][-1][index],
+                        perturb_figures.noise_color(nz),
+                    )
+                    for nz in noises
+                ],
+                t("perturb.quad_title", N=N),
+                t("fig.probability"),
+                t("perturb.noises"),
+            )
+            ui.show_figure(
+                fig,
+                "perturb_quadrature",
+                table=lambda: pd.DataFrame(
+                    {
+                        "class": np.arange(n),
+                        "logit": x,
+                        **{f"{nz}_quadrature": quad[nz] for nz in noises},
+                        **{f"{nz}_montecarlo_N{N}": mc[nz][1][-1] for nz in noises},
+                    }
+                ),
+            )
         with right:
             curves = []
             for nz in noises:
-                curves.append(figures.Curve(noise_label(nz), total_variation(mc[nz][1], quad[nz]), perturb_figures.noise_color(nz)))
+                curves.append(
+                    figures.Curve(
+                        noise_label(nz), total_variation(mc[nz][1], quad[nz]), perturb_figures.noise_color(nz)
+                    )
+                )
             for nz in noises:
-                curves.append(figures.Curve(t("perturb.clt_short", noise=noise_label(nz)),
-                                            perturb_compute.clt_total_variation(quad[nz], mc[nz][0]), perturb_figures.noise_color(nz), "dash"))
-            ui.show_figure(perturb_figures.error_chart(ns, curves, t("perturb.n_axis"), t("perturb.tv"), t("perturb.mc_error_title"),
-                                               t("perturb.noises")),
-                           "perturb_mc_error", table=lambda: ui.curves_frame("N", ns, curves))
+                curves.append(
+                    figures.Curve(
+                        t("perturb.clt_short", noise=noise_label(nz)),
+                        perturb_compute.clt_total_variation(quad[nz], mc[nz][0]),
+                        perturb_figures.noise_color(nz),
+                        "dash",
+                    )
+                )
+            ui.show_figure(
+                perturb_figures.error_chart(
+                    ns, curves, t("perturb.n_axis"), t("perturb.tv"), t("perturb.mc_error_title"), t("perturb.noises")
+                ),
+                "perturb_mc_error",
+                table=lambda: ui.curves_frame("N", ns, curves),
+            )
         errors = ", ".join(f"{noise_label(nz)} {np.abs(mc[nz][1][-1] - quad[nz]).max():.4f}" for nz in noises)
         gumbel_quad = compute.probabilities("perturbmax", ctl.x, compute.items({"noise": "gumbel", "temperature": 1.0}))
         st.caption(t("perturb.quad_note", N=N, errors=errors, gap=float(np.abs(gumbel_quad - softmax_p).max())))
@@ -145,9 +224,11 @@ sampled()
 # ---------------------------------------------------------------- (c) Gumbel-softmax
 st.subheader(t("perturb.gumbel_softmax"))
 st.markdown(t("perturb.gumbel_softmax_text"))
-st.latex(r"y = \operatorname{softmax}\!\Big(\frac{x + g}{T}\Big),\qquad "
-         r"y^{\text{hard}} = \operatorname{onehot}(\arg\max_i y_i) + y - \operatorname{sg}(y),\qquad "
-         r"y \xrightarrow[T \to 0]{} \operatorname{onehot}\big(\arg\max_i\,(x_i + g_i)\big)")
+st.latex(
+    r"y = \operatorname{softmax}\!\Big(\frac{x + g}{T}\Big),\qquad "
+    r"y^{\text{hard}} = \operatorname{onehot}(\arg\max_i y_i) + y - \operatorname{sg}(y),\qquad "
+    r"y \xrightarrow[T \to 0]{} \operatorname{onehot}\big(\arg\max_i\,(x_i + g_i)\big)"
+)
 TAU_LOW, TAU_HIGH = perturb_compute.TAU_CHOICES[0], perturb_compute.TAU_CHOICES[-1]
 
 
@@ -159,8 +240,9 @@ def tau_slider(key: str) -> float:
         snapped = min(perturb_compute.TAU_CHOICES, key=lambda c: abs(np.log(c / value)))
         st.caption(t("perturb.tau_snapped", value=f"{value:g}", tau=snapped))
         st.session_state[key] = snapped
-    return st.select_slider(t("perturb.tau"), perturb_compute.TAU_CHOICES, key=key, format_func=lambda v: f"{v:g}",
-                            persist_state="session")
+    return st.select_slider(
+        t("perturb.tau"), perturb_compute.TAU_CHOICES, key=key, format_func=lambda v: f"{v:g}", persist_state="session"
+    )
 
 
 @ui.fragment
@@ -172,22 +254,34 @@ def gumbel_softmax() -> None:
     with c2:
         draws = state.page_option(
             declared("perturb_draws"),
-            lambda key: st.slider(t("perturb.draws"), 1, 12, key=key, persist_state="session"))
+            lambda key: st.slider(t("perturb.draws"), 1, 12, key=key, persist_state="session"),
+        )
     soft, hard = perturb_compute.gumbel_softmax_draws(ctl.x, float(tau), int(draws), seed)
     index = compute.view_index(x, {"softmax": softmax_p}, state.TOP_VIEW)
     top_caption(index)
     left, right = st.columns(2)
     with left:
-        fig = perturb_figures.sample_strips(index, soft[:, index], hard[:, index], (t("perturb.soft"), t("perturb.hard")),
-                                    t("perturb.strips_title", draws=int(draws), tau=float(tau)))
-        ui.show_figure(fig, "perturb_gumbel_softmax", table=lambda: pd.DataFrame(
-            [[r, kind, *row] for kind, rows in (("soft", soft), ("hard", hard)) for r, row in enumerate(rows)],
-            columns=["sample", "kind", *[f"class_{i}" for i in range(n)]]))
+        fig = perturb_figures.sample_strips(
+            index,
+            soft[:, index],
+            hard[:, index],
+            (t("perturb.soft"), t("perturb.hard")),
+            t("perturb.strips_title", draws=int(draws), tau=float(tau)),
+        )
+        ui.show_figure(
+            fig,
+            "perturb_gumbel_softmax",
+            table=lambda: pd.DataFrame(
+                [[r, kind, *row] for kind, rows in (("soft", soft), ("hard", hard)) for r, row in enumerate(rows)],
+                columns=["sample", "kind", *[f"class_{i}" for i in range(n)]],
+            ),
+        )
     with right:
         taus = np.array(perturb_compute.TAUS)
         sharp = perturb_compute.gumbel_softmax_sharpness(ctl.x, seed)
-        fig = perturb_figures.sharpness_curve(taus, sharp, float(tau), n,
-                                      t("perturb.sharpness_title", draws=perturb_compute.SHARPNESS_DRAWS))
+        fig = perturb_figures.sharpness_curve(
+            taus, sharp, float(tau), n, t("perturb.sharpness_title", draws=perturb_compute.SHARPNESS_DRAWS)
+        )
         ui.show_figure(fig, "perturb_sharpness", table=lambda: pd.DataFrame({"tau": taus, "mean_max_y": sharp}))
     st.caption(t("perturb.strip_note", seed=seed))
 
@@ -200,9 +294,11 @@ gumbel_softmax()
 def quantile_section() -> None:
     st.subheader(t("perturb.quantiles"))
     st.markdown(t("perturb.quantiles_text"))
-    st.latex(r"p_i = \mathbb{E}_\varepsilon\Big[\prod_{j \ne i} \Phi(x_i - x_j + \varepsilon)\Big] \approx \frac1M \sum_{m=1}^{M}"
-             r" \prod_{j \ne i} \Phi(x_i - x_j + \varepsilon_m),\quad \varepsilon_m = \Phi^{-1}\Big(\frac{m - 1/2}{M}\Big);"
-             r"\qquad \mathbf 1[\arg\max x = t] \approx P[\arg\max(x + T\varepsilon) = t]")
+    st.latex(
+        r"p_i = \mathbb{E}_\varepsilon\Big[\prod_{j \ne i} \Phi(x_i - x_j + \varepsilon)\Big] \approx \frac1M \sum_{m=1}^{M}"
+        r" \prod_{j \ne i} \Phi(x_i - x_j + \varepsilon_m),\quad \varepsilon_m = \Phi^{-1}\Big(\frac{m - 1/2}{M}\Big);"
+        r"\qquad \mathbf 1[\arg\max x = t] \approx P[\arg\max(x + T\varepsilon) = t]"
+    )
     if ctl.n > perturb_compute.QUANTILE_MAX_N:
         st.caption(t("perturb.quantiles_large_n", limit=perturb_compute.QUANTILE_MAX_N, n=ctl.n))
         return
@@ -210,12 +306,18 @@ def quantile_section() -> None:
     acc = perturb_compute.smooth_accuracy(ctl.x, 0)
     left, right = st.columns(2)
     with left:
-        st.dataframe(pd.DataFrame({"M": list(q["errors"]), t("perturb.col_quantile_error"): list(q["errors"].values())}),
-                     hide_index=True, column_config={t("perturb.col_quantile_error"): st.column_config.NumberColumn(format="%.2e")})
+        st.dataframe(
+            pd.DataFrame({"M": list(q["errors"]), t("perturb.col_quantile_error"): list(q["errors"].values())}),
+            hide_index=True,
+            column_config={t("perturb.col_quantile_error"): st.column_config.NumberColumn(format="%.2e")},
+        )
     with right:
         smooth = "p₀ = P[argmax(x + Tε) = 0]"  # a formula: the same in both languages
-        st.dataframe(pd.DataFrame({"T": list(acc["p_t"]), smooth: list(acc["p_t"].values())}),
-                     hide_index=True, column_config={smooth: st.column_config.NumberColumn(format="%.4f")})
+        st.dataframe(
+            pd.DataFrame({"T": list(acc["p_t"]), smooth: list(acc["p_t"].values())}),
+            hide_index=True,
+            column_config={smooth: st.column_config.NumberColumn(format="%.4f")},
+        )
     st.caption(t("perturb.quantiles_note", accuracy=f"{acc['accuracy']:g}"))
 
 

@@ -211,8 +211,8 @@ STRINGS = {
         "zh": "|分位数估计 − probcore| 的最大值",
     },
     "perturb.quantiles_note": {
-        "en": "Normal noise, the logits above. Left: the quantile estimate against probcore.perturbmax(x, noise=\"normal\") (quadrature), for M quantiles. Right: the smooth accuracy of class 0, probcore.perturbmax(x, noise=\"normal\", temperature=T)₀; its accuracy 1[argmax x = 0] here is {accuracy}.",
-        "zh": "正态噪声，上方的 logits。左：分位数估计与 probcore.perturbmax(x, noise=\"normal\")（数值积分）之差，M 为分位数个数。右：类别 0 的平滑的准确率 probcore.perturbmax(x, noise=\"normal\", temperature=T)₀；这里它的准确率 1[argmax x = 0] 为 {accuracy}。",
+        "en": 'Normal noise, the logits above. Left: the quantile estimate against probcore.perturbmax(x, noise="normal") (quadrature), for M quantiles. Right: the smooth accuracy of class 0, probcore.perturbmax(x, noise="normal", temperature=T)₀; its accuracy 1[argmax x = 0] here is {accuracy}.',
+        "zh": '正态噪声，上方的 logits。左：分位数估计与 probcore.perturbmax(x, noise="normal")（数值积分）之差，M 为分位数个数。右：类别 0 的平滑的准确率 probcore.perturbmax(x, noise="normal", temperature=T)₀；这里它的准确率 1[argmax x = 0] 为 {accuracy}。',
     },
     "perturb.quantiles_large_n": {
         "en": "The quantile estimate and the smooth accuracy are shown for n ≤ {limit} classes (the estimate holds n × n × M values); here n = {n}.",

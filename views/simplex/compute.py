@@ -1,4 +1,5 @@
 """Simplex page: the image of a grid of logits (radius R, m x m points) under each mapping."""
+
 from __future__ import annotations
 
 import numpy as np

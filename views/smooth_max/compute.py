@@ -1,5 +1,6 @@
 """Smooth max page: LSE_T(x) = T log sum exp(x / T) against max(x), its gradient softmax(x / T), the
 properties of a smooth max tested on random draws, beta-curves and attention saturation."""
+
 from __future__ import annotations
 
 import math
@@ -51,8 +52,11 @@ def property_tests(n: int, draws: int, shift: float, seed: int) -> dict[str, dic
         smaller = p[:, :, None] < p[:, None, :] - PROPERTY_TOL
         broken = (bigger & smaller).flatten(1).any(1).numpy()
         first = int(np.argmax(broken)) if broken.any() else None
-        out[name] = {"shift": float((shifted - p).abs().max()), "order": float(broken.mean()),
-                     "example": None if first is None else (x[first].numpy(), p[first].numpy())}
+        out[name] = {
+            "shift": float((shifted - p).abs().max()),
+            "order": float(broken.mean()),
+            "example": None if first is None else (x[first].numpy(), p[first].numpy()),
+        }
     return out
 
 
@@ -90,8 +94,13 @@ def saturation(seed: int) -> dict[str, np.ndarray]:
             p = probcore.softmax(s)
             out.append(float((1 - (p**2).sum(-1)).mean()))
         spread.append(float(scores.std()))
-    return {"d": np.array(DIMS, dtype=float), "raw": np.array(raw), "scaled": np.array(scaled),
-            "score_sd": np.array(spread), "uniform": 1 - 1 / ATTENTION_KEYS}
+    return {
+        "d": np.array(DIMS, dtype=float),
+        "raw": np.array(raw),
+        "scaled": np.array(scaled),
+        "score_sd": np.array(spread),
+        "uniform": 1 - 1 / ATTENTION_KEYS,
+    }
 
 
 def softmax_readings(x: tuple, draws: int = 200, seed: int = 0) -> dict:
@@ -119,11 +128,21 @@ def softmax_readings(x: tuple, draws: int = 200, seed: int = 0) -> dict:
         room = np.min(np.where(delta < 0, p / -np.where(delta < 0, delta, -1.0), np.inf))
         q = np.clip(p + rng.uniform(0.1, 1.0) * room * delta, 0.0, None)
         best = max(best, float(-np.sum(np.where(q > 0, q * np.log(np.where(q > 0, q, 1.0)), 0.0))))
-    ratios = {beta: float(np.divide(*probcore.softmax(torch.tensor([1.0, -1.0], dtype=D64), beta=beta).numpy()))
-              for beta in (1.0, 10.0)}
-    return {"A": float(log_partition.detach()), "grad_diff": float(np.abs(z.grad.numpy() - p).max()),
-            "mean": float(p @ xs), "entropy": entropy, "draws": draws if free else 0, "best_other": best,
-            "ratios": ratios, "soft_read": float(p @ np.arange(len(xs))), "hard_read": int(np.argmax(xs))}
+    ratios = {
+        beta: float(np.divide(*probcore.softmax(torch.tensor([1.0, -1.0], dtype=D64), beta=beta).numpy()))
+        for beta in (1.0, 10.0)
+    }
+    return {
+        "A": float(log_partition.detach()),
+        "grad_diff": float(np.abs(z.grad.numpy() - p).max()),
+        "mean": float(p @ xs),
+        "entropy": entropy,
+        "draws": draws if free else 0,
+        "best_other": best,
+        "ratios": ratios,
+        "soft_read": float(p @ np.arange(len(xs))),
+        "hard_read": int(np.argmax(xs)),
+    }
 
 
 def collision(x: tuple, pairs: int = 100_000, seed: int = 0) -> dict:
@@ -134,6 +153,11 @@ def collision(x: tuple, pairs: int = 100_000, seed: int = 0) -> dict:
     rng = np.random.default_rng(seed)
     a, b = rng.choice(len(p), size=pairs, p=p), rng.choice(len(p), size=pairs, p=p)
     square = float(np.sum(p**2))
-    return {"sum_sq": square, "frequency": float(np.mean(a == b)), "pairs": pairs, "h2": -math.log(square),
-            "shannon": float(-np.sum(np.where(p > 0, p * np.log(np.where(p > 0, p, 1.0)), 0.0))),
-            "one_minus": 1.0 - square}
+    return {
+        "sum_sq": square,
+        "frequency": float(np.mean(a == b)),
+        "pairs": pairs,
+        "h2": -math.log(square),
+        "shannon": float(-np.sum(np.where(p > 0, p * np.log(np.where(p > 0, p, 1.0)), 0.0))),
+        "one_minus": 1.0 - square,
+    }

@@ -1,5 +1,6 @@
 """Large vocabularies page: hierarchical softmax on a Zipf vocabulary, sampled softmax, NCE and their
 costs; p_i ∝ i^-s (Zipf), cached (explorer.compute.memo)."""
+
 from __future__ import annotations
 
 import functools
@@ -44,6 +45,7 @@ def vocab_logits(n: int, s: float, sigma: float, seed: int) -> torch.Tensor:
     """Logits of one context over n classes: the Zipf(s) unigram log-frequency plus N(0, sigma^2)
     noise (the context moves the scores away from the unigram), float64, from ``seed``."""
     from probcore.vocab import zipf_frequencies
+
     noise = torch.randn(n, generator=torch.Generator().manual_seed(seed), dtype=torch.float64)
     return zipf_frequencies(n, s).log() + sigma * noise
 
@@ -51,6 +53,7 @@ def vocab_logits(n: int, s: float, sigma: float, seed: int) -> torch.Tensor:
 def vocab_proposal(name: str, n: int, s: float) -> torch.Tensor:
     """The sampling distribution q: uniform 1/n, or the Zipf(s) unigram frequencies."""
     from probcore.vocab import zipf_frequencies
+
     return torch.full((n,), 1.0 / n, dtype=torch.float64) if name == "uniform" else zipf_frequencies(n, s)
 
 
@@ -60,6 +63,7 @@ def vocab_hs(n: int, s: float, seed: int) -> dict:
     random h with random node vectors (both N(0, 1), d = VOCAB_D, drawn from ``seed``: first the
     (n - 1, d) node vectors, then h). Returns numpy arrays and the code-length figures."""
     from probcore import vocab
+
     freqs = vocab.zipf_frequencies(n, s)
     tree = vocab.huffman_tree(freqs)
     g = torch.Generator().manual_seed(seed)
@@ -67,10 +71,18 @@ def vocab_hs(n: int, s: float, seed: int) -> dict:
     h = torch.randn(VOCAB_D, generator=g, dtype=torch.float64)
     with torch.no_grad():
         p = vocab.hierarchical_softmax(h, vectors, tree)
-    return dict(p=p.numpy(), sum=float(p.sum()), freqs=freqs.numpy(), lengths=tree.lengths.numpy(),
-                nodes=tree.nodes.numpy(), codes=tree.codes.numpy(), entropy=vocab.entropy_bits(freqs),
-                expected=vocab.expected_path_length(tree, freqs), log2_n=float(np.log2(n)),
-                max_length=tree.max_length)
+    return dict(
+        p=p.numpy(),
+        sum=float(p.sum()),
+        freqs=freqs.numpy(),
+        lengths=tree.lengths.numpy(),
+        nodes=tree.nodes.numpy(),
+        codes=tree.codes.numpy(),
+        entropy=vocab.entropy_bits(freqs),
+        expected=vocab.expected_path_length(tree, freqs),
+        log2_n=float(np.log2(n)),
+        max_length=tree.max_length,
+    )
 
 
 @memo(16)
@@ -78,6 +90,7 @@ def huffman_uniform(n: int) -> dict[str, float]:
     """code_length_summary of n equal frequencies (Zipf s = 0): the Huffman expected length equals
     log2 n only when n is a power of 2."""
     from probcore.vocab import code_length_summary, zipf_frequencies
+
     return code_length_summary(zipf_frequencies(n, 0.0))
 
 
@@ -85,9 +98,12 @@ def huffman_uniform(n: int) -> dict[str, float]:
 def vocab_bounds(s: float) -> dict[str, np.ndarray]:
     """Entropy, Huffman expected and maximum code length of Zipf(s) for n in VOCAB_BOUND_NS."""
     from probcore.vocab import code_length_summary, zipf_frequencies
+
     rows = [code_length_summary(zipf_frequencies(n, s)) for n in VOCAB_BOUND_NS]
-    return {key: np.array([r[key] for r in rows], dtype=float)
-            for key in ("n", "entropy_bits", "expected_length", "log2_n", "max_length")}
+    return {
+        key: np.array([r[key] for r in rows], dtype=float)
+        for key in ("n", "entropy_bits", "expected_length", "log2_n", "max_length")
+    }
 
 
 @memo(32)
@@ -96,12 +112,14 @@ def vocab_importance(n: int, s: float, sigma: float, seed: int) -> dict:
     (VOCAB_REPEATS draws, a generator seeded with ``seed`` for every m): {proposal: {field: array}}
     plus "log_z" (exact) and "chi2" (chi^2(p || q), the variance of Z_hat / Z with one sample)."""
     from probcore.vocab import importance_sampling_stats, partition_estimate_variance
+
     x = vocab_logits(n, s, sigma, seed)
     out = {"log_z": float(torch.logsumexp(x, 0)), "chi2": {}}
     for name in VOCAB_PROPOSALS:
         q = vocab_proposal(name, n, s)
-        stats = [importance_sampling_stats(x, q, m, VOCAB_REPEATS, torch.Generator().manual_seed(seed))
-                 for m in VOCAB_MS]
+        stats = [
+            importance_sampling_stats(x, q, m, VOCAB_REPEATS, torch.Generator().manual_seed(seed)) for m in VOCAB_MS
+        ]
         out[name] = {f: np.array([getattr(st_, f) for st_ in stats], dtype=float) for f in stats[0]._fields}
         out["chi2"][name] = float(partition_estimate_variance(x, q, 1))
     return out
@@ -121,6 +139,7 @@ def vocab_nce(n: int, s: float, sigma: float, seed: int) -> dict:
     * ``grad_err_exact``: the same for the exact expected NCE gradient k q D - (1 - D_t) onehot(t),
       D = p / (p + k q) (the bias left for finite k)."""
     from probcore.vocab import draw_samples, nce_loss
+
     x = vocab_logits(n, s, sigma, seed)
     logp = torch.log_softmax(x, 0)
     p = logp.exp()
@@ -157,8 +176,13 @@ def vocab_nce(n: int, s: float, sigma: float, seed: int) -> dict:
         out["loss_limit"].append(ce + float(np.log(k * float(q[t]))) + 1.0)
         out["grad_err_draw"].append(float(torch.cat(err).mean()))
         out["grad_err_exact"].append(float((expected - grad_ce).abs().sum() / norm))
-    return {**{key: np.array(v) for key, v in out.items()}, "target": t, "ce": ce, "p_t": float(p[t]),
-            "q_t": float(q[t])}
+    return {
+        **{key: np.array(v) for key, v in out.items()},
+        "target": t,
+        "ce": ce,
+        "p_t": float(p[t]),
+        "q_t": float(q[t]),
+    }
 
 
 def vocab_costs(s: float) -> dict:
@@ -167,11 +191,16 @@ def vocab_costs(s: float) -> dict:
     import time
 
     from probcore.vocab import COST_METHODS, measure_costs
+
     start = time.perf_counter()
     rows = [measure_costs(n, s=s, **VOCAB_COST) for n in VOCAB_COST_NS]
-    return {"n": np.array(VOCAB_COST_NS, dtype=float), "s": s, "threads": torch.get_num_threads(),
-            "seconds": time.perf_counter() - start,
-            **{meth: np.array([r[meth] for r in rows]) for meth in COST_METHODS}}
+    return {
+        "n": np.array(VOCAB_COST_NS, dtype=float),
+        "s": s,
+        "threads": torch.get_num_threads(),
+        "seconds": time.perf_counter() - start,
+        **{meth: np.array([r[meth] for r in rows]) for meth in COST_METHODS},
+    }
 
 
 def _one_thread(fn):
@@ -179,11 +208,14 @@ def _one_thread(fn):
     they save (see probcore.check.torch_threads). For the runs done in the job process
     (explorer.serving.jobs), which a plain ``streamlit run`` starts with torch's default thread count; the
     app's own process already computes on one thread (app.py: one_torch_thread)."""
+
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         from probcore.check import torch_threads
+
         with torch_threads(1):
             return fn(*args, **kwargs)
+
     return wrapper
 
 
@@ -256,8 +288,11 @@ def vocab_training(settings: tuple, progress=None) -> tuple:
     identical settings computed once): settings = (n, s, sigma, seed, k, m, steps, offset) ->
     (settings, NCE run, sampled-softmax run)."""
     n, s, sigma, seed, k, m, steps, offset = settings
-    return (settings, nce_self_normalisation(n, s, sigma, seed, k, steps, offset),
-            sampled_softmax_training(n, s, sigma, seed, m, steps))
+    return (
+        settings,
+        nce_self_normalisation(n, s, sigma, seed, k, steps, offset),
+        sampled_softmax_training(n, s, sigma, seed, m, steps),
+    )
 
 
 def cost_job(s: float, progress: Callable) -> dict:
