@@ -246,8 +246,8 @@ def hard_sigmoid_section() -> None:
         figures.line_chart(
             gaps,
             [
-                figures.Curve(mapping_label("softmax"), curves["softmax"], mapping_color("softmax")),
-                figures.Curve(mapping_label("sparsemax"), curves["sparsemax"], mapping_color("sparsemax")),
+                figures.mapping_curve("softmax", mapping_label("softmax"), curves["softmax"]),
+                figures.mapping_curve("sparsemax", mapping_label("sparsemax"), curves["sparsemax"]),
             ],
             "t = z₁ − z₂",
             t("fig.probability"),
