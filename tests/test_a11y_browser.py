@@ -54,6 +54,7 @@ def browser():
         yield b
 
 
+NAMED = "([title, lang]) => document.title === title && document.documentElement.lang === lang"
 ALL_DRAWN = """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')].every(c => c.querySelector('.main-svg'))
     && [...document.querySelectorAll('[data-live-view]')].every(v => v.hasAttribute('data-values'))
     && !document.querySelector('[data-stale="true"]')"""
@@ -142,8 +143,13 @@ def test_every_page_has_no_serious_or_critical_violation_and_names_itself(server
                 except sync_api.TimeoutError:  # say which page, and go on with the others
                     failures[name] = {"not drawn": [f"within {TIMEOUT_MS / 1000:g} s"]}
                     continue
-                assert page.title() == window_title(catalogue(lang)[entry.title]), (name, page.title())
-                assert page.evaluate("document.documentElement.lang") == lang, name
+                want = window_title(catalogue(lang)[entry.title])
+                try:  # the title and <html lang> follow the run (set_page_config, the page script): wait for them
+                    page.wait_for_function(NAMED, arg=[want, lang], timeout=30_000)
+                except sync_api.TimeoutError:
+                    got = page.evaluate("[document.title, document.documentElement.lang]")
+                    failures[name] = {"window title / lang": [f"{got} instead of {[want, lang]}"]}
+                    continue
                 grow_to_full_height(page)
                 found = serious(axe_violations(page))
                 faint = page.evaluate(FAINT_CHART_TEXT)
