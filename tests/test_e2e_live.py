@@ -13,6 +13,8 @@ import numpy as np
 import pytest
 
 from bench.browser import CHROMIUM, ROOT, chromium, serve, settle
+from explorer.drawing.colors import mapping_color
+from explorer.i18n.shared import STRINGS
 from explorer.session import state
 from probcore.registry import MAPPINGS
 
@@ -396,3 +398,31 @@ def test_figure_first(server, browser, size, present, request):
         finally:
             page.close()
     assert not problems, problems
+
+
+@pytest.mark.slow
+def test_compare_marks_an_underflow_apart_from_an_exact_zero(server, browser):
+    """At x = (1.2, 0.3, -1000) softmax's p_2 (about e^-1001) is > 0 but 0 in float64: an open circle on the axis
+    in softmax's colour, with the underflow hover and legend entry; sparsemax's p_2 is exactly 0: the cross. The
+    screen-reader sentence counts sparsemax's zero as exact and softmax's as an underflow."""
+    page = open_view(browser, server, "compare", "?logits=1.2,0.3,-1000&show=softmax,sparsemax")
+    try:
+        shown = view_values(page, "compare")
+        assert shown["logits"] == [1.2, 0.3, -1000]
+        assert shown["mappings"]["softmax"][2] == 0 and shown["mappings"]["sparsemax"][2] == 0
+        assert shown["underflows"] == {"softmax": [False, False, True], "sparsemax": [False, False, False]}
+        column = page.locator("[data-live-view='compare'] [data-class='2']")
+        ring, cross = column.locator("circle.pl-underflow"), column.locator("path.pl-zero")
+        assert ring.count() == 1 and cross.count() == 1
+        assert ring.get_attribute("stroke") == mapping_color("softmax")
+        assert cross.get_attribute("stroke") == mapping_color("sparsemax")
+        assert ring.locator("title").text_content().endswith(STRINGS["fig.underflow_hover"]["en"])
+        assert cross.locator("title").text_content().endswith("p = 0 (exact)")
+        legend = page.locator("[data-live-view='compare'] .pl-key").all_text_contents()
+        assert STRINGS["fig.exact_zero"]["en"] in legend and STRINGS["fig.underflow"]["en"] in legend
+        spoken = page.locator("[data-live-view='compare'] .pl-sr").text_content()
+        assert spoken.count("1 exact zero(s)") == 1  # sparsemax's: softmax's 0 is not counted as exact
+        assert spoken.count("1 p > 0 rounded to 0 (underflow)") == 1
+        assert not page.errors, page.errors
+    finally:
+        page.close()

@@ -26,6 +26,7 @@ from explorer import compute
 from views.loss_landscape import compute as loss_landscape_compute
 from views.simplex import figures as simplex_figures
 from probcore import reference as R
+from probcore.registry import MAPPINGS
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNNER = ROOT / "explorer" / "live" / "parity_runner.mjs"
@@ -305,6 +306,53 @@ def plane_cases(rng, count: int) -> list[dict]:
     return cases
 
 
+UNDERFLOWS = [  # (name, x, kw): p > 0 exactly and 0 in float64 somewhere, or an exact 0 beside it
+    ("softmax", [1.2, 0.3, -1000.0], {"temperature": 1.0}),
+    ("softmax", [0.0, -1000.0, -2000.0, 5.0], {"temperature": 0.5}),
+    ("taylor_softmax", [0.0, 1e100, -1e100], {"order": 2, "temperature": 1.0}),
+    ("am_softmax", [0.9, -1.0, -math.inf], {"margin": 0.0, "scale": 1e4, "temperature": 1.0}),
+    ("sparse_softmax", [5.0, 1.0, -900.0, -1000.0], {"k": 3, "temperature": 1.0}),
+    ("sparse_softmax", [5.0, 1.0, -900.0, -1000.0], {"top_p": 1.0, "temperature": 1.0}),
+    ("perturbmax", [0.0, -0.5, -1.0, -1000.0], {"noise": "uniform", "temperature": 1.0}),
+    ("perturbmax", [0.0, -0.5, -1.0, -1000.0], {"noise": "gumbel", "temperature": 1.0}),
+    ("perturbmax", [0.0, -0.5, -1.0, -1000.0], {"noise": "normal", "temperature": 1.0}),
+    ("entmax", [1.2, 0.3, -1000.0], {"alpha": 1.01, "temperature": 1.0}),
+    ("entmax", [0.0, -99.99, -200.0], {"alpha": 1.01, "temperature": 1.0}),  # 1e-4^100: > 0, rounds to 0
+    ("entmax", [1.2, 0.3, -1000.0], {"alpha": 0.5, "temperature": 1.0}),
+    ("sparsemax", [1.2, 0.3, -1000.0], {"temperature": 1.0}),
+    ("sparsemax", [1.0, 0.0, 0.0], {"temperature": 1.0}),  # ties on the threshold: off the support
+    ("entmax15", [1.2, 0.3, -1000.0], {"temperature": 1.0}),
+    ("entmax", [1.0, 1.0, -math.inf, 0.0, 0.0], {"alpha": 2.0, "temperature": 1.0}),
+]
+
+
+def positive_cases(rng, count: int) -> list[dict]:
+    """probcore.js's positive_exactly (where p > 0 in exact arithmetic: a 0 there is an underflow) against
+    explorer.compute.positive_exactly on every mapping the live views draw: UNDERFLOWS, then generated logits
+    (ties, -inf masks) with a third spread by 1000, and each with its p from probcore.js."""
+    names = (*LIVE_NAMES, "perturbmax")
+    generated = []
+    for i in range(count):
+        name = names[i % len(names)]
+        x = _logits(rng, 60)
+        if i % 3 == 0:
+            x = x * 1000 / max(1.0, np.abs(x[np.isfinite(x)]).max(initial=1.0))  # a spread of ~1000
+        kw = _kw(rng, name, len(x)) if name != "perturbmax" else {"temperature": _temperature(rng)}
+        if name == "sparse_softmax" and i % 2:
+            kw = {"top_p": float(rng.uniform(0.05, 1.0)), "temperature": kw["temperature"]}
+        if name == "perturbmax":
+            kw["noise"] = ("gumbel", "normal", "uniform", "logistic")[(i // len(names)) % 4]
+        if name == "entmax" and i % 4 == 0:
+            kw["alpha"] = float(rng.choice([1.01, 2.0, 1.5, 1.0]))
+        generated.append((name, x, kw))
+    cases = []
+    for name, x, kw in [*UNDERFLOWS, *generated]:
+        with np.errstate(invalid="ignore"):  # an all -inf row: z - max z is NaN, nothing is positive
+            expected = compute.positive_exactly(name, tuple(x), compute.items(kw)).astype(float)
+        cases.append(dict(fn="positive_exactly", args=[name, x, kw], expected=expected, tol=0.0, relative=False))
+    return cases
+
+
 def error_cases() -> list[dict]:
     """Bad parameters: the same ValueError message as probcore (compared up to 'got')."""
     x = [1.0, 0.5, -0.5]
@@ -344,7 +392,7 @@ def error_cases() -> list[dict]:
 def all_cases() -> list[dict]:
     rng = np.random.default_rng(21)
     cases = error_cases() + path_cases(rng) + plane_cases(rng, 50) + jacobian_cases(rng, 700) + loss_cases(rng, 2400)
-    return cases + mapping_cases(rng, N_CASES - len(cases) + 300)
+    return cases + mapping_cases(rng, N_CASES - len(cases) + 300) + positive_cases(np.random.default_rng(23), 800)
 
 
 def mismatch(case: dict, result: dict) -> str | None:
@@ -407,7 +455,33 @@ def test_browser_maths_matches_probcore(cases, tmp_path):
         "cross_entropy",
         "plane_coordinates",
         "logits_on_plane",
+        "positive_exactly",
     } <= kinds
+
+
+def _server_underflows(name: str, x: list, kw: dict) -> list[bool]:
+    """explorer.compute.underflows of a case of UNDERFLOWS at probcore's p (its reference, target 0)."""
+    assert (name, x, kw) in UNDERFLOWS
+    extra = {"target": 0} if MAPPINGS[name].needs_target else {}
+    p = MAPPINGS[name].reference(np.array(x), **kw, **extra)
+    return compute.underflows(name, tuple(x), compute.items(kw), p).tolist()
+
+
+def test_the_underflow_cases_hold_underflows_and_exact_zeros():
+    """UNDERFLOWS hold what they are there for: a p computed as 0 though > 0 (softmax spread by 1000, a kept
+    top-k class at -900, alpha-entmax at 1.01) and exact zeros, not underflows (sparsemax, uniform perturb-max)."""
+    T = {"temperature": 1.0}
+    assert _server_underflows("softmax", [1.2, 0.3, -1000.0], T) == [False, False, True]
+    assert _server_underflows("sparse_softmax", [5.0, 1.0, -900.0, -1000.0], {"k": 3, **T}) == [
+        False,
+        False,
+        True,
+        False,
+    ]
+    assert _server_underflows("entmax", [0.0, -99.99, -200.0], {"alpha": 1.01, **T}) == [False, True, False]
+    assert not any(_server_underflows("sparsemax", [1.2, 0.3, -1000.0], T))
+    assert R.sparsemax([1.2, 0.3, -1000.0])[2] == 0
+    assert not any(_server_underflows("perturbmax", [0.0, -0.5, -1.0, -1000.0], {"noise": "uniform", **T}))
 
 
 def test_cases_cover_the_ranges(cases):

@@ -1,6 +1,8 @@
 // Compare, live: every shown mapping's p as grouped SVG bars, recomputed with probcore.js and redrawn in the
 // animation frame after each input (live_core.js): a logit handle, a bar dragged up or down, a parameter.
-// The root holds what it draws: data-live-view="compare", data-values = {"logits", "mappings": {name: p}}.
+// A 0 that is > 0 in exact arithmetic (an underflow: positive_exactly) is an open circle, the other zeros a cross.
+// The root holds what it draws: data-live-view="compare", data-values = {"logits", "mappings": {name: p},
+// "underflows": {name: [whether p_i is an underflow]}}.
 
 /** Dragging a bar up or down moves its logit: the plot's height is `bound` logits. */
 function dragBars(view) {
@@ -32,8 +34,15 @@ function dragBars(view) {
 function drawCompare(view) {
   const { data, svg } = view;
   const started = performance.now();
-  const { probs, errors } = compute(view);
+  const { probs, errors, kwargs } = compute(view);
   const names = data.mappings.filter((name) => probs[name]);
+  const underflow = {};
+  for (const name of names) {
+    const p = probs[name], zero = p.some((v) => v === 0);
+    const positive = zero ? positive_exactly(name, view.logits, kwargs[name]) : null;
+    underflow[name] = Array.from(p, (v, i) => zero && v === 0 && positive[i]);
+  }
+  const zeros = new Set(names.flatMap((name) => underflow[name].filter((_, i) => probs[name][i] === 0)));  // true: an underflow
   const index = viewIndex(view.logits, probs);
   const width = Math.max(view.root.clientWidth, 320), height = fitHeight(view);
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
@@ -41,12 +50,12 @@ function drawCompare(view) {
   svg.setAttribute("height", height);
   svg.replaceChildren();
   view.plotHeight = drawBars(view, svg, { x: 0, y: 0, width, height }, index, names, probs,
-    { logY: data.log_y, draggable: data.handles });
-  drawLegend(view, names, Object.values(probs).some((p) => p.some((v) => v === 0)) ? [data.text.exact_zero] : []);
+    { logY: data.log_y, draggable: data.handles, underflow });
+  drawLegend(view, names, [[false, data.text.exact_zero], [true, data.text.underflow]].filter(([under]) => zeros.has(under)).map(([, words]) => words));
   view.message.textContent = Object.entries(errors).map(([name, message]) => `${data.labels[name]}: ${message}`).join("\n");
   const shown = {};
   for (const name of names) shown[name] = Array.from(probs[name]);
-  setValues(view, { logits: view.logits, mappings: shown }, started);
+  setValues(view, { logits: view.logits, mappings: shown, underflows: underflow }, started);
 }
 
 export default function liveCompare(args) {

@@ -131,14 +131,17 @@ function setValues(view, values, started) {
 }
 
 /** One sentence per shown mapping for screen readers ("sparsemax: p = 0.95, 0.05, 0; 1 exact zero"), written on
- * release and when the server's state is drawn, not every frame. */
+ * release and when the server's state is drawn, not every frame. A 0 that data-values' "underflows" marks (> 0
+ * exactly) is counted as an underflow, not as an exact zero. */
 function speak(view) {
   const values = JSON.parse(view.root.getAttribute("data-values") || "{}");
   const { text, labels } = view.data;
   const lines = Object.entries(values.mappings || {}).map(([name, p]) => {
-    const zeros = p.filter((v) => v === 0).length;
+    const under = (values.underflows?.[name] || []).filter(Boolean).length;
+    const zeros = p.filter((v) => v === 0).length - under;
     const shown = p.slice(0, 12).map((v) => (v === 0 ? "0" : Number(v.toPrecision(2)))).join(", ") + (p.length > 12 ? ", …" : "");
-    return `${labels[name]}: p = ${shown}${zeros ? `; ${text.zeros.replace("{k}", zeros)}` : ""}`;
+    const counts = [[zeros, text.zeros], [under, text.underflows]].filter(([k]) => k).map(([k, words]) => `; ${words.replace("{k}", k)}`);
+    return `${labels[name]}: p = ${shown}${counts.join("")}`;
   });
   view.summary.textContent = `${text.view_name}. x = ${values.logits.map(fmt).join(", ")}. ${lines.join(". ")}.`;
 }
@@ -305,9 +308,10 @@ function logTicks(floor) {
 
 /** Grouped bars of p (Compare, Sweeps) in ``svg`` within the box {x, y, width, height}: one column per class of
  * ``index`` (a [data-class] group, its hit area draggable when ``draggable``), one bar per mapping with its
- * marker on top; an exact zero is a cross on the axis, never a bar; hover gives mapping, class and p. Returns
- * the plot's height in px. */
-function drawBars(view, svg, box, index, names, probs, { logY = false, draggable = false, title = null, top = null } = {}) {
+ * marker on top; an exact zero is a cross on the axis, never a bar, and a 0 that ``underflow[name]`` marks (> 0
+ * exactly, rounded to 0: positive_exactly) an open circle there; hover gives mapping, class and p. Returns the
+ * plot's height in px. */
+function drawBars(view, svg, box, index, names, probs, { logY = false, draggable = false, title = null, top = null, underflow = {} } = {}) {
   const { data } = view;
   const font = data.font_size;
   const margin = { l: 4.2 * font, r: 10, t: title ? 1.6 * font : 12, b: 4.2 * font };
@@ -336,8 +340,12 @@ function drawBars(view, svg, box, index, names, probs, { logY = false, draggable
     el("rect", { x: x0, y: oy, width: group, height: plotH, class: "pl-hit" }, column, SVG);
     names.forEach((name, m) => {
       const p = probs[name][i], bx = x0 + 0.1 * group + m * barW, color = data.colors[name];
-      const tip = `${data.labels[name]}\nclass ${i}\np = ${p === 0 ? "0 (exact)" : p.toPrecision(6)}`;
-      if (p === 0) {  // exact zero: a cross on the axis, never a tiny bar
+      const under = p === 0 && Boolean(underflow[name]?.[i]);
+      const tip = `${data.labels[name]}\nclass ${i}\n${under ? data.text.underflow_hover : `p = ${p === 0 ? "0 (exact)" : p.toPrecision(6)}`}`;
+      if (under) {  // > 0 exactly, 0 in float64: an open circle on the axis
+        const ring = el("circle", { cx: bx + barW / 2, cy: y(floor), r: cross, stroke: color, class: "pl-zero pl-underflow" }, column, SVG);
+        el("title", {}, ring, SVG).textContent = tip;
+      } else if (p === 0) {  // exact zero: a cross on the axis, never a tiny bar
         const cx = bx + barW / 2, zy = y(floor);
         const zero = el("path", { d: `M${cx - cross},${zy - cross}L${cx + cross},${zy + cross}M${cx - cross},${zy + cross}L${cx + cross},${zy - cross}`, stroke: color, class: "pl-zero" }, column, SVG);
         el("title", {}, zero, SVG).textContent = tip;

@@ -296,9 +296,9 @@ function orderDescending(z) {
   return Array.from(z.keys()).sort((i, j) => (z[j] > z[i] ? 1 : z[j] < z[i] ? -1 : i - j));
 }
 
-/** p_i = exp(z_i) / sum_{j in Omega} exp(z_j) on Omega = top-k (or the top-p nucleus) of z, else 0. */
-export function sparse_softmax(x, k = null, top_p = null, temperature = 1) {
-  const z = scaled(x, temperature);
+/** Omega of top-k / top-p softmax: the k largest z (ties by index); given top_p, the fewest whose softmax mass
+ * reaches top_p. */
+function keptClasses(z, k, top_p) {
   check_k_or_top_p(k, top_p);
   const order = orderDescending(z);
   if (top_p !== null && top_p !== undefined) {
@@ -309,7 +309,13 @@ export function sparse_softmax(x, k = null, top_p = null, temperature = 1) {
     while (first < mass.length && mass[first] < wanted) first++;
     k = Math.min(first + 1, z.length);
   }
-  const omega = order.slice(0, check_k(k, z.length));
+  return order.slice(0, check_k(k, z.length));
+}
+
+/** p_i = exp(z_i) / sum_{j in Omega} exp(z_j) on Omega = top-k (or the top-p nucleus) of z, else 0. */
+export function sparse_softmax(x, k = null, top_p = null, temperature = 1) {
+  const z = scaled(x, temperature);
+  const omega = keptClasses(z, k, top_p);
   const p = new Float64Array(z.length);
   const kept = softmax(omega.map((i) => z[i]));
   omega.forEach((i, j) => { p[i] = kept[j]; });
@@ -319,30 +325,42 @@ export function sparse_softmax(x, k = null, top_p = null, temperature = 1) {
 /** p = relu(z - tau),  tau = (sum_{j<=K} z_(j) - 1) / K,  K = #{k : z_(k) > (sum_{j<=k} z_(j) - 1) / k}. */
 export function sparsemax(x, temperature = 1) {
   const z = shifted(scaled(x, temperature));
+  const tau = sparsemaxThreshold(z);
+  return tau !== null ? z.map((v) => Math.max(v - tau, 0)) : new Float64Array(z.length);
+}
+
+/** sparsemax's tau (above); null where no entry is finite. */
+function sparsemaxThreshold(z) {
   const zSorted = sortedDescending(z);
   const tau = cumsum(zSorted).map((s, i) => (s - 1) / (i + 1));
   let support = 0;
   for (let i = 0; i < z.length; i++) if (zSorted[i] > tau[i]) support++;
-  return support ? z.map((v) => Math.max(v - tau[support - 1], 0)) : new Float64Array(z.length);
+  return support ? tau[support - 1] : null;
 }
 
 /** p = relu(z - tau)^2, z = x/2T, tau = mu_k - sqrt(1/k - sigma_k^2) for the k with z_(k) >= tau_k >= z_(k+1). */
 export function entmax15(x, temperature = 1) {
   const z = shifted(scaled(x, temperature).map((v) => v / 2));
+  const tau = entmax15Threshold(z);
+  return tau !== null ? z.map((v) => Math.max(v - tau, 0) ** 2) : new Float64Array(z.length);
+}
+
+/** 1.5-entmax's tau (above) of z = x / 2T shifted; null where no entry is finite. */
+function entmax15Threshold(z) {
   const zSorted = sortedDescending(z.filter((v) => v > -Infinity));
   const m = zSorted.length;
-  if (!m) return new Float64Array(z.length);
+  if (!m) return null;
   const sums = cumsum(zSorted), squares = cumsum(zSorted.map((v) => v ** 2));
-  let best = 0, bestMiss = Infinity, bestTau = 0;
+  let bestMiss = Infinity, bestTau = 0;
   for (let i = 0; i < m; i++) {
     const k = i + 1, mu = sums[i] / k;
     const sigma2 = squares[i] / k - mu ** 2;
     const tau = mu - Math.sqrt(Math.max(1 / k - sigma2, 0));
     const next = i + 1 < m ? zSorted[i + 1] : -Infinity;
     const miss = Math.max(tau - zSorted[i], 0) + Math.max(next - tau, 0);  // 0 inside the bracket
-    if (miss < bestMiss) [best, bestMiss, bestTau] = [i, miss, tau];
+    if (miss < bestMiss) [bestMiss, bestTau] = [miss, tau];
   }
-  return z.map((v) => Math.max(v - bestTau, 0) ** 2);
+  return bestTau;
 }
 
 /** exp_alpha(u) = [1 + (alpha-1) u]_+^(1/(alpha-1)) = exp(log1p((alpha-1) u) / (alpha-1)); e^u at alpha = 1. */
@@ -358,8 +376,15 @@ export function entmax(x, alpha = 1.5, temperature = 1, n_iter = 80) {
   if (alpha === 1) return softmax(x, temperature);
   if (alpha === 2) return sparsemax(x, temperature);
   const z = shifted(scaled(x, temperature));
+  const lam = entmaxLambda(z, alpha, n_iter);
+  if (lam === null) return new Float64Array(z.length);
+  return normalize(z.map((v) => (Number.isFinite(v) ? exp_alpha(v - lam, alpha) : 0)));
+}
+
+/** alpha-entmax's lam (above) of z shifted to max 0, n_iter bisection steps; null where no entry is finite. */
+function entmaxLambda(z, alpha, n_iter = 80) {
   const live = z.filter((v) => Number.isFinite(v));
-  if (!live.length) return new Float64Array(z.length);
+  if (!live.length) return null;
   // max z = 0: mass(0) >= 1 (the max alone), mass(hi) <= 1 (n entries at most exp_alpha(-hi) = 1/n each)
   let lo = 0, hi = (1 - live.length ** (1 - alpha)) / (alpha - 1);
   for (let i = 0; i < check_positive_int("n_iter", n_iter); i++) {
@@ -367,8 +392,7 @@ export function entmax(x, alpha = 1.5, temperature = 1, n_iter = 80) {
     if (sum(live.map((v) => exp_alpha(v - mid, alpha))) >= 1) lo = mid;
     else hi = mid;
   }
-  const lam = (lo + hi) / 2;
-  return normalize(z.map((v) => (Number.isFinite(v) ? exp_alpha(v - lam, alpha) : 0)));
+  return (lo + hi) / 2;
 }
 
 /** p_i = P[argmax(z + eps) = i] = int pdf(t - z_i) prod_{j != i} Phi(t - z_j) dt  (gumbel noise: softmax). */
@@ -470,11 +494,46 @@ export const MAPPINGS = {
   am_softmax: (x, kw, target = 0) => am_softmax(x, target, kw.margin ?? 0.35, kw.scale ?? 30, kw.temperature ?? 1),
 };
 
+function mapping(name) {
+  if (!MAPPINGS[name]) throw new ValueError(`mapping must be one of ${Object.keys(MAPPINGS).join(", ")}; got ${repr(name)}`);
+  return MAPPINGS[name];
+}
+
 /** p = mapping(x) with the explorer's keyword arguments (``target``: the margin mappings' class). */
 export function probabilities(name, x, kw = {}, target = 0) {
-  const fn = MAPPINGS[name];
-  if (!fn) throw new ValueError(`mapping must be one of ${Object.keys(MAPPINGS).join(", ")}; got ${repr(name)}`);
-  return fn(x, kw, target);
+  return mapping(name)(x, kw, target);
+}
+
+/** Where the mapping's p is > 0 in exact arithmetic, from its definition, not from the float p (explorer.compute's
+ * positive_exactly): at every finite logit for the dense mappings (softmax, Taylor, AM-softmax whatever its target,
+ * perturb-max with unbounded noise, alpha-entmax with alpha <= 1); on Omega for top-k / top-p softmax; where
+ * z_i > max z - 1 for perturb-max with uniform noise (z = x / T); where (alpha - 1) z - tau > 1e-9 for sparsemax
+ * (alpha 2), 1.5-entmax and alpha-entmax with alpha > 1 (z = x / T shifted to max 0, tau their threshold: within
+ * 1e-9 of it counts as off the support). A p of 0 where this is true is an underflow, the other zeros are exact. */
+export function positive_exactly(name, x, kw = {}) {
+  mapping(name);
+  x = vector(x);
+  const live = Array.from(x, (v) => v > -Infinity), temperature = kw.temperature ?? 1;
+  if (name === "sparse_softmax") {
+    const inside = live.map(() => false);
+    for (const i of keptClasses(scaled(x, temperature), kw.top_p != null ? null : kw.k ?? 3, kw.top_p ?? null)) inside[i] = live[i];
+    return inside;
+  }
+  if (name === "perturbmax" && check_noise(kw.noise ?? "gumbel") === "uniform") {  // bounded noise U[0, 1]
+    const z = scaled(x, temperature), top = max(z);
+    return Array.from(z, (v) => v > top - 1);
+  }
+  const alpha = { sparsemax: 2, entmax15: 1.5 }[name] ?? (name === "entmax" ? check_alpha(kw.alpha ?? 1.5) : 1);
+  if (alpha <= 1) return live;
+  const z = shifted(scaled(x, temperature));
+  let tau;
+  if (name === "entmax15") tau = entmax15Threshold(z.map((v) => v / 2));
+  else if (alpha === 2) tau = sparsemaxThreshold(z);
+  else {
+    const lam = entmaxLambda(z, alpha);  // p = exp_alpha(z - lam) = [(alpha - 1) z - tau]_+^(1 / (alpha - 1))
+    tau = lam === null ? null : (alpha - 1) * lam - 1;
+  }
+  return Array.from(z, (v) => tau !== null && (alpha - 1) * v - tau > 1e-9);
 }
 
 /** The loss the Compare table and the loss plane use for a mapping (probcore.registry's ``loss``),
