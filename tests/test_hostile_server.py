@@ -47,7 +47,9 @@ async def open_session(base: str, path: str = "", link: str = "", headers: dict 
     )
     s.reader = asyncio.create_task(s._read(s.ws, s.inbox, s.closed))
     ok, why = await s.rerun(timeout=90)
-    assert ok, why
+    assert ok or refused(s), (
+        why
+    )  # a run the address's budget refuses is a finished run here (bench_load counts it failed)
     return s
 
 
@@ -161,7 +163,7 @@ def test_fresh_sessions_of_one_address_share_one_rerun_budget(address_cluster):
             refused_runs += refused(s)
             for _ in range(2):
                 ok, why = await s.rerun(timeout=60)
-                assert ok, why
+                assert ok or refused(s), why
                 refused_runs += refused(s)
             await s.close()
         return refused_runs
