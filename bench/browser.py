@@ -117,9 +117,12 @@ def open_controls(page) -> None:
     are left as they are."""
     if not page.locator("[data-live-view]").count():
         return
-    for summary in page.locator("[data-testid='stExpander'] details:not([open]) > summary").all():
-        summary.click()
-    page.wait_for_function("() => !document.querySelector(\"[data-testid='stExpander'] details:not([open])\")")
+    closed = "[data-testid='stExpander'] details:not([open]) > summary"
+    left = page.locator(closed).count()
+    while left:  # one at a time: an opened expander leaves the selector, so indices taken before a click move
+        page.locator(closed).first.click()
+        page.wait_for_function("([sel, n]) => document.querySelectorAll(sel).length < n", arg=[closed, left])
+        left = page.locator(closed).count()
 
 
 def slider_step(page, key: str = "ArrowRight", slider: str = "x_2") -> float:
