@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.browser import CHROMIUM, IDLE, ROOT, VIEWPORT, chromium, serve
+from bench.browser import CHROMIUM, IDLE, ROOT, VIEWPORT, chromium, open_controls, serve
 from bench.lesson_browser import idle, wait_for_step
 from explorer.classroom import lessons
 from explorer.i18n import catalogue
@@ -235,6 +235,7 @@ def test_lesson_bar_keys_only_without_a_focused_control_and_no_invisible_tab_sto
         "() => [...document.querySelectorAll('iframe')].filter(f => f.offsetHeight <= 2).map(f => f.tabIndex)"
     )
     assert frames and all(index == -1 for index in frames), frames  # the keys' 1-px frame is no Tab stop
+    open_controls(page)  # the Mappings expander starts folded on a page with a live view (figure first)
     chip = page.locator(".st-key-w_params_of button").first  # a mapping chip
     chip.focus()
     page.keyboard.press("ArrowRight")  # goes to the focused chip, not to the lesson
