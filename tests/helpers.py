@@ -5,7 +5,10 @@ threshold tests' inputs and tolerances, two numpy implementations, and the explo
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
+import sys
+import types
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -200,3 +203,14 @@ def stored_bytes(store) -> bytes:
         elif kind == b"zset":
             out += r.zrange(key, 0, -1)
     return b"\n".join(out)
+
+
+@contextlib.contextmanager
+def plain_main():
+    """A bare __main__ while processes are spawned: after an AppTest, __main__ is the last script
+    Streamlit ran, which spawn would run again in the child."""
+    main, sys.modules["__main__"] = sys.modules["__main__"], types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        sys.modules["__main__"] = main

@@ -5,18 +5,16 @@ against both backends: SQLite (one machine) and Redis (several)."""
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import multiprocessing
 import os
-import sys
 import time
-import types
 from pathlib import Path
 
 import pytest
 
 from explorer.serving import runs
+from helpers import plain_main
 from explorer.serving.jobs import JobQueue
 from explorer.serving.runs_redis import RedisRuns
 
@@ -30,17 +28,6 @@ def computation(log: str, hold: float, progress):
     progress(0.5, step=1)
     time.sleep(hold)
     return {"pid": os.getpid(), "history": [3.0, 2.0, 1.0]}
-
-
-@contextlib.contextmanager
-def plain_main():
-    """A bare __main__ while processes are spawned: after an AppTest, __main__ is the last script
-    Streamlit ran, which spawn would run again in the child."""
-    main, sys.modules["__main__"] = sys.modules["__main__"], types.ModuleType("__main__")
-    try:
-        yield
-    finally:
-        sys.modules["__main__"] = main
 
 
 def lines(log: Path) -> list[str]:
