@@ -1,6 +1,7 @@
 """Worker CPU per script run, one kind of step at a time: where a class's CPU goes.
 
     python bench/bench_step_cpu.py [--steps 30] [--only compare_release,follow_poll] [--floor] [--json OUT]
+                                   [--root CHECKOUT]
 
 Starts one Streamlit worker of the explorer (serve/cluster.py, no proxy) and, for each kind of step
 of bench_load.py's class mix, one simulated browser (bench_load.Student: Streamlit's own protocol)
@@ -11,7 +12,8 @@ moved by other load on the machine than a latency (the load average is printed b
 following student's room poll (``follow_poll``: the lesson bar's ``st.fragment(run_every=1 s)``,
 sent as the frontend's timer does, ``is_auto_rerun``) follows a room made in the worker's own room
 store. ``--floor`` adds bench_explorer.py's one-slider one-chart app on a worker of its own: the
-floor of a script run here. A benchmark, not a test.
+floor of a script run here. ``--root`` serves the explorer of another checkout (an older commit's
+worktree, for a before / after of the same steps in one run of this script). A benchmark, not a test.
 """
 
 from __future__ import annotations
@@ -113,16 +115,21 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--only", default="", help="comma-separated step names (default: all): " + ", ".join(STEPS))
     parser.add_argument("--floor", action="store_true", help="also the floor app's slider step")
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument(
+        "--root", type=Path, default=None, help="the checkout whose app.py is served (default: this one)"
+    )
     args = parser.parse_args(argv)
     names = [s for s in args.only.split(",") if s] or list(STEPS)
     unknown = set(names) - set(STEPS)
     if unknown:
         parser.error(f"unknown steps: {', '.join(sorted(unknown))}")
-    result: dict = {"load_average_start": os.getloadavg()[0], "steps": args.steps}
+    result: dict = {"load_average_start": os.getloadavg()[0], "steps": args.steps, "root": str(args.root or ".")}
     with tempfile.TemporaryDirectory() as tmp:
         store_url = f"sqlite:///{Path(tmp) / 'rooms.sqlite3'}"
         env = {rooms.ENV_URL: store_url, "PROBCORE_RUNS_URL": f"sqlite:///{Path(tmp) / 'runs.sqlite3'}"}
-        with Cluster(1, env=env, proxy=False, run_dir=Path(tmp)) as cluster:
+        with Cluster(
+            1, env=env, proxy=False, run_dir=Path(tmp), **({"root": args.root} if args.root else {})
+        ) as cluster:
 
             def cpu() -> float:
                 return cluster.cpu_seconds()[0][0]

@@ -245,13 +245,13 @@ ACCESSIBILITY_JS = """<script>
     doc.addEventListener('click', (e) => {
       const opener = e.target.closest && e.target.closest('[data-testid="stPopoverButton"]');
       if (!opener) return;
-      let tries = 0;
+      const until = performance.now() + 3000;  // a busy machine draws the popover's buttons late
       const focusInside = () => {
         const body = doc.querySelector('[data-testid="stPopoverBody"]');
         const first = body && body.querySelector('button, a[href], input, select, textarea, [tabindex]:not([tabindex="-1"])');
-        if (first) first.focus(); else if (tries++ < 30) requestAnimationFrame(focusInside);
+        if (first) first.focus(); else if (performance.now() < until) setTimeout(focusInside, 30);
       };
-      requestAnimationFrame(focusInside);
+      setTimeout(focusInside, 0);
     });
   }
   apply();
