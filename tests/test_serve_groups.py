@@ -22,7 +22,7 @@ from websockets.exceptions import ConnectionClosed
 from bench import bench_load as load
 from bench.load_client import Action, Page, Report, Student
 from explorer.classroom.rooms_redis import RedisRooms
-from explorer.i18n.shared import STRINGS
+from explorer.classroom.strings import STRINGS
 from explorer.serving.runs_redis import RedisRuns
 from serve.cluster import ROOT, Groups
 from serve.redis_server import REDIS
