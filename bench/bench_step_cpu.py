@@ -4,7 +4,7 @@
                                    [--root CHECKOUT]
 
 Starts one Streamlit worker of the explorer (serve/cluster.py, no proxy) and, for each kind of step
-of bench_load.py's class mix, one simulated browser (bench_load.Student: Streamlit's own protocol)
+of bench_load.py's class mix, one simulated browser (load_client.Student: Streamlit's own protocol)
 opens the step's page, takes a few warm-up steps, then ``--steps`` steps one after the other. The
 worker's CPU (user + system, /proc, the whole process: the script thread, the event loop that
 serialises and sends) over those steps divided by their number is the figure: CPU time, so far less
@@ -33,7 +33,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_explorer import FLOOR_APP  # noqa: E402
-from bench.bench_load import ELSEWHERE, Action, Page, Report, Student, quantile  # noqa: E402
+from bench.bench_load import quantile  # noqa: E402
+from bench.load_client import ELSEWHERE, Action, Page, Report, Student  # noqa: E402
 from explorer.classroom import lessons, rooms  # noqa: E402
 from serve.cluster import Cluster  # noqa: E402
 from views.registry import PAGES  # noqa: E402
@@ -50,7 +51,7 @@ STEPS = {
     "perturb_slider": ("perturb", Action("slider", "x_1")),
     "margin_slider": ("margin", Action("slider", "margin_m")),
     "overconfidence_eps": ("overconfidence", Action("number", "oc_eps", values=(0.05, 0.1, 0.5, 1.0))),
-    "page_switch": ("compare", Action("page", "*")),  # to the next page of bench_load's ELSEWHERE, in turn
+    "page_switch": ("compare", Action("page", "*")),  # to the next page of load_client's ELSEWHERE, in turn
     "follow_poll": ("compare", None),
 }
 WARM_UP = 4

@@ -47,8 +47,9 @@ from typing import Any, Callable, Collection
 import numpy as np
 import torch
 
-from probcore.check import _EXP_MAPPINGS, RowVerdict, check_outputs
+from probcore.check import RowVerdict, check_outputs
 from probcore.errors import ProbcoreError
+from probcore.hypotheses import _EXP_MAPPINGS
 from probcore.jacobian import jacobian
 from probcore.registry import Mapping, get_mapping
 

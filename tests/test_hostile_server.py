@@ -1,5 +1,5 @@
 """Hostile input, issue 25 findings 2, 8, 10: what a client sends over the websocket (Streamlit's
-protocol, spoken by bench/bench_load.py's client) against real Streamlit workers on loopback.
+protocol, spoken by bench/load_client.py) against real Streamlit workers on loopback.
 
 - clear_cache from a client: ignored (before: every st.cache_resource cleared, so the next run
   started another job process, 1 -> 4 after three messages, and the sender's rerun budget reset).
@@ -19,7 +19,7 @@ import pytest
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from websockets.asyncio.client import connect
 
-from bench import bench_load as load
+from bench.load_client import Page, Report, Student
 from serve.cluster import Cluster, descendants
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,9 +29,9 @@ def run(coro, timeout: float = 240):
     return asyncio.run(asyncio.wait_for(coro, timeout))
 
 
-async def open_session(base: str, path: str = "", link: str = "", headers: dict | None = None) -> load.Student:
+async def open_session(base: str, path: str = "", link: str = "", headers: dict | None = None) -> Student:
     """A fresh browser session (health, websocket with ``headers`` added, a first run)."""
-    s = load.Student(base, load.Page(path, link, 1, ()), random.Random(0), load.Report(), time.monotonic)
+    s = Student(base, Page(path, link, 1, ()), random.Random(0), Report(), time.monotonic)
     status, _ = await asyncio.to_thread(s._http, "GET", "/_stcore/health", b"", headers)
     assert status == 200
     cookie = "; ".join(f"{k}={v}" for k, v in s.cookies.items())
@@ -65,7 +65,7 @@ def job_processes(worker_pid: int) -> list[int]:
     return found
 
 
-def refused(s: load.Student) -> bool:
+def refused(s: Student) -> bool:
     return any("Too many updates" in text for text in s.alerts)
 
 

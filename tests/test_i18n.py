@@ -16,6 +16,7 @@ import streamlit as st
 import torch
 
 from explorer import i18n
+from explorer.classroom import lessons  # noqa: F401 (registers the classroom's words)
 from explorer.i18n import EN, MESSAGE_PATTERNS, ZH, localize, message_id
 from probcore.check import SENTENCES, Sentence
 from probcore.errors import MESSAGES, ProbcoreError

@@ -1,6 +1,6 @@
 """Serving a class: the bounded job queue (identical runs computed once, positions, the bound),
 the per-session rerun limit, and the real thing: workers behind HAProxy driven by
-bench/bench_load.py's protocol client (a slider step reaches the server and the URL, an upload
+bench/load_client.py's protocol client (a slider step reaches the server and the URL, an upload
 gets its verdict, Run gets its result, an oversized upload is refused), a short class, and a
 worker killed mid-class whose students are served again by the other worker with their URL."""
 
@@ -26,6 +26,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 from streamlit.testing.v1 import AppTest
 
 from bench import bench_load as load
+from bench.load_client import PAGES, Action, Page, Report, Student
 from explorer.serving.jobs import NICE, ChildProcess, JobQueue, QueueFull, train_histories
 from serve.cluster import HAPROXY, Cluster, haproxy_config
 
@@ -177,7 +178,7 @@ def test_fragment_reruns_spend_the_same_budget_a_flood_is_refused_a_normal_pace_
     with Cluster(workers=1, proxy=False, script=app) as c:
 
         async def go():
-            s = load.Student(c.worker_url(0), load.Page("", "", 1, ()), random.Random(0), load.Report(), time.monotonic)
+            s = Student(c.worker_url(0), Page("", "", 1, ()), random.Random(0), Report(), time.monotonic)
             await s.open()
             assert (await s.rerun())[0]
             wid, w = s.find("flood_x")
@@ -261,10 +262,10 @@ def test_workers_and_their_job_processes_compute_on_one_thread(cluster):
         assert {b"OMP_NUM_THREADS=1", b"OPENBLAS_NUM_THREADS=1", b"MKL_NUM_THREADS=1"} <= environ
 
 
-def student(cluster, path: str, link: str = "") -> load.Student:
-    page = next(p for p in load.PAGES if p.path == path)
-    page = load.Page(page.path, link, page.weight, page.actions)
-    return load.Student(cluster.url, page, random.Random(0), load.Report(), time.monotonic)
+def student(cluster, path: str, link: str = "") -> Student:
+    page = next(p for p in PAGES if p.path == path)
+    page = Page(page.path, link, page.weight, page.actions)
+    return Student(cluster.url, page, random.Random(0), Report(), time.monotonic)
 
 
 def run(coro):
@@ -284,7 +285,7 @@ def test_protocol_client_drives_the_real_server(cluster):
         s.states[wid].double_array_value.data.append(4.5)
         assert (await s.rerun()) == (True, "")
         assert "logits=" in s.query and "4.5" in urllib.parse.unquote(s.query)  # the server took the value
-        assert (await s.act(load.Action("page", "check")))[0]
+        assert (await s.act(Action("page", "check")))[0]
         assert s.find("check_source") is not None
         await s.close()
 
@@ -301,12 +302,12 @@ def test_a_release_of_the_live_view_is_one_state_commit_the_server_takes(cluster
         assert (await s.rerun()) == (True, "")
         wid, w, data = s.live_view()
         assert w.kind == "bidi_component" and w.fragment_id and data["logits"] == [1.2, 0.3, -0.5]
-        assert (await s.act(load.Action("release", "x_1"))) == (True, "")
+        assert (await s.act(Action("release", "x_1"))) == (True, "")
         sent = json.loads(s.states[wid].json_value)["state"]
         assert sent["seq"] == 1 and sent["logits"][0] == 1.2 and sent["logits"][2] == -0.5
         assert f"{sent['logits'][1]:.6g}" in urllib.parse.unquote(s.query), s.query
         assert s.live_view()[2]["seq"] == 1  # the server hands the release's number back
-        assert (await s.act(load.Action("release", "temperature"))) == (True, "")
+        assert (await s.act(Action("release", "temperature"))) == (True, "")
         sent = json.loads(s.states[wid].json_value)["state"]
         assert sent["seq"] == 2 and f"temperature={sent['params']['temperature']:.10g}" in s.query, s.query
         await s.close()
@@ -319,7 +320,7 @@ def test_upload_gets_its_verdict_and_an_oversized_upload_is_refused(cluster):
         s = student(cluster, "check")
         await s.open()
         assert (await s.rerun())[0]
-        assert (await s.act(load.Action("choice", "check_source", values=(1,))))[0]
+        assert (await s.act(Action("choice", "check_source", values=(1,))))[0]
         assert s.find("check_logits_file") is not None
         ok, why = await s.upload(("check_logits_file", "check_probs_file"))
         assert ok, why
@@ -366,7 +367,7 @@ def test_run_on_the_training_demo_returns_its_result(cluster):
         s = student(cluster, "overconfidence", "oc_steps=10&oc_classes=5")
         await s.open()
         assert (await s.rerun())[0]
-        ok, why = await s.act(load.Action("button", "oc_run"))
+        ok, why = await s.act(Action("button", "oc_run"))
         assert ok, why
         assert s.drawn.get("plotly_chart") == 5 and s.drawn.get("dataframe") == 1  # the bound + the run's four
         await s.close()

@@ -1,6 +1,6 @@
 """A class on two machines, as tested here: two groups of workers, each run from its own copy of
 the app with its own var/ (serve/cluster.py Groups), one Redis (appendonly) and one HAProxy in front,
-all on loopback, driven by bench/bench_load.py's protocol client. A student on group B follows a
+all on loopback, driven by bench/load_client.py's protocol client. A student on group B follows a
 room started on group A; an identical run pressed on both groups computes once; Redis stopped for
 10 s mid-class: every page still answers, with the inline "rooms unavailable, retrying" and no
 exception, a worker killed meanwhile loses no student, and once Redis is back the rooms resume
@@ -17,10 +17,12 @@ import time
 from pathlib import Path
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 from bench import bench_load as load
+from bench.load_client import Action, Page, Report, Student
 from explorer.classroom.rooms_redis import RedisRooms
-from explorer.i18n.shared import STRINGS
+from explorer.classroom.strings import STRINGS
 from explorer.serving.runs_redis import RedisRuns
 from serve.cluster import ROOT, Groups
 from serve.redis_server import REDIS
@@ -65,30 +67,30 @@ def run(coro):
     return asyncio.run(asyncio.wait_for(coro, 300))
 
 
-def student(groups: Groups, worker: str, path: str = "lesson", link: str = "") -> load.Student:
+def student(groups: Groups, worker: str, path: str = "lesson", link: str = "") -> Student:
     """A browser whose first request carries the proxy's cookie for ``worker`` (w1: group A, w2: B)."""
-    s = load.Student(groups.url, load.Page(path, link, 1, ()), random.Random(0), load.Report(), time.monotonic)
+    s = Student(groups.url, Page(path, link, 1, ()), random.Random(0), Report(), time.monotonic)
     s.cookies["PROBCORE_WORKER"] = worker
     return s
 
 
-def param(s: load.Student, name: str) -> str:
+def param(s: Student, name: str) -> str:
     from urllib.parse import parse_qs
 
     return parse_qs(s.query).get(name, [""])[0]
 
 
-async def start_room(teacher: load.Student) -> str:
+async def start_room(teacher: Student) -> str:
     await teacher.open()
     assert (await teacher.rerun())[0]
-    ok, why = await teacher.act(load.Action("button", "room_start"))
+    ok, why = await teacher.act(Action("button", "room_start"))
     assert ok, why
     code = param(teacher, "room")
     assert len(code) == 6, teacher.query
     return code
 
 
-async def until_step(s: load.Student, step: int) -> None:
+async def until_step(s: Student, step: int) -> None:
     """Poll as the browser does until the student's URL shows ``step`` (1-based), within WAIT_S."""
     deadline = time.monotonic() + WAIT_S
     while param(s, "step") != str(step):
@@ -107,7 +109,7 @@ def test_a_student_on_group_b_follows_a_room_started_on_group_a(groups):
         await follower.open()
         assert (await follower.rerun())[0]
         assert param(follower, "room") == code and param(follower, "step") == "1", follower.query
-        ok, why = await teacher.act(load.Action("button", "lesson_next"))
+        ok, why = await teacher.act(Action("button", "lesson_next"))
         assert ok, why
         await until_step(follower, 2)
         assert teacher.cookies["PROBCORE_WORKER"] == "w1" and follower.cookies["PROBCORE_WORKER"] == "w2"
@@ -133,7 +135,7 @@ def test_an_identical_run_pressed_on_both_groups_computes_once(groups):
             await s.open()
             ok, why = await s.rerun(timeout=120)  # a worker's first visit to the page: imports under load
             assert ok, why
-        results = await asyncio.gather(*(s.act(load.Action("button", "oc_run")) for s in pressers))
+        results = await asyncio.gather(*(s.act(Action("button", "oc_run")) for s in pressers))
         assert all(ok for ok, _ in results), results
         for s in pressers:
             assert s.drawn.get("plotly_chart") == 5, s.drawn  # both got the run's figures
@@ -157,7 +159,7 @@ def test_redis_stopped_mid_class_then_back_and_a_worker_killed_meanwhile(groups)
 
         groups.redis.stop()  # the outage
         began, warned = time.monotonic(), set()
-        ok, why = await teacher.act(load.Action("button", "lesson_next"))  # a move made during the outage
+        ok, why = await teacher.act(Action("button", "lesson_next"))  # a move made during the outage
         assert ok, why
         assert any(a.startswith(UNAVAILABLE) for a in teacher.alerts), teacher.alerts  # inline, no exception
         groups.kill_worker(1)  # group B's worker: two students lose their worker
@@ -168,8 +170,8 @@ def test_redis_stopped_mid_class_then_back_and_a_worker_killed_meanwhile(groups)
                     if any(a.startswith(UNAVAILABLE) for a in s.alerts):
                         warned.add(i)
                     if ok and s.find("x_0") is not None:  # the page itself works: a slider step
-                        ok, why = await s.act(load.Action("slider", "x_0"))
-                except (load.ConnectionClosed, OSError):
+                        ok, why = await s.act(Action("slider", "x_0"))
+                except (ConnectionClosed, OSError):
                     await s.reconnect(s.clock())  # through the proxy to the live worker, with its URL
                     ok, why = True, ""
                 assert ok, why  # no exception, no timeout: the page answers

@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from bench.browser import free_port
 from explorer.classroom import rooms
-from explorer.i18n.shared import STRINGS
+from explorer.classroom.strings import STRINGS
 from serve.redis_server import REDIS, RedisServer
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")

@@ -23,7 +23,8 @@ from typing import Any, Callable, NamedTuple
 import numpy as np
 
 from explorer import compute
-from explorer.i18n import LANGS, t
+from explorer.classroom import strings as classroom_strings
+from explorer.i18n import LANGS, register, t
 from explorer.session import state
 from probcore.registry import MAPPINGS
 from views import registry
@@ -32,6 +33,8 @@ from views.check import compute as check_compute
 from views.margin import compute as margin_compute
 from views.perturb import compute as perturb_compute
 from views.vocab import compute as vocab_compute
+
+register(classroom_strings.STRINGS)  # the classroom's words: the lesson bar and the Lessons page import this module too
 
 LESSON_DIR = Path(__file__).resolve().parents[2] / "lessons"
 MAX_BYTES = 64 * 1024  # a lesson file

@@ -1,7 +1,8 @@
 """Every interface string: ``t(key, **fields)`` in the session's language.
 
 The words live with their owner, the English and the Chinese of a key side by side: each page's in
-views/<page>/strings.py (registered by views/registry.py), the shared ones in
+views/<page>/strings.py (registered by views/registry.py), the lesson bar's and the rooms' in
+explorer/classroom/strings.py (registered by explorer/classroom/lessons.py), the shared ones in
 explorer/i18n/shared.py, probcore's messages in explorer/i18n/messages.py; explorer/i18n/catalogue.py
 holds them by language. A key missing from a language falls back to English, a key missing
 everywhere shows as itself. Mapping and parameter names come from the registry unless a language

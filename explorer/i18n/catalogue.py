@@ -1,7 +1,8 @@
 """The string catalogue: each language's text of every key, filled by :func:`register` from the
-modules that own the words (explorer/i18n/shared.py, explorer/i18n/messages.py, and each page's
-views/<page>/strings.py, registered by views/registry.py). A module's words are a dict
-``{key: {"en": text, "zh": text}}``: the English and the Chinese of a key side by side."""
+modules that own the words (explorer/i18n/shared.py, explorer/i18n/messages.py, each page's
+views/<page>/strings.py, registered by views/registry.py, and the classroom's
+explorer/classroom/strings.py, registered by explorer/classroom/lessons.py). A module's words are a
+dict ``{key: {"en": text, "zh": text}}``: the English and the Chinese of a key side by side."""
 
 from __future__ import annotations
 
