@@ -426,3 +426,52 @@ def test_compare_marks_an_underflow_apart_from_an_exact_zero(server, browser):
         assert not page.errors, page.errors
     finally:
         page.close()
+
+
+@pytest.mark.slow
+def test_sweeps_marks_an_underflow_apart_from_an_exact_zero(server, browser):
+    """Sweeps at x = (1.2, 0.3, -1000), T = 1: softmax's p_2 (about e^-1001) is > 0 but 0 in float64, an open
+    circle in softmax's colour with the underflow hover; sparsemax's and α-entmax's (α = 1.25) p_2 are exactly 0,
+    crosses; the legend has both keys and the spoken sentence counts one underflow. The α panel starts at α = 1.5
+    (p_2 exactly 0); moved to α = 1 (α-entmax is softmax there) its p_2 is an underflow (data-values'
+    "alpha_underflows"): an open circle in entmax's colour."""
+    page = open_view(browser, server, "sweeps", "?logits=1.2,0.3,-1000&show=softmax,sparsemax,entmax")
+    root = page.locator("[data-live-view='sweeps']")
+    try:
+        shown = view_values(page, "sweeps")
+        assert shown["logits"] == [1.2, 0.3, -1000] and shown["temperature"] == pytest.approx(1.0)
+        assert all(p[2] == 0 for p in shown["mappings"].values())
+        assert shown["underflows"] == {
+            "softmax": [False, False, True],
+            "sparsemax": [False, False, False],
+            "entmax": [False, False, False],
+        }
+        assert shown["alpha"] == 1.5 and shown["alpha_underflows"] == {"entmax": [False, False, False]}
+        column = root.locator("[data-class='2']")  # the T panel's column of class 2 comes first
+        ring, crosses = column.first.locator("circle.pl-underflow"), column.first.locator("path.pl-zero")
+        assert ring.count() == 1 and crosses.count() == 2
+        assert ring.get_attribute("stroke") == mapping_color("softmax")
+        assert {crosses.nth(k).get_attribute("stroke") for k in range(2)} == {
+            mapping_color("sparsemax"),
+            mapping_color("entmax"),
+        }
+        assert ring.locator("title").text_content().endswith(STRINGS["fig.underflow_hover"]["en"])
+        assert crosses.first.locator("title").text_content().endswith("p = 0 (exact)")
+        legend = root.locator(".pl-key").all_text_contents()
+        assert STRINGS["fig.exact_zero"]["en"] in legend and STRINGS["fig.underflow"]["en"] in legend
+        spoken = root.locator(".pl-sr").text_content()
+        assert spoken.count("1 exact zero(s)") == 2  # sparsemax's and entmax's: softmax's 0 is not exact
+        assert spoken.count("1 p > 0 rounded to 0 (underflow)") == 1
+        alpha_column = column.nth(1)  # the α panel's
+        assert alpha_column.locator("circle.pl-underflow").count() == 0
+        assert alpha_column.locator("path.pl-zero").count() == 1
+        root.locator("input[aria-label='alpha']").press("Home")  # α = 1
+        next_frame(page)
+        shown = view_values(page, "sweeps")
+        assert shown["alpha"] == 1 and shown["alpha_mappings"]["entmax"][2] == 0
+        assert shown["alpha_underflows"] == {"entmax": [False, False, True]}
+        assert alpha_column.locator("circle.pl-underflow").get_attribute("stroke") == mapping_color("entmax")
+        assert alpha_column.locator("path.pl-zero").count() == 0
+        assert not page.errors, page.errors
+    finally:
+        page.close()

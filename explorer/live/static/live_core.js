@@ -277,6 +277,22 @@ function drawLegend(view, names, extra = []) {
   for (const words of extra) el("span", { class: "pl-key" }, view.legend).textContent = words;
 }
 
+/** Which zeros of ``p`` (mapping ``name`` at logits ``x``, keyword arguments ``kw``) are underflows: > 0 in exact
+ * arithmetic (positive_exactly), 0 in float64. drawBars draws them as open circles, the other zeros as crosses. */
+function underflows(name, p, x, kw) {
+  const zero = Array.prototype.some.call(p, (v) => v === 0);
+  const positive = zero ? positive_exactly(name, x, kw) : null;
+  return Array.from(p, (v, i) => zero && v === 0 && positive[i]);
+}
+
+/** The legend's words for the zeros drawn (``blocks``: [{name: p}, {name: underflows}] pairs): the cross's where an
+ * exact zero is drawn, the open circle's where an underflow is. */
+function zeroKeys(view, blocks) {
+  const kinds = new Set(blocks.flatMap(([probs, under]) =>
+    Object.keys(probs).flatMap((name) => under[name].filter((_, i) => probs[name][i] === 0))));  // true: an underflow
+  return [[false, view.data.text.exact_zero], [true, view.data.text.underflow]].filter(([under]) => kinds.has(under)).map(([, words]) => words);
+}
+
 /** The chart's height: as asked (``data.height``), less where the first screen has less room below its top (figure
  * first: the chart, the legend and the downloads fit in the window), never under ``low``. */
 function fitHeight(view, low = 220) {
