@@ -9,6 +9,7 @@
 // {name: [the same at alpha]}}.
 
 const PLAY_MS = 120;  // one grid step per 120 ms, as the server's Plotly animation
+const MIN_PLOT = 6;  // the least height of a stacked panel's plot, in font sizes
 
 /** A sweep's control: its value's name and value, a range over the grid's indices, Play and Pause. */
 function sweepControl(view, key, grid, label, start) {
@@ -94,7 +95,10 @@ function drawSweeps(view) {
   }
   const index = viewIndex(view.logits, { ...atT, ...atAlpha });
   const width = Math.max(view.root.clientWidth, 320), height = fitHeight(view, 240);
-  const wide = width >= 900 && alphaNames.length > 0;
+  // the two panels side by side on a wide view, or where stacked each plot would be under MIN_PLOT font sizes high
+  // (a short first screen: 1280x720 in presentation mode)
+  const margin = barMargins(data.font_size, true);
+  const wide = alphaNames.length > 0 && (width >= 900 || height / 2 - margin.t - margin.b < MIN_PLOT * data.font_size);
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   svg.setAttribute("width", width);
   svg.setAttribute("height", height);
