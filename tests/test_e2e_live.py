@@ -377,19 +377,10 @@ FIRST_SCREEN = """view => {  // what is not on the first screen, or cut
 @pytest.mark.slow
 @pytest.mark.parametrize("present", [0, 1], ids=["plain", "present"])
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=["1280x720", "1920x1080"])
-def test_figure_first(server, browser, size, present, request):
+def test_figure_first(server, browser, size, present):
     """Every core page at 1280x720 and 1920x1080, presentation mode off and on: its live figure and the handle
     that drives it are on the first screen without scrolling, and no label there is cut (scrollWidth <=
-    clientWidth; no chart label outside the chart). Screenshots in artifacts/figure-first/. Known defect
-    (issue 21, open): at 1280x720 in presentation mode Jacobian's heat maps end about 32 px below the window
-    and Sweeps' rotated axis label runs past its panel: a strict xfail, so a fix shows as XPASS."""
-    if size == (1280, 720) and present:
-        request.applymarker(
-            pytest.mark.xfail(
-                strict=True,
-                reason="issue 21: Jacobian and Sweeps overflow the first screen at 1280x720 in presentation mode",
-            )
-        )
+    clientWidth; no chart label outside the chart). Screenshots in artifacts/figure-first/."""
     shots = ROOT / "artifacts" / "figure-first"
     shots.mkdir(parents=True, exist_ok=True)
     width, height = size
@@ -406,6 +397,33 @@ def test_figure_first(server, browser, size, present, request):
         finally:
             page.close()
     assert not problems, problems
+
+
+@pytest.mark.slow
+def test_figure_first_follows_what_moves_above_the_view(server, browser):
+    """The chart's height is fitted to the room under its top. When what is above the view grows after it is drawn
+    (here the title, 60 px: as a caption that wraps once its font has loaded, or an element that arrives late), the
+    view is not resized but moved: it is fitted again, smaller, and still ends on the first screen (Jacobian at
+    1280x720 in presentation mode)."""
+    page = open_view(browser, server, "jacobian", "?present=1", viewport={"width": 1280, "height": 720})
+    chart = "document.querySelector(\"[data-live-view='jacobian'] svg.pl-chart\").getBoundingClientRect()"
+    try:
+        before = page.evaluate(f"() => {{ const r = {chart}; return [r.top, r.height]; }}")
+        page.evaluate("""() => {
+            const title = document.querySelector('.stMainBlockContainer h1');
+            title.style.paddingTop = `${parseFloat(getComputedStyle(title).paddingTop) + 60}px`;
+        }""")
+        page.wait_for_function(f"top => {chart}.top > top + 59", arg=before[0])
+        next_frame(page)
+        next_frame(page)
+        top, height, bottom, window = page.evaluate(
+            f"() => {{ const r = {chart}; return [r.top, r.height, r.bottom, innerHeight]; }}"
+        )
+        assert bottom <= window + 0.5, (before, top, height, bottom)
+        assert height < before[1] - 50, (before, height)  # fitted again, not only moved
+        assert not page.errors, page.errors
+    finally:
+        page.close()
 
 
 @pytest.mark.slow
@@ -431,6 +449,55 @@ def test_compare_marks_an_underflow_apart_from_an_exact_zero(server, browser):
         spoken = page.locator("[data-live-view='compare'] .pl-sr").text_content()
         assert spoken.count("1 exact zero(s)") == 1  # sparsemax's: softmax's 0 is not counted as exact
         assert spoken.count("1 p > 0 rounded to 0 (underflow)") == 1
+        assert not page.errors, page.errors
+    finally:
+        page.close()
+
+
+@pytest.mark.slow
+def test_sweeps_marks_an_underflow_apart_from_an_exact_zero(server, browser):
+    """Sweeps at x = (1.2, 0.3, -1000), T = 1: softmax's p_2 (about e^-1001) is > 0 but 0 in float64, an open
+    circle in softmax's colour with the underflow hover; sparsemax's and α-entmax's (α = 1.25) p_2 are exactly 0,
+    crosses; the legend has both keys and the spoken sentence counts one underflow. The α panel starts at α = 1.5
+    (p_2 exactly 0); moved to α = 1 (α-entmax is softmax there) its p_2 is an underflow (data-values'
+    "alpha_underflows"): an open circle in entmax's colour."""
+    page = open_view(browser, server, "sweeps", "?logits=1.2,0.3,-1000&show=softmax,sparsemax,entmax")
+    root = page.locator("[data-live-view='sweeps']")
+    try:
+        shown = view_values(page, "sweeps")
+        assert shown["logits"] == [1.2, 0.3, -1000] and shown["temperature"] == pytest.approx(1.0)
+        assert all(p[2] == 0 for p in shown["mappings"].values())
+        assert shown["underflows"] == {
+            "softmax": [False, False, True],
+            "sparsemax": [False, False, False],
+            "entmax": [False, False, False],
+        }
+        assert shown["alpha"] == 1.5 and shown["alpha_underflows"] == {"entmax": [False, False, False]}
+        column = root.locator("[data-class='2']")  # the T panel's column of class 2 comes first
+        ring, crosses = column.first.locator("circle.pl-underflow"), column.first.locator("path.pl-zero")
+        assert ring.count() == 1 and crosses.count() == 2
+        assert ring.get_attribute("stroke") == mapping_color("softmax")
+        assert {crosses.nth(k).get_attribute("stroke") for k in range(2)} == {
+            mapping_color("sparsemax"),
+            mapping_color("entmax"),
+        }
+        assert ring.locator("title").text_content().endswith(STRINGS["fig.underflow_hover"]["en"])
+        assert crosses.first.locator("title").text_content().endswith("p = 0 (exact)")
+        legend = root.locator(".pl-key").all_text_contents()
+        assert STRINGS["fig.exact_zero"]["en"] in legend and STRINGS["fig.underflow"]["en"] in legend
+        spoken = root.locator(".pl-sr").text_content()
+        assert spoken.count("1 exact zero(s)") == 2  # sparsemax's and entmax's: softmax's 0 is not exact
+        assert spoken.count("1 p > 0 rounded to 0 (underflow)") == 1
+        alpha_column = column.nth(1)  # the α panel's
+        assert alpha_column.locator("circle.pl-underflow").count() == 0
+        assert alpha_column.locator("path.pl-zero").count() == 1
+        root.locator(".pl-sweeps input[aria-label='alpha']").press("Home")  # the α sweep's range: α = 1
+        next_frame(page)
+        shown = view_values(page, "sweeps")
+        assert shown["alpha"] == 1 and shown["alpha_mappings"]["entmax"][2] == 0
+        assert shown["alpha_underflows"] == {"entmax": [False, False, True]}
+        assert alpha_column.locator("circle.pl-underflow").get_attribute("stroke") == mapping_color("entmax")
+        assert alpha_column.locator("path.pl-zero").count() == 0
         assert not page.errors, page.errors
     finally:
         page.close()

@@ -37,12 +37,7 @@ function drawCompare(view) {
   const { probs, errors, kwargs } = compute(view);
   const names = data.mappings.filter((name) => probs[name]);
   const underflow = {};
-  for (const name of names) {
-    const p = probs[name], zero = p.some((v) => v === 0);
-    const positive = zero ? positive_exactly(name, view.logits, kwargs[name]) : null;
-    underflow[name] = Array.from(p, (v, i) => zero && v === 0 && positive[i]);
-  }
-  const zeros = new Set(names.flatMap((name) => underflow[name].filter((_, i) => probs[name][i] === 0)));  // true: an underflow
+  for (const name of names) underflow[name] = underflows(name, probs[name], view.logits, kwargs[name]);
   const index = viewIndex(view.logits, probs);
   const width = Math.max(view.root.clientWidth, 320), height = fitHeight(view);
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
@@ -51,10 +46,10 @@ function drawCompare(view) {
   svg.replaceChildren();
   view.plotHeight = drawBars(view, svg, { x: 0, y: 0, width, height }, index, names, probs,
     { logY: data.log_y, draggable: data.handles, underflow });
-  drawLegend(view, names, [[false, data.text.exact_zero], [true, data.text.underflow]].filter(([under]) => zeros.has(under)).map(([, words]) => words));
-  view.message.textContent = Object.entries(errors).map(([name, message]) => `${data.labels[name]}: ${message}`).join("\n");
   const shown = {};
   for (const name of names) shown[name] = Array.from(probs[name]);
+  drawLegend(view, names, zeroKeys(view, [[shown, underflow]]));
+  view.message.textContent = Object.entries(errors).map(([name, message]) => `${data.labels[name]}: ${message}`).join("\n");
   setValues(view, { logits: view.logits, mappings: shown, underflows: underflow }, started);
 }
 

@@ -89,14 +89,14 @@ function showParams(view, shown) {
   view.toggle.setAttribute("aria-expanded", String(shown));
 }
 
-/** SVG text that never runs past ``max`` px: squeezed to it where its estimated width (0.55 em a Latin
- * character, 1 em a CJK one) is larger. */
+/** SVG text that never runs past ``max`` px: squeezed to it where its drawn width is larger (measured only where its
+ * estimated width, 0.55 em a Latin character and 1 em a CJK one, comes near ``max``; never stretched). */
 function svgText(parent, x, y, words, cls, max = Infinity, anchor = "start") {
   const node = el("text", { x, y, class: cls, "text-anchor": anchor }, parent, SVG);
   node.textContent = words;
   const em = parseFloat(getComputedStyle(parent.ownerSVGElement || parent).fontSize) * (cls.includes("pl-tick") ? 0.8 : 0.9);
   const estimate = [...words].reduce((w, c) => w + (c.charCodeAt(0) > 0x2e80 ? 1 : 0.55), 0) * em;
-  if (estimate > max) {
+  if (estimate > 0.75 * max && node.getComputedTextLength() > max) {
     node.setAttribute("textLength", max);
     node.setAttribute("lengthAdjust", "spacingAndGlyphs");
   }
@@ -277,17 +277,40 @@ function drawLegend(view, names, extra = []) {
   for (const words of extra) el("span", { class: "pl-key" }, view.legend).textContent = words;
 }
 
+/** Which zeros of ``p`` (mapping ``name`` at logits ``x``, keyword arguments ``kw``) are underflows: > 0 in exact
+ * arithmetic (positive_exactly), 0 in float64. drawBars draws them as open circles, the other zeros as crosses. */
+function underflows(name, p, x, kw) {
+  const zero = Array.prototype.some.call(p, (v) => v === 0);
+  const positive = zero ? positive_exactly(name, x, kw) : null;
+  return Array.from(p, (v, i) => zero && v === 0 && positive[i]);
+}
+
+/** The legend's words for the zeros drawn (``blocks``: [{name: p}, {name: underflows}] pairs): the cross's where an
+ * exact zero is drawn, the open circle's where an underflow is. */
+function zeroKeys(view, blocks) {
+  const kinds = new Set(blocks.flatMap(([probs, under]) =>
+    Object.keys(probs).flatMap((name) => under[name].filter((_, i) => probs[name][i] === 0))));  // true: an underflow
+  return [[false, view.data.text.exact_zero], [true, view.data.text.underflow]].filter(([under]) => kinds.has(under)).map(([, words]) => words);
+}
+
+/** The chart's top in the page (not moved by scrolling). */
+const chartTop = (view) => view.svg.getBoundingClientRect().top + (view.scroller ? view.scroller.scrollTop : 0);
+
 /** The chart's height: as asked (``data.height``), less where the first screen has less room below its top (figure
- * first: the chart, the legend and the downloads fit in the window), never under ``low``. */
+ * first: the chart, the legend and the downloads fit in the window), never under ``low``. The fit follows the
+ * chart's top: what is above the view (a caption that wraps once its font has loaded, an element that arrives after
+ * the first draw) moves the chart without resizing the view, so a change of the page's size that moved it redraws. */
 function fitHeight(view, low = 220) {
   const below = (view.legend.offsetHeight || 2.4 * view.data.font_size) + view.message.offsetHeight + 10;
-  const top = view.svg.getBoundingClientRect().top + (view.scroller ? view.scroller.scrollTop : 0);
   if (!view.scroller) {
     let node = view.root.parentElement;
     while (node && node !== document.body && !(node.scrollHeight > node.clientHeight && /auto|scroll/.test(getComputedStyle(node).overflowY))) node = node.parentElement;
     view.scroller = node && node !== document.body ? node : document.scrollingElement;
+    new ResizeObserver(() => { if (Math.abs(chartTop(view) - view.fittedTop) > 0.5) schedule(view); })
+      .observe(view.root.closest(".stMainBlockContainer") || document.body);
   }
-  const room = window.innerHeight - top - below;
+  view.fittedTop = chartTop(view);
+  const room = window.innerHeight - view.fittedTop - below;  // the first screen's room, wherever it is scrolled
   return Math.round(Math.max(low, Math.min(view.data.height, room)));
 }
 
@@ -306,6 +329,10 @@ function logTicks(floor) {
   return ticks;
 }
 
+/** drawBars' margins around the plot in px: the probability ticks and axis name at the left, a line for the title
+ * (``titled``) at the top, the class and logit ticks and the class axis name at the bottom. */
+const barMargins = (font, titled) => ({ l: 4.2 * font, r: 10, t: titled ? 1.6 * font : 12, b: 4.2 * font });
+
 /** Grouped bars of p (Compare, Sweeps) in ``svg`` within the box {x, y, width, height}: one column per class of
  * ``index`` (a [data-class] group, its hit area draggable when ``draggable``), one bar per mapping with its
  * marker on top; an exact zero is a cross on the axis, never a bar, and a 0 that ``underflow[name]`` marks (> 0
@@ -314,7 +341,7 @@ function logTicks(floor) {
 function drawBars(view, svg, box, index, names, probs, { logY = false, draggable = false, title = null, top = null, underflow = {} } = {}) {
   const { data } = view;
   const font = data.font_size;
-  const margin = { l: 4.2 * font, r: 10, t: title ? 1.6 * font : 12, b: 4.2 * font };
+  const margin = barMargins(font, Boolean(title));
   const plotW = box.width - margin.l - margin.r, plotH = box.height - margin.t - margin.b;
   const ox = box.x + margin.l, oy = box.y + margin.t;
   const positive = names.flatMap((name) => index.map((i) => probs[name][i]).filter((v) => v > 0));
@@ -329,7 +356,8 @@ function drawBars(view, svg, box, index, names, probs, { logY = false, draggable
     el("text", { x: ox - 6, y: y(v) + font / 3, class: "pl-tick", "text-anchor": "end" }, svg, SVG).textContent = logY ? `1e${Math.round(Math.log10(v))}` : fmt(v);
   }
   const cy = oy + plotH / 2, ax = box.x + font;
-  el("text", { x: ax, y: cy, class: "pl-axis", transform: `rotate(-90 ${ax} ${cy})`, "text-anchor": "middle" }, svg, SVG).textContent = data.text.probability;
+  // the rotated axis name, centred on the plot, never past the box's top: at most the plot's height and the top margin twice
+  svgText(svg, ax, cy, data.text.probability, "pl-axis", plotH + 2 * margin.t, "middle").setAttribute("transform", `rotate(-90 ${ax} ${cy})`);
   el("text", { x: ox + plotW / 2, y: box.y + box.height - 0.4 * font, class: "pl-axis", "text-anchor": "middle" }, svg, SVG).textContent = data.text.class_axis;
   const group = plotW / Math.max(index.length, 1), barW = (0.8 * group) / Math.max(names.length, 1);
   const cross = Math.min(Math.max(barW * 0.8, 6), 14) / 2;

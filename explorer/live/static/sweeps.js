@@ -2,10 +2,14 @@
 // set to 1: probcore.js's temperature_sweep) and of the alpha mappings as alpha runs over ALPHAS (alpha_sweep),
 // as grouped bars at the chosen T and alpha. The T and alpha controls are the app's own: a range input each
 // (keyboard and pointer) with real Play / Pause buttons, in place of Plotly's in-chart player. The sweeps are
-// computed when the logits or parameters change; playing only picks a row. data-live-view="sweeps",
-// data-values = {"logits", "temperature", "alpha", "mappings": {name: p at T}, "alpha_mappings": {name: p at alpha}}.
+// computed when the logits or parameters change; playing only picks a row. A 0 that is > 0 in exact arithmetic (an
+// underflow: positive_exactly at that T or alpha) is an open circle, the other zeros a cross, as on Compare.
+// data-live-view="sweeps", data-values = {"logits", "temperature", "alpha", "mappings": {name: p at T},
+// "alpha_mappings": {name: p at alpha}, "underflows": {name: [whether p_i at T is an underflow]}, "alpha_underflows":
+// {name: [the same at alpha]}}.
 
 const PLAY_MS = 120;  // one grid step per 120 ms, as the server's Plotly animation
+const MIN_PLOT = 6;  // the least height of a stacked panel's plot, in font sizes
 
 /** A sweep's control: its value's name and value, a range over the grid's indices, Play and Pause. */
 function sweepControl(view, key, grid, label, start) {
@@ -80,11 +84,21 @@ function drawSweeps(view) {
   const ti = view.sweepControls.t.index, ai = view.sweepControls.alpha.index;
   const names = data.mappings.filter((name) => byT[name]), alphaNames = data.alpha_mappings.filter((name) => byAlpha[name]);
   const atT = {}, atAlpha = {};
-  for (const name of names) atT[name] = Array.from(byT[name][ti]);
-  for (const name of alphaNames) atAlpha[name] = Array.from(byAlpha[name][ai]);
+  const underT = {}, underAlpha = {};
+  for (const name of names) {  // the row of temperature_sweep: mapping(x / T) with its own temperature 1
+    atT[name] = Array.from(byT[name][ti]);
+    underT[name] = underflows(name, atT[name], view.logits.map((v) => v / TEMPERATURES[ti]), { ...kwargs[name], temperature: 1 });
+  }
+  for (const name of alphaNames) {  // the row of alpha_sweep: mapping(x) at that alpha
+    atAlpha[name] = Array.from(byAlpha[name][ai]);
+    underAlpha[name] = underflows(name, atAlpha[name], view.logits, { ...kwargs[name], alpha: ALPHAS[ai] });
+  }
   const index = viewIndex(view.logits, { ...atT, ...atAlpha });
   const width = Math.max(view.root.clientWidth, 320), height = fitHeight(view, 240);
-  const wide = width >= 900 && alphaNames.length > 0;
+  // the two panels side by side on a wide view, or where stacked each plot would be under MIN_PLOT font sizes high
+  // (a short first screen: 1280x720 in presentation mode)
+  const margin = barMargins(data.font_size, true);
+  const wide = alphaNames.length > 0 && (width >= 900 || height / 2 - margin.t - margin.b < MIN_PLOT * data.font_size);
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   svg.setAttribute("width", width);
   svg.setAttribute("height", height);
@@ -93,15 +107,15 @@ function drawSweeps(view) {
   const panels = alphaNames.length ? (wide ? [[0, 0, width / 2, height], [width / 2, 0, width / 2, height]]
     : [[0, 0, width, height / 2], [0, height / 2, width, height / 2]]) : [[0, 0, width, height]];
   drawBars(view, svg, { x: panels[0][0], y: panels[0][1], width: panels[0][2], height: panels[0][3] }, index, names, atT,
-    { top: 1, title: title(data.text.t_title, `T = ${fmt(TEMPERATURES[ti])}`) });
+    { top: 1, title: title(data.text.t_title, `T = ${fmt(TEMPERATURES[ti])}`), underflow: underT });
   if (alphaNames.length) {
     drawBars(view, svg, { x: panels[1][0], y: panels[1][1], width: panels[1][2], height: panels[1][3] }, index, alphaNames, atAlpha,
-      { top: 1, title: title(data.text.alpha_title, `α = ${fmt(ALPHAS[ai])}`) });
+      { top: 1, title: title(data.text.alpha_title, `α = ${fmt(ALPHAS[ai])}`), underflow: underAlpha });
   }
-  const zeros = [...Object.values(atT), ...Object.values(atAlpha)].some((p) => p.some((v) => v === 0));
-  drawLegend(view, names, [...(alphaNames.length ? [] : [data.text.no_alpha]), ...(zeros ? [data.text.exact_zero] : [])]);
+  drawLegend(view, names, [...(alphaNames.length ? [] : [data.text.no_alpha]), ...zeroKeys(view, [[atT, underT], [atAlpha, underAlpha]])]);
   view.message.textContent = Object.entries(errors).map(([name, message]) => `${data.labels[name]}: ${message}`).join("\n");
-  setValues(view, { logits: view.logits, temperature: TEMPERATURES[ti], alpha: ALPHAS[ai], mappings: atT, alpha_mappings: atAlpha }, started);
+  setValues(view, { logits: view.logits, temperature: TEMPERATURES[ti], alpha: ALPHAS[ai], mappings: atT, alpha_mappings: atAlpha,
+    underflows: underT, alpha_underflows: underAlpha }, started);
 }
 
 export default function liveSweeps(args) {
