@@ -1,6 +1,6 @@
 // The live views' common part (explorer/live): the logit handles (<input type="range" aria-label="x{i}">),
 // the parameter controls, one redraw per animation frame after any input, the release that sends the state
-// to the server once (and again until a run has taken it: the last release wins), the mount that does not
+// to the server once (and again until a run has taken it), the mount that does not
 // redraw the server's echo of it, the chart pieces several views draw (grouped bars, markers, legend), the
 // spoken summary and the CSV / JSON downloads of data-values. explorer/live/__init__.py joins probcore.js,
 // this file and one view's file (compare.js, jacobian.js, simplex.js, loss.js, sweeps.js) into the
@@ -396,8 +396,8 @@ const views = new WeakMap();
 
 /** The components v2 entry of a live view: build it once per mount (handles, parameters, the chart's
  * ``setup``), then draw what the server sends unless it is the state already drawn (the echo of a release).
- * A run made before the view's last release is not drawn and the release is sent again at once: whatever
- * became of the runs in between, the last release is the one the server ends with. */
+ * A run made before the view's last release is not drawn and the release is sent again at once, so that the
+ * server ends with the last release (under load not yet always: docs/live.md, "Releases in flight"). */
 function mount({ parentElement, data, setStateValue }, page, drawView, setup = () => {}) {
   let view = views.get(parentElement);
   if (!view) {
