@@ -19,7 +19,10 @@ from explorer.session import state
 from probcore.registry import MAPPINGS
 
 sync_api = pytest.importorskip("playwright.sync_api")
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium at /usr/bin/chromium")
+pytestmark = [
+    pytest.mark.slow,  # a browser and a served app, every test
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
+]
 TIMEOUT_MS = 90_000
 ROOT_SELECTOR = "[data-live-view='compare'][data-values]"
 

@@ -18,6 +18,8 @@ from explorer.session import state
 from probcore._validate import MAX_ORDER
 from views import registry
 
+pytestmark = pytest.mark.slow  # whole pages under AppTest at their largest options, and a served worker
+
 LESSON_PAGES = {page: registry.PAGES[page] for page in registry.lesson_pages()}
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")

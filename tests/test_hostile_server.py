@@ -22,6 +22,8 @@ from websockets.asyncio.client import connect
 from bench.load_client import Page, Report, Student
 from serve.cluster import Cluster, descendants
 
+pytestmark = pytest.mark.slow  # served workers (Streamlit, HAProxy), every test
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -432,6 +432,7 @@ def cases() -> list[dict]:
     return all_cases()
 
 
+@pytest.mark.slow  # node over the ~10,000 generated cases
 def test_browser_maths_matches_probcore(cases, tmp_path):
     assert len(cases) >= N_CASES
     results = run_node(cases, tmp=tmp_path)
@@ -484,6 +485,7 @@ def test_the_underflow_cases_hold_underflows_and_exact_zeros():
     assert not any(_server_underflows("perturbmax", [0.0, -0.5, -1.0, -1000.0], {"noise": "uniform", **T}))
 
 
+@pytest.mark.slow  # the ~10,000 generated cases (about 5 s)
 def test_cases_cover_the_ranges(cases):
     """The generated logits reach n = 2 and n near 1000, scales 1e-6 and 1e4, ties and -inf masks."""
     vectors = [np.asarray(c["args"][0], dtype=float) for c in cases if c["fn"] in ("softmax", "sparsemax", "entmax")]
@@ -505,6 +507,7 @@ MUTATIONS = [  # one small change to one formula each: the parity test must see 
 ]
 
 
+@pytest.mark.slow  # node over the cases, once per changed formula
 @pytest.mark.parametrize("before,after", MUTATIONS)
 def test_a_changed_formula_fails_parity(cases, tmp_path, before, after):
     source = MODULE.read_text()
