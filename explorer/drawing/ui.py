@@ -245,11 +245,15 @@ ACCESSIBILITY_JS = """<script>
     doc.addEventListener('click', (e) => {
       const opener = e.target.closest && e.target.closest('[data-testid="stPopoverButton"]');
       if (!opener) return;
-      const until = performance.now() + 3000;  // a busy machine draws the popover's buttons late
+      // until the focus is inside the popover, for up to 5 s: on a busy machine its buttons come late, and a
+      // button drawn but not yet shown does not take the focus
+      const until = performance.now() + 5000;
       const focusInside = () => {
         const body = doc.querySelector('[data-testid="stPopoverBody"]');
+        if (body && body.contains(doc.activeElement)) return;
         const first = body && body.querySelector('button, a[href], input, select, textarea, [tabindex]:not([tabindex="-1"])');
-        if (first) first.focus(); else if (performance.now() < until) setTimeout(focusInside, 30);
+        if (first) first.focus();
+        if (!(body && body.contains(doc.activeElement)) && performance.now() < until) setTimeout(focusInside, 30);
       };
       setTimeout(focusInside, 0);
     });
