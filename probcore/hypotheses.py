@@ -433,11 +433,13 @@ def _by_support(
     return out
 
 
-def _h_top_k(case: _Case, rows: Any) -> list[Finding]:
-    pr = case.problem
-    if pr.name != "sparse_softmax":
-        return [None] * len(rows)
-    found = _by_support(case, rows, lambda r, k: pr(case.x[r], r, k=k, top_p=None))
+def _support_findings(
+    found: list[tuple[int, int, int] | None], cause: str, sentence: Callable[[int, int, Sentence], Sentence]
+) -> list[Finding]:
+    """Each row's finding from :func:`_by_support`'s (K, K', delta): None where no shifted support
+    matched, else (cause, ``sentence(K, K', side)``, {"support": K', "expected_support": K}) with K
+    the reference's support size, K' = K + delta the one that matched and side "too many" for
+    delta = +1, "too few" for delta = -1."""
     out: list[Finding] = []
     for f in found:
         if f is None:
@@ -445,12 +447,22 @@ def _h_top_k(case: _Case, rows: Any) -> list[Finding]:
             continue
         K, k_new, delta = f
         side = Sentence("side_many" if delta > 0 else "side_few")
-        if pr.params.get("k") is not None:
-            msg = Sentence("diag_top_k", got=str(k_new), want=str(K))
-        else:
-            msg = Sentence("diag_top_p", got=str(k_new), want=str(K), side=side)
-        out.append(("top_k", msg, {"support": k_new, "expected_support": K}))
+        out.append((cause, sentence(K, k_new, side), {"support": k_new, "expected_support": K}))
     return out
+
+
+def _h_top_k(case: _Case, rows: Any) -> list[Finding]:
+    pr = case.problem
+    if pr.name != "sparse_softmax":
+        return [None] * len(rows)
+    found = _by_support(case, rows, lambda r, k: pr(case.x[r], r, k=k, top_p=None))
+
+    def sentence(K: int, k_new: int, side: Sentence) -> Sentence:
+        if pr.params.get("k") is not None:
+            return Sentence("diag_top_k", got=str(k_new), want=str(K))
+        return Sentence("diag_top_p", got=str(k_new), want=str(K), side=side)
+
+    return _support_findings(found, "top_k", sentence)
 
 
 def _fixed_support(z: np.ndarray, K: int, power: int) -> np.ndarray:
@@ -487,21 +499,9 @@ def _h_threshold(case: _Case, rows: Any) -> list[Finding]:
         return pr(np.where(x >= kth, x, -np.inf), r)
 
     found = [a or b for a, b in zip(_by_support(case, rows, closed_form), _by_support(case, rows, restricted))]
-    out: list[Finding] = []
-    for f in found:
-        if f is None:
-            out.append(None)
-            continue
-        K, k_new, delta = f
-        side = Sentence("side_many" if delta > 0 else "side_few")
-        out.append(
-            (
-                "threshold",
-                Sentence("diag_threshold", got=str(k_new), want=str(K), side=side),
-                {"support": k_new, "expected_support": K},
-            )
-        )
-    return out
+    return _support_findings(
+        found, "threshold", lambda K, k_new, side: Sentence("diag_threshold", got=str(k_new), want=str(K), side=side)
+    )
 
 
 _GRID = np.exp(np.linspace(math.log(1e-3), math.log(1e3), 25))  # neighbours 1.78x apart

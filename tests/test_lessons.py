@@ -471,8 +471,9 @@ def test_writer_keeps_any_text(text):
 # ---------------------------------------------------------------- the Lessons page ----
 
 
-def _lesson_page(monkeypatch, tmp_path) -> AppTest:
-    monkeypatch.setenv("PROBCORE_ROOMS_URL", f"sqlite:///{tmp_path / 'rooms.sqlite3'}")
+def _lesson_page(monkeypatch, tmp_path, rooms_url: str | None = None) -> AppTest:
+    """A session on the Lessons page, its rooms in ``rooms_url`` (default: a SQLite file of the test's)."""
+    monkeypatch.setenv("PROBCORE_ROOMS_URL", rooms_url or f"sqlite:///{tmp_path / 'rooms.sqlite3'}")
     from explorer.classroom import lesson_bar
 
     lesson_bar.store.clear()  # the store of this test's URL
@@ -565,3 +566,55 @@ def test_starting_and_joining_rooms_on_the_page(monkeypatch, tmp_path):
     student.text_input(key="room_code_input").set_value("ZZZZZZ")
     next(b for b in student.button if b.label == "Join the room").click().run()
     assert any("No room with the code" in e.value for e in student.error)
+
+
+def _assert_outage_warned(at: AppTest) -> None:
+    """The page says the room store is down as the lesson bar does: once, its warning (same words,
+    same icon), and no error nor exception."""
+    from explorer.i18n import EN
+
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+    said = [w.proto.icon for w in at.warning if w.value == EN["room.unavailable"]]
+    assert said == [":material/cloud_off:"], [w.value for w in at.warning]
+
+
+@pytest.mark.slow
+def test_a_room_store_outage_is_a_warning_on_the_page(monkeypatch, tmp_path):
+    """Issue 24: while the room store is down (a Redis URL nothing listens on), every room action of
+    the page (start, join, take back; a teacher's revoke) shows the bar's "rooms unavailable,
+    retrying" warning, not an error, and the rest of the page keeps working (a new lesson opens in
+    the editor). A wrong code on a store that answers stays an error
+    (test_starting_and_joining_rooms_on_the_page)."""
+    from bench.browser import free_port
+    from explorer.classroom import lesson_bar
+    from explorer.i18n import EN
+
+    teacher = _lesson_page(monkeypatch, tmp_path)
+    teacher.button(key="room_start").click().run()
+    assert teacher.session_state["_room"] and not teacher.exception
+    down = f"redis://127.0.0.1:{free_port()}/0"
+    try:
+        monkeypatch.setenv("PROBCORE_ROOMS_URL", down)
+        lesson_bar.store.clear()  # the teacher's room is now in a store that does not answer
+        teacher.button(key="room_revoke").click().run()
+        _assert_outage_warned(teacher)
+
+        at = _lesson_page(monkeypatch, tmp_path, rooms_url=down)
+        assert not at.warning  # nothing asked the store yet
+        at.button(key="room_start").click().run()
+        _assert_outage_warned(at)
+        assert "_room" not in at.session_state
+        at.text_input(key="room_back_code").set_value("ABC234")
+        at.text_input(key="room_back_pin").set_value("12345678")
+        next(b for b in at.button if b.label == EN["room.take_back_button"]).click().run()
+        _assert_outage_warned(at)
+        at.text_input(key="room_code_input").set_value("ABC234")  # last: a join waiting for the store is retried
+        next(b for b in at.button if b.label == EN["room.join"]).click().run()
+        _assert_outage_warned(at)
+        assert at.session_state["_room_retry"][0] == "ABC234"
+        at.button(key="author_new").click().run()  # the rest of the page works
+        assert at.session_state["lesson_tab"] == EN["author.tab"] and at.text_input(key="author_title_en")
+        assert not at.exception and not at.error
+    finally:
+        lesson_bar.store.clear()

@@ -5,9 +5,10 @@ in a room moves a following student to the teacher's step (a fragment polling th
 
 A room store that is down (explorer/serving/store.py: StoreUnavailable, a Redis being restarted)
 never raises into a page: every call here turns it into the inline "rooms unavailable, retrying"
-(``room.unavailable``), and the polling fragment retries what could not be done: a student's join
-(a reconnect to another worker during the outage keeps ``room`` in its URL), a teacher's move
-(``_room_pending``: the students see it once the store is back), the following itself.
+(``room.unavailable``: a warning, on the bar and on the Lessons page alike, :func:`show_room_error`),
+and the polling fragment retries what could not be done: a student's join (a reconnect to another
+worker during the outage keeps ``room`` in its URL), a teacher's move (``_room_pending``: the
+students see it once the store is back), the following itself.
 
 Showing a step (:func:`show_step`, from a click or the room poll) = switching to its page, then, in
 that page's run, setting every control to the step's state (:func:`bar`, before the page draws a
@@ -174,6 +175,23 @@ def stop_following() -> None:
 # ---------------------------------------------------------------- rooms ----
 
 
+def _warn_unavailable() -> None:
+    """The inline "rooms unavailable, retrying" while the room store is down: a warning, not an
+    error (it passes by itself: the polling fragment retries what waits for the store)."""
+    st.warning(t("room.unavailable"), icon=":material/cloud_off:")
+
+
+def show_room_error(message: str) -> None:
+    """Show the error message of a room call (:func:`join`, :func:`start_room`, :func:`take_back`,
+    a callback's ``_room_error``) inline: the store's outage (``room.unavailable``) as
+    :func:`_warn_unavailable`, anything else (a wrong code or PIN, a limit, a lesson that no longer
+    validates) as an error."""
+    if message == t("room.unavailable"):
+        _warn_unavailable()
+    else:
+        st.error(state.plain(message))
+
+
 def join(code: str, token: str = "") -> str | None:
     """Enter the room of ``code`` (as its teacher when ``token``, a teacher link's one-time token,
     is still unspent: the session then holds a teacher secret of its own) and show its step; an
@@ -210,7 +228,7 @@ def teacher_link() -> str | None:
     try:
         token = store().teacher_link(ss["_room"], ss["_room_secret"])
     except StoreUnavailable:
-        st.warning(t("room.unavailable"), icon=":material/cloud_off:")
+        _warn_unavailable()
         return None
     return token and f"{base_url()}/lesson?room={ss['_room']}&{TEACHER_PARAM}={token}"
 
@@ -300,7 +318,7 @@ def _follow() -> None:
     if ss.get("_room_retry"):
         error = join(*ss["_room_retry"])
         if ss.get("_room_retry"):
-            st.warning(t("room.unavailable"), icon=":material/cloud_off:")
+            _warn_unavailable()
             return
         ss["_room_error"] = error
         st.rerun(scope="app")
@@ -321,7 +339,7 @@ def _follow() -> None:
             st.rerun(scope="app")
         room = store().get(code)
     except StoreUnavailable:
-        st.warning(t("room.unavailable"), icon=":material/cloud_off:")
+        _warn_unavailable()
         return
     except rooms.RateLimited as err:
         ss.pop("_room_pending", None)
@@ -447,7 +465,7 @@ def bar(page) -> None:
     if lesson is not None and ss.pop("_lesson_set", False):
         _set_step_state(lesson.steps[k])
     if ss.get("_room_error"):
-        st.error(state.plain(ss.pop("_room_error")))
+        show_room_error(ss.pop("_room_error"))
     shown = registry.by_path(page.url_path)
     if ss.get("_draft") is not None and shown is not None and shown.in_lessons:
         c1, c2 = st.columns([1, 3], vertical_alignment="center")

@@ -144,7 +144,7 @@ with tab_room:
         if st.button(t("room.start"), key="room_start", icon=":material/co_present:"):
             error = lesson_bar.start_room(choices[room_lesson])
             if error:
-                st.error(state.plain(error))
+                lesson_bar.show_room_error(error)
             else:
                 show_tab(1)  # the code, big, in this tab
                 st.rerun()
@@ -154,7 +154,7 @@ with tab_room:
         if st.form_submit_button(t("room.join"), icon=":material/login:"):
             error = lesson_bar.join(code)
             if error:
-                st.error(state.plain(error))
+                lesson_bar.show_room_error(error)
             else:
                 st.rerun()
     with st.expander(t("room.take_back"), icon=":material/key:"):
@@ -164,7 +164,7 @@ with tab_room:
             if st.form_submit_button(t("room.take_back_button"), icon=":material/key:"):
                 error = lesson_bar.take_back(back_code, back_pin)
                 if error:
-                    st.error(state.plain(error))
+                    lesson_bar.show_room_error(error)
                 else:
                     show_tab(1)  # the new PIN, in this tab
                     st.rerun()

@@ -1,14 +1,179 @@
-"""The words of the Lessons page: each key with its English and its Chinese side by side
-(registered by views/registry.py; read with explorer.i18n.t)."""
+"""The words of the Lessons page, in the order of its tabs (Play, Room, Write; the lesson bar's and
+the rooms' own words are in explorer/classroom/strings.py): each key with its English and its
+Chinese side by side (registered by views/registry.py; read with explorer.i18n.t)."""
 
 STRINGS = {
     "page.lesson": {
         "en": "Lessons",
         "zh": "课程",
     },
+    "lesson.intro": {
+        "en": "A teacher's path through the pages: each step opens a page in a prepared state with a short narration. Play one here, follow a teacher in a live room, or write your own.",
+        "zh": "教师沿着各个页面设计的一条讲解路线：每一步以预设的状态打开一个页面，并配一段简短讲解。可以在这里播放，也可以在直播课堂中跟随老师，或者自己编写课程。",
+    },
+    "lesson.tab_play": {
+        "en": "Play a lesson",
+        "zh": "播放课程",
+    },
+    "lesson.none": {
+        "en": "No lesson found in lessons/.",
+        "zh": "lessons/ 中没有课程。",
+    },
+    "lesson.pick": {
+        "en": "Lesson",
+        "zh": "课程",
+    },
+    "lesson.start": {
+        "en": "Start the lesson",
+        "zh": "开始上课",
+    },
     "lesson.goto": {
         "en": "Play the lesson from step {k}",
         "zh": "从第 {k} 步开始播放这节课",
+    },
+    "lesson.link": {
+        "en": "A link that opens this lesson at its first step (change step= for another):",
+        "zh": "从第一步打开这节课的链接（修改 step= 可打开其他步骤）：",
+    },
+    "room.tab": {
+        "en": "Live room",
+        "zh": "直播课堂",
+    },
+    "room.lesson": {
+        "en": "Lesson for the room",
+        "zh": "课堂使用的课程",
+    },
+    "room.start": {
+        "en": "Start a room (you drive, students follow)",
+        "zh": "开设课堂（你来讲，学生跟随）",
+    },
+    "room.code_title": {
+        "en": "Room code",
+        "zh": "课堂代码",
+    },
+    "room.students": {
+        "en": "Students open {url}, choose “Live room” and type this code, or open:",
+        "zh": "学生打开 {url}，选择“直播课堂”并输入这个代码，或者直接打开：",
+    },
+    "room.pin_title": {
+        "en": "Recovery PIN (for you only)",
+        "zh": "恢复 PIN（仅限你自己）",
+    },
+    "room.pin_once": {
+        "en": 'Write this PIN down now and do not project it: if you reload or lose this tab, "Take back control" on this page with the room code and this PIN gives you the room again (every other teacher device loses it). It works once; five wrong PINs lock it for 10 minutes.',
+        "zh": "请现在记下这个 PIN，不要投影：如果你刷新或关闭了此标签页，在本页“收回控制权”中输入房间代码和此 PIN 即可重新控制房间（其他教师设备都将失去控制）。它只能使用一次；输错五次将锁定 10 分钟。",
+    },
+    "room.pin_hide": {
+        "en": "I wrote it down: hide the PIN",
+        "zh": "我已记下：隐藏 PIN",
+    },
+    "room.pin_new": {
+        "en": "New recovery PIN",
+        "zh": "新的恢复 PIN",
+    },
+    "room.pin_new_help": {
+        "en": "Show a new recovery PIN; the earlier one stops working.",
+        "zh": "显示新的恢复 PIN；之前的 PIN 将失效。",
+    },
+    "room.teacher_link": {
+        "en": "Teacher link (keep it secret)",
+        "zh": "教师链接（请保密）",
+    },
+    "room.teacher_link_once": {
+        "en": "A teacher link opens this room as its teacher once, within 15 minutes, on one device (then it is spent: a copy in a browser history or a proxy log drives nothing). Never project it.",
+        "zh": "教师链接只能在 15 分钟内、在一台设备上以教师身份打开本房间一次（之后失效：浏览器历史或代理日志中的副本无法控制房间）。切勿投影。",
+    },
+    "room.teacher_link_make": {
+        "en": "Make a one-time teacher link",
+        "zh": "生成一次性教师链接",
+    },
+    "room.revoke": {
+        "en": "Revoke other teacher devices and links",
+        "zh": "撤销其他教师设备和链接",
+    },
+    "room.revoke_help": {
+        "en": "Every other device driving this room, and every unused teacher link, loses control; this one keeps it.",
+        "zh": "所有其他控制本房间的设备及未使用的教师链接都失去控制权；当前设备保留。",
+    },
+    "room.code": {
+        "en": "Room code",
+        "zh": "课堂代码",
+    },
+    "room.join": {
+        "en": "Join the room",
+        "zh": "加入课堂",
+    },
+    "room.take_back": {
+        "en": "Take back control of your room (teacher)",
+        "zh": "收回对你的房间的控制权（教师）",
+    },
+    "room.pin": {
+        "en": "Recovery PIN",
+        "zh": "恢复 PIN",
+    },
+    "room.take_back_button": {
+        "en": "Take back control",
+        "zh": "收回控制权",
+    },
+    "room.privacy": {
+        "en": "A room holds its code, the lesson and the current step, nothing about the people in it; it ends after {hours} hours without a move by the teacher.",
+        "zh": "课堂只保存代码、课程和当前步骤，不保存任何关于参与者的信息；教师 {hours} 小时没有操作后课堂自动结束。",
+    },
+    "author.tab": {
+        "en": "Write a lesson",
+        "zh": "编写课程",
+    },
+    "author.open": {
+        "en": "Open a lesson file (.toml)",
+        "zh": "打开课程文件（.toml）",
+    },
+    "author.open_help": {
+        "en": "A lesson file of at most {kib} KiB (a larger one is refused unread).",
+        "zh": "课程文件最多 {kib} KiB（更大的文件不读取，直接拒绝）。",
+    },
+    "author.bad_file": {
+        "en": "This lesson file cannot be used: {error}",
+        "zh": "无法使用这个课程文件：{error}",
+    },
+    "author.how": {
+        "en": "While a lesson is being written, every page shows “Add this view as a step”: set up a page, press it, then write the narration here.",
+        "zh": "编写课程期间，每个页面上都会出现“把此视图添加为一步”：先把页面调好，点击按钮，再回到这里写讲解。",
+    },
+    "author.new": {
+        "en": "Start a new lesson",
+        "zh": "新建课程",
+    },
+    "author.title_en": {
+        "en": "Title (English)",
+        "zh": "标题（英文）",
+    },
+    "author.title_zh": {
+        "en": "Title (Chinese)",
+        "zh": "标题（中文）",
+    },
+    "author.invalid": {
+        "en": "Not yet a valid lesson: {error}",
+        "zh": "还不是有效的课程：{error}",
+    },
+    "author.valid": {
+        "en": "A valid lesson of {n} steps.",
+        "zh": "有效的课程，共 {n} 步。",
+    },
+    "author.valid_one": {
+        "en": "A valid lesson of 1 step.",
+        "zh": "有效的课程，共 1 步。",
+    },
+    "author.download": {
+        "en": "Download the lesson file",
+        "zh": "下载课程文件",
+    },
+    "author.play": {
+        "en": "Play it",
+        "zh": "播放",
+    },
+    "author.discard": {
+        "en": "Discard",
+        "zh": "放弃",
     },
     "author.text_en": {
         "en": "Narration (English)",
