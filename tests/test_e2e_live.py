@@ -292,20 +292,16 @@ def test_every_live_view_draws_probcore_at_three_drag_positions(server, browser,
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=False,
-    reason="issue 21, open: under load the address can end one release behind (the last run's query string, "
-    "written after st.rerun(scope='app') from the live fragment, does not reach the browser), or the last "
-    "key press is not taken",
-)
 def test_the_last_release_wins_when_keys_outrun_the_server(server, browser):
     """Six key presses on the live temperature without waiting (each a release, faster than the server's
-    runs): the server ends with the last value (the view sends its latest state again while a run's echo
-    is older than its last release). Known defect (issue 21): on a loaded machine it fails most times
-    (0 of 8 and 1 of 8 trials ended at 1.3 on 2026-11-27, load average ~8); a non-strict xfail until fixed."""
+    runs): the server ends with the last value (the URL, and the softmax drawn at T = 1.3). The server's run
+    after a release is not drawn again, so the input pressed is never replaced: it is the same element, with
+    the focus, after the runs (issue 21: the run after a released T rebuilt the parameter inputs and a key
+    pressed meanwhile went to the page, so under load the last press was lost)."""
     page = open_view(browser, server, "compare")
     try:
         temperature = page.locator("[data-live-view='compare'] input[aria-label='temperature']")
+        temperature.evaluate("e => { e.dataset.pressed = 'yes'; }")  # marks this element, not its replacement
         for _ in range(6):  # T 1 -> 1.3
             temperature.press("ArrowRight")
         assert view_values(page, "compare")["mappings"]  # drawn at once
@@ -317,6 +313,11 @@ def test_the_last_release_wins_when_keys_outrun_the_server(server, browser):
             rtol=0,
             atol=1e-9,
         )
+        kept = page.evaluate(
+            """() => { const e = document.querySelector("[data-live-view='compare'] input[aria-label='temperature']");
+                return {same: e.dataset.pressed === 'yes', focused: document.activeElement === e, value: e.value}; }"""
+        )
+        assert kept == {"same": True, "focused": True, "value": "1.3"}, kept
         assert not page.errors, page.errors
     finally:
         page.close()

@@ -146,8 +146,16 @@ function speak(view) {
   view.summary.textContent = `${text.view_name}. x = ${values.logits.map(fmt).join(", ")}. ${lines.join(". ")}.`;
 }
 
-/** The state the server holds, as a string: a server run that sends what is drawn changes nothing. */
-const stateKey = (logits, params, data) => JSON.stringify([logits, params, { ...data, logits: null, param_values: null, seq: null }]);
+/** The state the server holds, as a string: a server run that sends what is drawn changes nothing (mount keeps the
+ * view's inputs, so the focus stays on the one in use). The mappings' keyword arguments are keyed without the live
+ * parameters (``params`` holds those, and kwargsOf draws with them): the server's run after a released T holds the new
+ * T in its kwargs too and is the state drawn (issue 21: keyed with them, that run rebuilt the parameter inputs, and a
+ * key pressed meanwhile went to the page, so the last press was lost). */
+const stateKey = (logits, params, data) => {
+  const kwargs = Object.fromEntries(Object.entries(data.kwargs).map(([name, kw]) =>
+    [name, Object.fromEntries(Object.entries(kw).filter(([param]) => !(param in params)))]));
+  return JSON.stringify([logits, params, { ...data, kwargs, logits: null, param_values: null, seq: null }]);
+};
 
 function schedule(view) {
   if (view.pending) return;
@@ -395,9 +403,9 @@ function drawBars(view, svg, box, index, names, probs, { logY = false, draggable
 const views = new WeakMap();
 
 /** The components v2 entry of a live view: build it once per mount (handles, parameters, the chart's
- * ``setup``), then draw what the server sends unless it is the state already drawn (the echo of a release).
- * A run made before the view's last release is not drawn and the release is sent again at once, so that the
- * server ends with the last release (under load not yet always: docs/live.md, "Releases in flight"). */
+ * ``setup``), then draw what the server sends unless it is the state already drawn (the echo of a release: the
+ * inputs stay as they are). A run made before the view's last release is not drawn and the release is sent again
+ * at once, so that the server ends with the last release (docs/live.md, "Releases in flight"). */
 function mount({ parentElement, data, setStateValue }, page, drawView, setup = () => {}) {
   let view = views.get(parentElement);
   if (!view) {
