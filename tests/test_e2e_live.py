@@ -12,7 +12,7 @@ from urllib.parse import parse_qs, urlsplit
 import numpy as np
 import pytest
 
-from bench.browser import CHROMIUM, ROOT, chromium, serve, settle
+from bench.browser import CHROMIUM, ROOT, chromium, open_controls, serve, settle
 from explorer.drawing.colors import mapping_color
 from explorer.i18n.shared import STRINGS
 from explorer.session import state
@@ -109,7 +109,7 @@ def test_dragging_compare_draws_probcore_and_reaches_the_server(server, browser,
         )
         shown = values(page)
         assert_matches_probcore(shown)
-        temperature = page.locator("[data-live-view='compare'] input[aria-label='temperature']")
+        temperature = page.locator("[data-live-view='compare'] input[data-param='temperature']")
         for _ in range(4):  # T 1 -> 1.2 by keyboard: each step drawn at once, each sent (a full page run)
             temperature.press("ArrowRight")
             settle(page)  # as a hand would: a key press after the page has taken the last one
@@ -261,7 +261,7 @@ def drag_view(page, view: str, k: int) -> None:
     else:
         drag_in(page, root.locator("input[aria-label='x0']"), (0.85, 0.2, 0.6)[k], 0.5)
         if view == "sweeps":
-            root.locator("input[aria-label='T']").press(("ArrowLeft", "End", "Home")[k])
+            root.locator("input[data-sweep='T']").press(("ArrowLeft", "End", "Home")[k])
 
 
 @pytest.mark.slow
@@ -300,7 +300,7 @@ def test_the_last_release_wins_when_keys_outrun_the_server(server, browser):
     pressed meanwhile went to the page, so under load the last press was lost)."""
     page = open_view(browser, server, "compare")
     try:
-        temperature = page.locator("[data-live-view='compare'] input[aria-label='temperature']")
+        temperature = page.locator("[data-live-view='compare'] input[data-param='temperature']")
         temperature.evaluate("e => { e.dataset.pressed = 'yes'; }")  # marks this element, not its replacement
         for _ in range(6):  # T 1 -> 1.3
             temperature.press("ArrowRight")
@@ -314,7 +314,7 @@ def test_the_last_release_wins_when_keys_outrun_the_server(server, browser):
             atol=1e-9,
         )
         kept = page.evaluate(
-            """() => { const e = document.querySelector("[data-live-view='compare'] input[aria-label='temperature']");
+            """() => { const e = document.querySelector("[data-live-view='compare'] input[data-param='temperature']");
                 return {same: e.dataset.pressed === 'yes', focused: document.activeElement === e, value: e.value}; }"""
         )
         assert kept == {"same": True, "focused": True, "value": "1.3"}, kept
@@ -378,25 +378,39 @@ FIRST_SCREEN = """view => {  // what is not on the first screen, or cut
 }"""
 
 
+# Every map the Jacobian page draws live: the shown mappings with a closed-form Jacobian (perturb-max's is
+# autograd's, drawn by the server under the view); 7 maps, more than one row of them.
+JACOBIAN_LIVE_MAPS = [name for name in state.DEFAULT_SHOWN if MAPPINGS[name].analytic_jacobian]
+# (shot name, view, query): every core page as it opens, and the Jacobian with every live map picked
+FIGURE_FIRST_CASES = [(view, view, "") for view in LIVE_PAGES] + [
+    ("jacobian_all_maps", "jacobian", "&heatmaps=" + ",".join(JACOBIAN_LIVE_MAPS))
+]
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("present", [0, 1], ids=["plain", "present"])
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=["1280x720", "1920x1080"])
 def test_figure_first(server, browser, size, present):
-    """Every core page at 1280x720 and 1920x1080, presentation mode off and on: its live figure and the handle
-    that drives it are on the first screen without scrolling, and no label there is cut (scrollWidth <=
-    clientWidth; no chart label outside the chart). Screenshots in artifacts/figure-first/."""
+    """Every core page at 1280x720 and 1920x1080, presentation mode off and on, and the Jacobian with every map
+    it draws live (7: two rows or more): its live figure and the handle that drives it are on the first screen
+    without scrolling, and no label there is cut (scrollWidth <= clientWidth; no chart label outside the chart).
+    Screenshots in artifacts/figure-first/."""
     shots = ROOT / "artifacts" / "figure-first"
     shots.mkdir(parents=True, exist_ok=True)
     width, height = size
     problems = {}
-    for view in LIVE_PAGES:
-        page = open_view(browser, server, view, f"?present={present}", viewport={"width": width, "height": height})
+    for shot, view, query in FIGURE_FIRST_CASES:
+        page = open_view(
+            browser, server, view, f"?present={present}{query}", viewport={"width": width, "height": height}
+        )
         try:
             page.wait_for_function("() => new Promise(r => setTimeout(() => requestAnimationFrame(r), 300))")
-            page.screenshot(path=shots / f"{view}_{width}x{height}_present{present}.png")
+            page.screenshot(path=shots / f"{shot}_{width}x{height}_present{present}.png")
+            if shot == "jacobian_all_maps":  # every map drawn, not fewer
+                assert list(view_values(page, view)["jacobians"]) == JACOBIAN_LIVE_MAPS
             found = page.evaluate(FIRST_SCREEN, view)
             if found:
-                problems[view] = found
+                problems[shot] = found
             assert not page.errors, page.errors
         finally:
             page.close()
@@ -495,7 +509,7 @@ def test_sweeps_marks_an_underflow_apart_from_an_exact_zero(server, browser):
         alpha_column = column.nth(1)  # the α panel's
         assert alpha_column.locator("circle.pl-underflow").count() == 0
         assert alpha_column.locator("path.pl-zero").count() == 1
-        root.locator(".pl-sweeps input[aria-label='alpha']").press("Home")  # the α sweep's range: α = 1
+        root.locator(".pl-sweeps input[data-sweep='alpha']").press("Home")  # the α sweep's range: α = 1
         next_frame(page)
         shown = view_values(page, "sweeps")
         assert shown["alpha"] == 1 and shown["alpha_mappings"]["entmax"][2] == 0
@@ -505,3 +519,54 @@ def test_sweeps_marks_an_underflow_apart_from_an_exact_zero(server, browser):
         assert not page.errors, page.errors
     finally:
         page.close()
+
+
+# The roles of the controls a screen reader lists by name (Chromium's accessibility tree)
+CONTROL_ROLES = set("button checkbox combobox listbox radio searchbox slider spinbutton switch textbox".split())
+
+
+def control_names(page, view: str) -> tuple[list[str], list[str]]:
+    """The accessible names Chromium computes (its accessibility tree, over CDP) of the live view's controls
+    (inputs, selects, buttons) and of every control of the page (the live view's included), those shown only."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        cdp.send("Accessibility.enable")
+        nodes = [n for n in cdp.send("Accessibility.getFullAXTree")["nodes"] if not n.get("ignored")]
+        root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+        ids = cdp.send(
+            "DOM.querySelectorAll",
+            {"nodeId": root, "selector": f"[data-live-view='{view}'] :is(input, select, button)"},
+        )["nodeIds"]
+        live = {cdp.send("DOM.describeNode", {"nodeId": i})["node"]["backendNodeId"] for i in ids}
+    finally:
+        cdp.detach()
+    controls = [n for n in nodes if n.get("role", {}).get("value") in CONTROL_ROLES]
+    names = [(n.get("name", {}).get("value", "").strip(), n.get("backendDOMNodeId") in live) for n in controls]
+    return [name for name, in_view in names if in_view], [name for name, _ in names]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_live_control_has_a_name_of_its_own(server, browser, lang):
+    """WCAG 2.1 AA (4.1.2, 2.4.6): on every core page, each control of the live view (handles, parameters, the
+    Sweeps page's T and α ranges, their Play / Pause, the downloads) has an accessible name that no other control
+    on the page has, with the Mappings and Logits expanders open and α-entmax's parameters shown (the Streamlit
+    field "α" beside the live α). The Sweeps page had two sliders named "alpha": the live α parameter and the α
+    sweep's range."""
+    clashes = {}
+    for view in LIVE_PAGES:
+        page = open_view(browser, server, view, f"?lang={lang}")
+        try:
+            open_controls(page)
+            page.locator(".st-key-w_params_of button", has_text="α-entmax").click()  # its α field shown
+            page.wait_for_selector(".st-key-w_alpha input")
+            settle(page)
+            live, everywhere = control_names(page, view)
+            assert len(live) >= 4, live  # the handles x0..x2 and a parameter at least: the view's controls were found
+            clash = sorted({name for name in live if not name or everywhere.count(name) > 1})
+            if clash:
+                clashes[view] = clash
+            assert not page.errors, page.errors
+        finally:
+            page.close()
+    assert not clashes, clashes

@@ -60,6 +60,9 @@ WORDS = {
         "loss_scale": "Colour: the loss, dark low, yellow high (each plane its own scale); white arrows: the descent step; star: the current logits (drag it).",
         "drag_plane": "Drag the star (or press anywhere in the plane) to move the logits.",
         "loss_need3": "The current logits are drawn (and dragged) on the planes for n = 3 only.",
+        "param_control": "{short} of {mappings}",
+        "param_control_many": "{short} of the {k} shown mappings that have it",
+        "sweep_control": "{short} of the sweep “{title}”",
     },
     "zh": {
         "server_only": "Gumbel-softmax 是随机采样：实时图表不画它（其统计量见下表）。",
@@ -76,6 +79,9 @@ WORDS = {
         "loss_scale": "颜色：损失，深色低、黄色高（每个平面各自缩放）；白色箭头：下降一步；星号：当前 logits（可拖动）。",
         "drag_plane": "拖动星号（或在平面内任意处按下）即可移动 logits。",
         "loss_need3": "只有 n = 3 时才在平面上画出（并可拖动）当前 logits。",
+        "param_control": "{mappings} 的 {short}",
+        "param_control_many": "所示 {k} 个映射共用的 {short}",
+        "sweep_control": "扫描「{title}」的 {short}",
     },
 }
 
@@ -100,9 +106,22 @@ def runs_javascript() -> bool:
     return bool(st.context.headers)
 
 
-def _param_specs(names: list[str], n: int, exclude: tuple[str, ...] = ()) -> tuple[list[dict], dict]:
-    """The live parameter controls of the shown mappings (registry slider ranges) and their values
-    (the session's; a None one, beta or top_p not given, gets no control; nor those in ``exclude``)."""
+def _control_name(short: str, users: list[str]) -> str:
+    """A live parameter control's accessible name: what it moves, the parameter of which shown mappings
+    (``users``: their labels; more than three are counted). Unique on the page: the Mappings expander's
+    field of the same parameter is named by its label alone, the Sweeps page's own T and α by their sweep."""
+    words = WORDS[language()]
+    if len(users) > 3:
+        return words["param_control_many"].format(short=short, k=len(users))
+    return words["param_control"].format(short=short, mappings=", ".join(users))
+
+
+def _param_specs(
+    names: list[str], n: int, labels: dict[str, str], exclude: tuple[str, ...] = ()
+) -> tuple[list[dict], dict]:
+    """The live parameter controls of the shown mappings (registry slider ranges, the accessible name of
+    :func:`_control_name` from the mappings' ``labels``) and their values (the session's; a None one,
+    beta or top_p not given, gets no control; nor those in ``exclude``)."""
     ss = st.session_state
     specs, values = [], {}
     for name in names:
@@ -121,6 +140,10 @@ def _param_specs(names: list[str], n: int, exclude: tuple[str, ...] = ()) -> tup
                     name=p.name,
                     label=param_label(p.name),
                     short=SHORT[p.name],
+                    control=_control_name(
+                        SHORT[p.name],
+                        [labels[m] for m in names if any(q.name == p.name for q in MAPPINGS[m].params)],
+                    ),
                     kind=p.kind,
                     low=p.ui_low,
                     high=high,
@@ -164,10 +187,10 @@ def _data(ctl: state.Controls, names: list[str], page: str, exclude: tuple[str, 
     the live parameters, labels, colours and second cues (explorer.drawing.colors.mapping_cue), the
     words every view uses (the view's own are added by its function) and sizes (presentation mode:
     larger; the browser fits the height to the first screen)."""
-    specs, values = _param_specs(names, ctl.n, exclude)
+    labels = ctl.labels  # every mapping's label in the session's language: built once, not once per name
+    specs, values = _param_specs(names, ctl.n, labels, exclude)
     present = bool(st.session_state.get("present"))
     words = WORDS[language()]
-    labels = ctl.labels  # every mapping's label in the session's language: built once, not once per name
     return dict(
         logits=[float(v) for v in ctl.logits],
         mappings=names,
@@ -301,11 +324,14 @@ def sweeps_view(ctl: state.Controls, alpha_names: list[str], t_start: int, alpha
         t_start=int(t_start),
         alpha_start=int(alpha_start),
     )
+    sweep_control = WORDS[language()]["sweep_control"]
     data["text"].update(
         play=t("fig.play"),
         pause=t("fig.pause"),
         t_title=t("sweeps.temperature_anim"),
         alpha_title=t("sweeps.alpha_anim"),
+        t_control=sweep_control.format(short="T", title=t("sweeps.temperature_anim")),
+        alpha_control=sweep_control.format(short="α", title=t("sweeps.alpha_anim")),
         no_alpha=t("ui.no_alpha"),
     )
     _mount(_SWEEPS, "live_sweeps", data)

@@ -89,13 +89,16 @@ function showParams(view, shown) {
   view.toggle.setAttribute("aria-expanded", String(shown));
 }
 
+/** The estimated drawn width of ``words`` in px at ``em`` px a character: 0.55 em a Latin character, 1 em a CJK one. */
+const textWidth = (words, em) => [...words].reduce((w, c) => w + (c.charCodeAt(0) > 0x2e80 ? 1 : 0.55), 0) * em;
+
 /** SVG text that never runs past ``max`` px: squeezed to it where its drawn width is larger (measured only where its
- * estimated width, 0.55 em a Latin character and 1 em a CJK one, comes near ``max``; never stretched). */
+ * estimated width, textWidth, comes near ``max``; never stretched). */
 function svgText(parent, x, y, words, cls, max = Infinity, anchor = "start") {
   const node = el("text", { x, y, class: cls, "text-anchor": anchor }, parent, SVG);
   node.textContent = words;
   const em = parseFloat(getComputedStyle(parent.ownerSVGElement || parent).fontSize) * (cls.includes("pl-tick") ? 0.8 : 0.9);
-  const estimate = [...words].reduce((w, c) => w + (c.charCodeAt(0) > 0x2e80 ? 1 : 0.55), 0) * em;
+  const estimate = textWidth(words, em);
   if (estimate > 0.75 * max && node.getComputedTextLength() > max) {
     node.setAttribute("textLength", max);
     node.setAttribute("lengthAdjust", "spacingAndGlyphs");
@@ -226,12 +229,12 @@ function buildParams(view) {
     const show = () => { name.textContent = `${spec.short} = ${spec.kind === "choice" ? view.params[spec.name] : fmt(view.params[spec.name])}`; };
     let input;
     if (spec.kind === "choice") {
-      input = el("select", { "aria-label": spec.name }, box);
+      input = el("select", { "aria-label": spec.control, "data-param": spec.name }, box);
       for (const choice of spec.choices) el("option", { value: choice }, input).textContent = choice;
       input.value = view.params[spec.name];
     } else {
       const high = spec.name === "k" ? view.logits.length : spec.high;
-      input = el("input", { type: "range", min: spec.low, max: high, step: spec.step, "aria-label": spec.name }, box);
+      input = el("input", { type: "range", min: spec.low, max: high, step: spec.step, "aria-label": spec.control, "data-param": spec.name }, box);
       input.value = view.params[spec.name];
     }
     show();
@@ -304,11 +307,12 @@ function zeroKeys(view, blocks) {
 /** The chart's top in the page (not moved by scrolling). */
 const chartTop = (view) => view.svg.getBoundingClientRect().top + (view.scroller ? view.scroller.scrollTop : 0);
 
-/** The chart's height: as asked (``data.height``), less where the first screen has less room below its top (figure
- * first: the chart, the legend and the downloads fit in the window), never under ``low``. The fit follows the
- * chart's top: what is above the view (a caption that wraps once its font has loaded, an element that arrives after
- * the first draw) moves the chart without resizing the view, so a change of the page's size that moved it redraws. */
-function fitHeight(view, low = 220) {
+/** The chart's height: at most ``high`` (the asked ``data.height``), less where the first screen has less room below
+ * its top (figure first: the chart, the legend and the downloads fit in the window), never under ``low``. The fit
+ * follows the chart's top: what is above the view (a caption that wraps once its font has loaded, an element that
+ * arrives after the first draw) moves the chart without resizing the view, so a change of the page's size that moved
+ * it redraws. */
+function fitHeight(view, low = 220, high = view.data.height) {
   const below = (view.legend.offsetHeight || 2.4 * view.data.font_size) + view.message.offsetHeight + 10;
   if (!view.scroller) {
     let node = view.root.parentElement;
@@ -319,7 +323,7 @@ function fitHeight(view, low = 220) {
   }
   view.fittedTop = chartTop(view);
   const room = window.innerHeight - view.fittedTop - below;  // the first screen's room, wherever it is scrolled
-  return Math.round(Math.max(low, Math.min(view.data.height, room)));
+  return Math.round(Math.max(low, Math.min(high, room)));
 }
 
 function niceTicks(top) {

@@ -11,37 +11,41 @@
 const PLAY_MS = 120;  // one grid step per 120 ms, as the server's Plotly animation
 const MIN_PLOT = 6;  // the least height of a stacked panel's plot, in font sizes
 
-/** A sweep's control: its value's name and value, a range over the grid's indices, Play and Pause. */
-function sweepControl(view, key, grid, label, start) {
-  const box = el("div", { class: "pl-sweep", role: "group", "aria-label": label }, view.sweepBox);
+/** A sweep's control: its value's name and value, a range over the grid's indices, Play and Pause. ``control``: the
+ * accessible name of the range, which says which sweep it moves (the page's live α parameter is another control);
+ * Play and Pause are named with it too. */
+function sweepControl(view, key, grid, label, start, control) {
+  const box = el("div", { class: "pl-sweep", role: "group", "aria-label": control }, view.sweepBox);
   const name = el("span", { class: "pl-name" }, box);
-  const input = el("input", { type: "range", min: 0, max: grid.length - 1, step: 1, "aria-label": key }, box);
+  const input = el("input", { type: "range", min: 0, max: grid.length - 1, step: 1, "aria-label": control, "data-sweep": key }, box);
   const play = el("button", { type: "button", class: "pl-button", "data-play": key }, box);
   const pause = el("button", { type: "button", class: "pl-button", "data-pause": key }, box);
   play.textContent = `▶ ${view.data.text.play}`;
   pause.textContent = `■ ${view.data.text.pause}`;
-  const control = { index: start, timer: null };
+  play.setAttribute("aria-label", `${play.textContent}: ${control}`);  // the visible words first (WCAG 2.5.3)
+  pause.setAttribute("aria-label", `${pause.textContent}: ${control}`);
+  const sweep = { index: start, timer: null };
   const show = () => {
-    input.value = control.index;
-    input.setAttribute("aria-valuetext", `${label} = ${fmt(grid[control.index])}`);
-    name.textContent = `${label} = ${fmt(grid[control.index])}`;
+    input.value = sweep.index;
+    input.setAttribute("aria-valuetext", `${label} = ${fmt(grid[sweep.index])}`);
+    name.textContent = `${label} = ${fmt(grid[sweep.index])}`;
   };
-  const stop = () => { clearInterval(control.timer); control.timer = null; play.setAttribute("aria-pressed", "false"); };
-  input.addEventListener("input", () => { control.index = Number(input.value); show(); schedule(view); });
+  const stop = () => { clearInterval(sweep.timer); sweep.timer = null; play.setAttribute("aria-pressed", "false"); };
+  input.addEventListener("input", () => { sweep.index = Number(input.value); show(); schedule(view); });
   play.addEventListener("click", () => {
-    if (control.timer) return;
-    if (control.index >= grid.length - 1) control.index = 0;
+    if (sweep.timer) return;
+    if (sweep.index >= grid.length - 1) sweep.index = 0;
     play.setAttribute("aria-pressed", "true");
-    control.timer = setInterval(() => {
-      control.index += 1;
+    sweep.timer = setInterval(() => {
+      sweep.index += 1;
       show();
       schedule(view);
-      if (control.index >= grid.length - 1) stop();
+      if (sweep.index >= grid.length - 1) stop();
     }, PLAY_MS);
   });
   pause.addEventListener("click", stop);
   show();
-  return control;
+  return sweep;
 }
 
 function setupSweeps(view) {
@@ -75,8 +79,8 @@ function drawSweeps(view) {
   const started = performance.now();
   if (!view.sweepControls) {
     view.sweepControls = {
-      t: sweepControl(view, "T", TEMPERATURES, "T", data.t_start),
-      alpha: sweepControl(view, "alpha", ALPHAS, "α", data.alpha_start),
+      t: sweepControl(view, "T", TEMPERATURES, "T", data.t_start, data.text.t_control),
+      alpha: sweepControl(view, "alpha", ALPHAS, "α", data.alpha_start, data.text.alpha_control),
     };
   }
   const kwargs = kwargsOf(view);
