@@ -123,7 +123,8 @@ INLINE int64_t FN(candidates)(const T* x, int64_t n, T scale, double power, T* m
 
 /* Drops the candidates at or below tau (they stay out of the support as tau rises), branch-free;
    a dense c gets its columns here. The passes mask the entries at or below tau, so this is only
-   done when it at least halves the candidates (see shrink). */
+   done when it at least halves the candidates (see shrink), or, before a pass that takes powers
+   on every lane (general alpha), drops an eighth of them. */
 INLINE int64_t FN(keep_above)(T* c, int64_t* idx, int64_t k, T tau, int* dense) {
     int64_t j = 0;
     if (*dense) {
@@ -284,7 +285,8 @@ INLINE int FN(entmax_tau)(T* c, int64_t* idx, int64_t* k, int* dense, int64_t n,
             *tau_out = next;
             return 0;
         }
-        if (g >= 0) FN(shrink)(c, idx, k, count, tau, dense); /* (count: the entries above tau = lo) */
+        if (g >= 0 && 8 * count <= 7 * *k) /* (count: the entries above tau = lo; each pass takes powers on every lane) */
+            *k = FN(keep_above)(c, idx, *k, tau, dense);
         tau = next;
     }
     *tau_out = tau;
