@@ -2,10 +2,12 @@
 
    entmax_alpha(x) = relu(c - tau)^q, c = (alpha - 1) (x - max x) (c = x - max x for sparsemax),
    q = 1 / (alpha - 1), sum = 1. Forward, per row: one pass for the max of every block of BLOCK
-   entries and the row's, then, in the blocks whose max can be one, a branch-free packing of the
-   candidates c > -1 (tau >= -1: the max entry alone has mass 1 there); the threshold is iterated
-   on the candidates alone (dropping those below a lower bound of tau as it rises), then p is
-   written into the zeroed row:
+   entries and the row's, then a lower bound of tau from those maxima alone (block_bound: any set
+   of entries bounds tau from below; rows of 4 BLOCK blocks or more take the maxima of groups of
+   BLOCK blocks, a few passes over n / BLOCK^2 values), then, in the blocks whose max lies above
+   it, a branch-free packing of the candidates c > bound (>= -1: the max entry alone has mass 1
+   there); the threshold is iterated on the candidates alone from the bound (dropping those below
+   a lower bound of tau as it rises), then p is written into the zeroed row:
      sparsemax  Michelot tau <- (sum_S c - 1) / |S|, S = {c > tau}, from below; exact once S stops
                 shrinking (tau is then the closed form of its own support).
      entmax-1.5 the closed form tau_S = tau + mean_S d - sqrt(1/|S| - var_S d), d = c - tau, when

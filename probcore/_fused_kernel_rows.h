@@ -1,17 +1,58 @@
 /* The row functions of _fused_kernel.c, for one floating type T (accumulator A); included there
    once per type with FN(name) adding the type's suffix. */
 
-/* The candidates of one row, c = (x - max x) scale: returns their number k. The row is cut into
+/* A lower bound of tau from nb entries of the row alone (block maxima, or maxima of groups of
+   blocks), b_j = (bmax_j - m) scale: for any set S of entries, mean_S c - |S|^-(alpha - 1) <= tau
+   (Hoelder: sum_S (c - tau) <= |S|^(1 - 1/q) (sum_S (c - tau)_+^q)^(1/q) <= |S|^(1 - 1/q)), taken
+   on S = {b > bound} while it rises, at most SCREEN_ITER times (for sparsemax: Michelot on those
+   entries); less a margin for its rounding. The values above the bound are packed into b (scratch
+   of nb entries) once that at least halves them. -1 where nb = 0. */
+INLINE T FN(block_bound)(const T* bmax, int64_t nb, T m, T scale, double power, T* b) {
+    T tau = -1;
+    int64_t k = nb;
+    const T* from = bmax; /* (b after a first packing) */
+    for (int it = 0; it < SCREEN_ITER && k > 0; it++) {
+        A sum = 0;
+        int64_t count = 0;
+        T shift = from == bmax ? m : 0, times = from == bmax ? scale : 1;
+#pragma omp simd reduction(+ : sum, count)
+        for (int64_t j = 0; j < k; j++) {
+            T v = (from[j] - shift) * times;
+            int in = v > tau;
+            sum += in ? (A)v : 0;
+            count += in;
+        }
+        double spread = power == 1 ? 1.0 / count : power == 0.5 ? 1 / sqrt((double)count) : pow((double)count, -power);
+        T bound = (T)(sum / count - spread);
+        if (!(bound > tau)) break;
+        if (2 * count <= k) { /* pack the values above tau (at most half of them) into b */
+            int64_t kept = 0;
+            for (int64_t j = 0; j < k; j++) {
+                T v = (from[j] - shift) * times;
+                b[kept] = v;
+                kept += v > tau;
+            }
+            from = b;
+            k = kept;
+        }
+        tau = bound;
+    }
+    return tau > -1 ? tau - 4 * EPS : tau; /* (|tau| <= 1: an absolute margin) */
+}
+
+/* The candidates of one row, c = (x - max x) scale: returns their number k and *lower_out, a lower
+   bound of tau (-1 or block_bound's). The row is cut into
    nb = n / BLOCK blocks, block j holding the entries j, j + nb, ..., j + (BLOCK - 1) nb (the last
    n % BLOCK entries are a tail of their own), so that one vectorised pass over the row takes every
-   block's max (bmax) without horizontal reductions, and flags NaN / +inf (bad). Where at most half
-   of the blocks hold a candidate (c > -1: tau >= -1, the max entry alone has mass 1 there), only
+   block's max (bmax) without horizontal reductions, and flags NaN / +inf (bad). The candidates are
+   the entries above the bound (c > lower >= -1: tau >= -1, the max entry alone has mass 1 there).
+   Where at most half of the blocks hold a candidate, only
    those are read again and their candidates packed to the left of c / idx by a branch-free loop
    (the store is unconditional, the count moves when the entry is kept): a row whose candidates
    are few is read once. Otherwise c is the whole row (*dense = 1, idx unset: the column of c[i] is
-   i), entries <= -1 included: the passes mask them. */
-INLINE int64_t FN(candidates)(const T* x, int64_t n, T scale, T* m_out, int* bad_out, T* c, int64_t* idx,
-                              T* bmax, int* dense) {
+   i), entries <= lower included: the passes mask them. */
+INLINE int64_t FN(candidates)(const T* x, int64_t n, T scale, double power, T* m_out, int* bad_out, T* c,
+                              int64_t* idx, T* bmax, int* dense, T* lower_out) {
     int64_t nb = n / BLOCK, body = nb * BLOCK;
     T m = -INFINITY;
     int bad = 0;
@@ -35,10 +76,26 @@ INLINE int64_t FN(candidates)(const T* x, int64_t n, T scale, T* m_out, int* bad
     *m_out = m;
     *bad_out = bad;
     *dense = 0;
+    *lower_out = -1;
     if (bad || m == -INFINITY) return 0;
+    T lower;
+    if (nb >= 4 * BLOCK) { /* the bound from the maxima of groups of BLOCK block maxima (strided, as the blocks) */
+        int64_t ng = nb / BLOCK;
+        T* gmax = c;
+        for (int64_t j = 0; j < ng; j++) gmax[j] = -INFINITY;
+        for (int64_t i = 0; i < BLOCK; i++) {
+            const T* bi = bmax + i * ng;
+#pragma omp simd
+            for (int64_t j = 0; j < ng; j++) gmax[j] = bi[j] > gmax[j] ? bi[j] : gmax[j];
+        }
+        lower = FN(block_bound)(gmax, ng, m, scale, power, c + ng);
+    } else {
+        lower = FN(block_bound)(bmax, nb, m, scale, power, c);
+    }
+    *lower_out = lower;
     int64_t live = 0;
 #pragma omp simd reduction(+ : live)
-    for (int64_t j = 0; j < nb; j++) live += (bmax[j] - m) * scale > -1;
+    for (int64_t j = 0; j < nb; j++) live += (bmax[j] - m) * scale > lower;
     if (2 * live > nb && nb > 0) {
         *dense = 1;
 #pragma omp simd
@@ -47,26 +104,27 @@ INLINE int64_t FN(candidates)(const T* x, int64_t n, T scale, T* m_out, int* bad
     }
     int64_t k = 0;
     for (int64_t j = 0; j < nb; j++) {
-        if (!((bmax[j] - m) * scale > -1)) continue;
+        if (!((bmax[j] - m) * scale > lower)) continue;
         for (int64_t i = j; i < body; i += nb) {
             T v = (x[i] - m) * scale;
             c[k] = v;
             idx[k] = i;
-            k += v > -1;
+            k += v > lower;
         }
     }
     for (int64_t i = body; i < n; i++) {
         T v = (x[i] - m) * scale;
         c[k] = v;
         idx[k] = i;
-        k += v > -1;
+        k += v > lower;
     }
     return k;
 }
 
 /* Drops the candidates at or below tau (they stay out of the support as tau rises), branch-free;
    a dense c gets its columns here. The passes mask the entries at or below tau, so this is only
-   done when it at least halves the candidates (see shrink). */
+   done when it at least halves the candidates (see shrink), or, before a pass that takes powers
+   on every lane (general alpha), drops an eighth of them. */
 INLINE int64_t FN(keep_above)(T* c, int64_t* idx, int64_t k, T tau, int* dense) {
     int64_t j = 0;
     if (*dense) {
@@ -94,8 +152,8 @@ INLINE void FN(shrink)(T* c, int64_t* idx, int64_t* k, int64_t count, T tau, int
     if (2 * count <= *k) *k = FN(keep_above)(c, idx, *k, tau, dense);
 }
 
-INLINE int FN(sparsemax_tau)(T* c, int64_t* idx, int64_t* k, int* dense, T* tau_out) {
-    T tau = -1; /* every candidate lies above tau */
+INLINE int FN(sparsemax_tau)(T* c, int64_t* idx, int64_t* k, int* dense, T lower, T* tau_out) {
+    T tau = lower; /* every candidate lies above tau */
     int64_t before = -1;
     for (int it = 0; it <= MAX_ITER; it++) {
         A sum = 0;
@@ -118,8 +176,8 @@ INLINE int FN(sparsemax_tau)(T* c, int64_t* idx, int64_t* k, int* dense, T* tau_
     return 1;
 }
 
-INLINE int FN(entmax15_tau)(T* c, int64_t* idx, int64_t* k, int* dense, T* tau_out, T tol) {
-    T tau = -1;
+INLINE int FN(entmax15_tau)(T* c, int64_t* idx, int64_t* k, int* dense, T lower, T* tau_out, T tol) {
+    T tau = lower;
     for (int it = 0; it < MAX_ITER; it++) {
         A s1 = 0, s2 = 0;
         T dmin = INFINITY;
@@ -190,10 +248,10 @@ INLINE T FN(floor_of)(double power) {
 
 /* tau for a general alpha; *fresh_out: whether w holds d^(q - 1) at the returned tau for the
    candidates as they are (the last pass evaluated there), so p needs no further powers. */
-INLINE int FN(entmax_tau)(T* c, int64_t* idx, int64_t* k, int* dense, int64_t n, double alpha, T* tau_out, T tol,
-                          T* w, int* fresh_out) {
+INLINE int FN(entmax_tau)(T* c, int64_t* idx, int64_t* k, int* dense, int64_t n, double alpha, T lower, T* tau_out,
+                          T tol, T* w, int* fresh_out) {
     T q = (T)(1 / (alpha - 1)), low = FN(floor_of)((double)q - 1);
-    T lo = -1, hi = -(T)pow(1.0 / n, alpha - 1), tau = -1;
+    T lo = lower, hi = -(T)pow(1.0 / n, alpha - 1), tau = lower;
     double power = alpha - 1 < 1 ? alpha - 1 : 1;
     *fresh_out = 0;
     for (int it = 0; it < SCREEN_ITER; it++) { /* lower bounds without powers of d (Jensen) */
@@ -227,7 +285,8 @@ INLINE int FN(entmax_tau)(T* c, int64_t* idx, int64_t* k, int* dense, int64_t n,
             *tau_out = next;
             return 0;
         }
-        if (g >= 0) FN(shrink)(c, idx, k, count, tau, dense); /* (count: the entries above tau = lo) */
+        if (g >= 0 && 8 * count <= 7 * *k) /* (count: the entries above tau = lo; each pass takes powers on every lane) */
+            *k = FN(keep_above)(c, idx, *k, tau, dense);
         tau = next;
     }
     *tau_out = tau;
@@ -242,9 +301,9 @@ CLONES static void FN(forward_row)(const T* xr, T* pr, int* status, int64_t n, d
                                    int64_t* idx) {
     T scale = alpha == 2 ? 1 : (T)(alpha - 1);
     T tol = 16 * EPS;
-    T m, tau;
+    T m, tau, lower;
     int bad, dense;
-    int64_t k = FN(candidates)(xr, n, scale, &m, &bad, c, idx, bmax, &dense);
+    int64_t k = FN(candidates)(xr, n, scale, alpha - 1, &m, &bad, c, idx, bmax, &dense, &lower);
     *status = 0;
     if (bad) {
         for (int64_t i = 0; i < n; i++) pr[i] = NAN;
@@ -255,13 +314,13 @@ CLONES static void FN(forward_row)(const T* xr, T* pr, int* status, int64_t n, d
         return;
     }
     if (alpha == 2) {
-        *status = FN(sparsemax_tau)(c, idx, &k, &dense, &tau);
+        *status = FN(sparsemax_tau)(c, idx, &k, &dense, lower, &tau);
         for (int64_t i = 0; i < k; i++) {
             T d = c[i] - tau;
             c[i] = d > 0 ? d : 0;
         }
     } else if (alpha == 1.5) {
-        *status = FN(entmax15_tau)(c, idx, &k, &dense, &tau, tol);
+        *status = FN(entmax15_tau)(c, idx, &k, &dense, lower, &tau, tol);
         for (int64_t i = 0; i < k; i++) {
             T d = c[i] - tau;
             d = d > 0 ? d : 0;
@@ -269,7 +328,7 @@ CLONES static void FN(forward_row)(const T* xr, T* pr, int* status, int64_t n, d
         }
     } else {
         int fresh;
-        *status = FN(entmax_tau)(c, idx, &k, &dense, n, alpha, &tau, tol, w, &fresh);
+        *status = FN(entmax_tau)(c, idx, &k, &dense, n, alpha, lower, &tau, tol, w, &fresh);
         A total = 0;
         if (fresh) { /* w = d^(q - 1) at tau from the pass that certified it */
 #pragma omp simd reduction(+ : total)
