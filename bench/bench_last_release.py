@@ -26,7 +26,7 @@ from bench.browser import ROOT, VIEWPORT, chromium, serve, settle  # noqa: E402
 VIEW = "[data-live-view='compare']"
 KEYS = """(() => {  // where each key press landed: the input's aria-label, or the element that had the focus
   window.__keys = [];
-  document.addEventListener('keydown', (e) => window.__keys.push(e.target.getAttribute('aria-label') || e.target.tagName), true);
+  document.addEventListener('keydown', (e) => window.__keys.push(e.target.dataset.param || e.target.tagName), true);
 })();"""
 
 
@@ -60,7 +60,7 @@ def trial(browser, url: str, wait_s: float) -> tuple[bool, str | None, int]:
         page.goto(url)
         page.wait_for_selector(f"{VIEW}[data-values]", state="attached")
         settle(page)
-        temperature = page.locator(f"{VIEW} input[aria-label='temperature']")
+        temperature = page.locator(f"{VIEW} input[data-param='temperature']")
         for _ in range(6):
             temperature.press("ArrowRight")
         try:

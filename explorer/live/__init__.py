@@ -63,6 +63,8 @@ WORDS = {
         "param_control": "{short} of {mappings}",
         "param_control_many": "{short} of the {k} shown mappings that have it",
         "sweep_control": "{short} of the sweep “{title}”",
+        "list_separator": ", ",
+        "name_separator": ": ",
     },
     "zh": {
         "server_only": "Gumbel-softmax 是随机采样：实时图表不画它（其统计量见下表）。",
@@ -80,8 +82,10 @@ WORDS = {
         "drag_plane": "拖动星号（或在平面内任意处按下）即可移动 logits。",
         "loss_need3": "只有 n = 3 时才在平面上画出（并可拖动）当前 logits。",
         "param_control": "{mappings} 的 {short}",
-        "param_control_many": "所示 {k} 个映射共用的 {short}",
+        "param_control_many": "所示映射中含此参数的 {k} 个映射的 {short}",
         "sweep_control": "扫描「{title}」的 {short}",
+        "list_separator": "、",
+        "name_separator": "：",
     },
 }
 
@@ -113,7 +117,7 @@ def _control_name(short: str, users: list[str]) -> str:
     words = WORDS[language()]
     if len(users) > 3:
         return words["param_control_many"].format(short=short, k=len(users))
-    return words["param_control"].format(short=short, mappings=", ".join(users))
+    return words["param_control"].format(short=short, mappings=words["list_separator"].join(users))
 
 
 def _param_specs(
@@ -333,6 +337,7 @@ def sweeps_view(ctl: state.Controls, alpha_names: list[str], t_start: int, alpha
         t_control=sweep_control.format(short="T", title=t("sweeps.temperature_anim")),
         alpha_control=sweep_control.format(short="α", title=t("sweeps.alpha_anim")),
         no_alpha=t("ui.no_alpha"),
+        name_separator=WORDS[language()]["name_separator"],
     )
     _mount(_SWEEPS, "live_sweeps", data)
     if any(name in NOT_LIVE for name in ctl.mappings):

@@ -22,8 +22,8 @@ function sweepControl(view, key, grid, label, start, control) {
   const pause = el("button", { type: "button", class: "pl-button", "data-pause": key }, box);
   play.textContent = `▶ ${view.data.text.play}`;
   pause.textContent = `■ ${view.data.text.pause}`;
-  play.setAttribute("aria-label", `${play.textContent}: ${control}`);  // the visible words first (WCAG 2.5.3)
-  pause.setAttribute("aria-label", `${pause.textContent}: ${control}`);
+  play.setAttribute("aria-label", `${play.textContent}${view.data.text.name_separator}${control}`);  // the visible words first (WCAG 2.5.3)
+  pause.setAttribute("aria-label", `${pause.textContent}${view.data.text.name_separator}${control}`);
   const sweep = { index: start, timer: null };
   const show = () => {
     input.value = sweep.index;
