@@ -175,6 +175,15 @@ def stop_following() -> None:
 # ---------------------------------------------------------------- rooms ----
 
 
+class Outage(str):
+    """The message of a room call that failed because the store is down (``room.unavailable`` in the
+    session's language): told apart from the other messages by its type, not by its words."""
+
+
+def _outage() -> Outage:
+    return Outage(t("room.unavailable"))
+
+
 def _warn_unavailable() -> None:
     """The inline "rooms unavailable, retrying" while the room store is down: a warning, not an
     error (it passes by itself: the polling fragment retries what waits for the store)."""
@@ -183,10 +192,10 @@ def _warn_unavailable() -> None:
 
 def show_room_error(message: str) -> None:
     """Show the error message of a room call (:func:`join`, :func:`start_room`, :func:`take_back`,
-    a callback's ``_room_error``) inline: the store's outage (``room.unavailable``) as
+    a callback's ``_room_error``) inline: the store's outage (an :class:`Outage`) as
     :func:`_warn_unavailable`, anything else (a wrong code or PIN, a limit, a lesson that no longer
     validates) as an error."""
-    if message == t("room.unavailable"):
+    if isinstance(message, Outage):
         _warn_unavailable()
     else:
         st.error(state.plain(message))
@@ -210,7 +219,7 @@ def join(code: str, token: str = "") -> str | None:
         return t("room.limited", seconds=err.retry_s)
     except StoreUnavailable:
         ss["_room_retry"] = (rooms.normalize_code(code), token)
-        return t("room.unavailable")
+        return _outage()
     except ValueError as err:  # an unsupported store URL, or a lesson that no longer validates
         return str(err)
     ss["_room"], ss["_room_follow"], ss["_room_version"] = room.code, True, room.version
@@ -242,7 +251,7 @@ def revoke_other_teachers() -> None:
     try:
         new = store().revoke(ss["_room"], ss["_room_secret"])
     except StoreUnavailable:
-        ss["_room_error"] = t("room.unavailable")
+        ss["_room_error"] = _outage()
         return
     if new:
         ss["_room_secret"] = new
@@ -258,7 +267,7 @@ def new_recovery_pin() -> None:
     try:
         pin = store().recovery_pin(ss["_room"], ss["_room_secret"])
     except StoreUnavailable:
-        ss["_room_error"] = t("room.unavailable")
+        ss["_room_error"] = _outage()
         return
     if pin:
         RECOVERY_PIN.set(pin)
@@ -278,7 +287,7 @@ def take_back(code: str, pin: str) -> str | None:
     except rooms.RateLimited as err:
         return t("room.pin_limited", minutes=max(1, err.retry_s // 60))
     except StoreUnavailable:
-        return t("room.unavailable")
+        return _outage()
     except ValueError as err:
         return str(err)
     ss["_room"], ss["_room_secret"], ss["_room_follow"], ss["_room_version"] = room.code, secret, True, room.version
@@ -299,7 +308,7 @@ def start_room(lesson: lessons.Lesson) -> str | None:
     try:
         code, secret = store().create(lesson.id, lesson.source or lessons.dump(lesson.title, list(lesson.steps)), step)
     except StoreUnavailable:
-        return t("room.unavailable")
+        return _outage()
     except ValueError as err:
         return str(err)
     ss["_room"], ss["_room_secret"], ss["_room_follow"], ss["_room_version"] = code, secret, True, 0
