@@ -226,7 +226,7 @@ def steps(
 def script_runs(log: Path) -> list[tuple[float, float]]:
     """(start, end) wall-clock times of the script runs the server logged (PROBCORE_RUN_LOG=1)."""
     lines = log.read_text().splitlines() if log.exists() else []
-    return [(float(a), float(b)) for _, a, b in (line.split() for line in lines if line.startswith("RUN "))]
+    return [(float(a), float(b)) for _, a, b, *_ in (line.split() for line in lines if line.startswith("RUN "))]
 
 
 def split(presses: list[tuple[float, float]], runs: list[tuple[float, float]]) -> dict:

@@ -43,7 +43,6 @@ from views.registry import PAGES  # noqa: E402
 STEPS = {
     "compare_release": ("compare", Action("release", "x_0")),
     "compare_release_param": ("compare", Action("release", "temperature")),
-    "compare_slider": ("compare", Action("slider", "x_0")),  # the step of the mix before the live views
     "jacobian_release": ("jacobian", Action("release", "x_1")),
     "simplex_step": ("simplex", Action("release", "x_1")),
     "loss_step": ("loss", Action("release", "x_1")),

@@ -215,6 +215,9 @@ def support_size(p: np.ndarray) -> int:
     return int(np.count_nonzero(p))
 
 
+SUPPORT_MARGIN = 1e-9  # (alpha - 1) z - tau within this of 0 counts as off the support
+
+
 def positive_exactly(name: str, x: tuple, kw: Kw) -> np.ndarray:
     """Where the mapping's p is > 0 in exact arithmetic, from its definition (not from the float
     p): everywhere but at -inf logits for the dense mappings (softmax and its kin, Taylor
@@ -245,7 +248,7 @@ def positive_exactly(name: str, x: tuple, kw: Kw) -> np.ndarray:
     scale = {"sparsemax": 1.0, "entmax15": 0.5}.get(name, params.get("alpha", 1.5) - 1)
     shifted = torch.as_tensor(scale * (z - z.max()))[None]
     tau = threshold.entmax_threshold(shifted, 1.0 + scale)
-    return (shifted - tau)[0].numpy() > 1e-9
+    return (shifted - tau)[0].numpy() > SUPPORT_MARGIN
 
 
 def underflows(name: str, x: tuple, kw: Kw, p: np.ndarray) -> np.ndarray:
@@ -253,9 +256,18 @@ def underflows(name: str, x: tuple, kw: Kw, p: np.ndarray) -> np.ndarray:
     underflow (float64 has no number between 0 and 4.9e-324), e.g. softmax at a logit 1000 below
     the largest (e^-1000); the other zeros of p are exact (off a sparse mapping's support)."""
     zero = np.asarray(p) == 0
-    if not zero.any() or (name == "gumbel_softmax" and dict(kw).get("hard")):  # no zero, or a one-hot sample's
+    if not zero.any() or (name == "gumbel_softmax" and dict(kw).get("hard")) or normal_on_support(name, kw):
         return np.zeros(np.shape(p), dtype=bool)
     return zero & positive_exactly(name, x, kw)
+
+
+def normal_on_support(name: str, kw: Kw) -> bool:
+    """Whether every p > 0 of a threshold mapping is a normal float64, so that none underflows (no need
+    of :func:`positive_exactly`): on the support s = (alpha - 1) z - tau > SUPPORT_MARGIN, so p = s^q with
+    q = 1 / (alpha - 1) is at least SUPPORT_MARGIN^q (1e-9 for sparsemax, 1e-18 for 1.5-entmax), a
+    normal float64 while q <= 34.18 (alpha >= 1.02926)."""
+    scale = {"sparsemax": 1.0, "entmax15": 0.5}.get(name, dict(kw).get("alpha", 1.5) - 1 if name == "entmax" else 0.0)
+    return scale > 0 and SUPPORT_MARGIN ** (1 / scale) >= np.finfo(np.float64).tiny
 
 
 # Example "user implementations" (written from the formulas, independently of probcore), one row at a time.

@@ -79,6 +79,35 @@ def test_underflow_follows_each_mappings_definition(name, kw, x, under):
         assert list(p > 0) == [True, False, False, True]
 
 
+@pytest.mark.parametrize("alpha", [1.005, 1.01, 1.02, 1.0292, 1.0293, 1.05, 1.3, 1.5, 2.0, 3.0])
+def test_a_threshold_mapping_with_normal_p_on_its_support_never_underflows(alpha):
+    """compute.normal_on_support: where it holds (sparsemax, 1.5-entmax, alpha-entmax at alpha >= 1.0293),
+    underflows needs no positive_exactly: on generated logits (ties, -inf, scales 1e-3 to 1e3, far outliers)
+    the full test finds no underflow either; where it does not hold the full test runs, and finds one
+    near the edge of the support."""
+    rng = np.random.default_rng(int(alpha * 1e4))
+    for name, kw in (("entmax", (("alpha", alpha), ("temperature", 1.0))), ("sparsemax", ()), ("entmax15", ())):
+        kw = kw or state.default_kw(name)
+        for _ in range(60):
+            n = int(rng.integers(2, 12))
+            x = rng.normal(size=n) * 10.0 ** rng.uniform(-3, 3)
+            x[rng.random(n) < 0.2] = x.max() - 10.0 ** rng.uniform(0, 3)  # far below the top
+            x[rng.random(n) < 0.1] = x[0]  # ties
+            if rng.random() < 0.2:
+                x[-1] = -np.inf
+            x = tuple(float(v) for v in x)
+            p = compute.probabilities(name, x, kw)
+            full = (p == 0) & compute.positive_exactly(name, x, kw)
+            assert list(compute.underflows(name, x, kw, p)) == list(full)
+            if compute.normal_on_support(name, kw):
+                assert not full.any()
+    assert compute.normal_on_support("entmax", (("alpha", alpha),)) == (alpha >= 1.0293)
+    if alpha <= 1.01:  # q = 1 / (alpha - 1) >= 100: x1 just inside the support rounds to 0
+        x, kw = (0.0, {1.005: -195.3, 1.01: -99.98}[alpha]), (("alpha", alpha), ("temperature", 1.0))
+        p = compute.probabilities("entmax", x, kw)
+        assert p[1] == 0.0 and list(compute.underflows("entmax", x, kw, p)) == [False, True]
+
+
 def test_hard_gumbel_softmax_zeros_are_exact():
     kw = (("hard", True), ("temperature", 1.0))
     p = compute.probabilities("gumbel_softmax", (1.0, 0.0, -5.0), kw, 0, 3)

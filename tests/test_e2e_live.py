@@ -6,6 +6,7 @@ times the frames)."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -27,10 +28,17 @@ TIMEOUT_MS = 90_000
 ROOT_SELECTOR = "[data-live-view='compare'][data-values]"
 
 
+SERVER_LOG = ROOT / "artifacts" / "streamlit-e2e-live.log"
+
+
 @pytest.fixture(scope="module")
 def server():
-    with serve(ROOT / "artifacts" / "streamlit-e2e-live.log") as url:
-        yield url
+    os.environ["PROBCORE_RUN_LOG"] = "1"  # each script run logged with what ran (explorer.drawing.ui.log_run)
+    try:
+        with serve(SERVER_LOG) as url:
+            yield url
+    finally:
+        del os.environ["PROBCORE_RUN_LOG"]
 
 
 @pytest.fixture(scope="module")
@@ -318,6 +326,56 @@ def test_the_last_release_wins_when_keys_outrun_the_server(server, browser):
                 return {same: e.dataset.pressed === 'yes', focused: document.activeElement === e, value: e.value}; }"""
         )
         assert kept == {"same": True, "focused": True, "value": "1.3"}, kept
+        assert not page.errors, page.errors
+    finally:
+        page.close()
+
+
+def runs_logged() -> list[str]:
+    """What each script run of the test server ran, in order: "app" or a fragment's function name."""
+    return [line.split()[3] for line in SERVER_LOG.read_text().splitlines() if line.startswith("RUN ")]
+
+
+def table_max_p(page, label: str) -> float:
+    """The max p column of Compare's statistics table in the row of mapping ``label``."""
+    return float(
+        page.evaluate(
+            """([label, column]) => {
+                const table = document.querySelector("[data-testid='stTable'] table");
+                const heads = [...table.querySelectorAll('thead th')].map(th => th.textContent.trim());
+                const row = [...table.querySelectorAll('tbody tr')].find(tr => tr.querySelector('th').textContent.trim() === label);
+                return row.children[heads.indexOf(column)].textContent.trim();
+            }""",
+            [label, STRINGS["col.max_p"]["en"]],
+        )
+    )
+
+
+def test_a_release_reruns_what_the_logits_change_not_the_controls(server, browser):
+    """A release of a logit on Compare, the Logits expander closed: the server reruns the fragment of the
+    chart and the table alone (``numbers``: the controls above are not drawn again), and the table shows
+    the softmax of the new logits; the Logits expander opened, a release reruns the page's fragment
+    (``live``) so that its text field shows the new logits too."""
+    page = open_view(browser, server, "compare")
+    try:
+        handle = page.locator("[data-live-view='compare'] input[aria-label='x0']")
+        for opened in (False, True):
+            if opened:
+                page.locator("[data-testid='stExpander'] summary", has_text=STRINGS["sb.logits"]["en"]).click()
+                page.wait_for_selector(".st-key-w_logits input")
+                settle(page)
+            before = len(runs_logged())
+            handle.press("ArrowRight")
+            x = view_values(page, "compare")["logits"]
+            page.wait_for_function(
+                "x => new URL(location.href).searchParams.get('logits') === x", arg=", ".join(f"{v:.6g}" for v in x)
+            )
+            settle(page)
+            assert runs_logged()[before:] == ["live" if opened else "numbers"]
+            expected = reference("softmax", np.array(x)).max()
+            assert table_max_p(page, "Softmax") == float(f"{expected:.4f}")
+            if opened:
+                assert page.locator(".st-key-w_logits input").input_value() == ", ".join(f"{v:.6g}" for v in x)
         assert not page.errors, page.errors
     finally:
         page.close()

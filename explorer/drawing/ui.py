@@ -4,6 +4,7 @@ predict-then-reveal question, and the page-wide accessibility layer (:func:`acce
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import html
 import io
@@ -122,13 +123,15 @@ def show_figure(fig: go.Figure, key: str, table: Callable[[], pd.DataFrame] | No
         st.caption(t("ui.png_hint", name=f"{file}.png"))
 
 
-def log_run(started: float) -> None:
-    """When PROBCORE_RUN_LOG is set (bench/bench_explorer.py): one line with the wall-clock start
-    and end of this script run, to split a step into press -> script -> drawn."""
+def log_run(started: float, fragment: str = "app") -> None:
+    """When PROBCORE_RUN_LOG is set (bench/bench_explorer.py, tests/test_e2e_live.py): one line with the
+    wall-clock start and end of this script run and what ran (``app``, or the fragment function's
+    name), to split a step into press -> script -> drawn."""
     if os.environ.get("PROBCORE_RUN_LOG"):
-        print(f"RUN {started:.4f} {time.time():.4f}", file=sys.stderr, flush=True)
+        print(f"RUN {started:.4f} {time.time():.4f} {fragment}", file=sys.stderr, flush=True)
 
 
+_IN_FRAGMENT = contextvars.ContextVar("in_fragment", default=False)  # fragment() is drawing, in this thread
 NOTES = SessionKey[set]("_notes")  # the notes per_mapping showed in this run (of the app, or of a fragment)
 
 
@@ -137,26 +140,35 @@ def start_run() -> None:
     NOTES.set(set())
 
 
-def fragment(draw: Callable[..., None]) -> Callable[..., None]:
-    """``st.fragment`` around a part of a page: a widget inside it reruns only ``draw``. A run of
-    the fragment alone spends the session's rerun budget as a full run does (app.py:
-    guard.limit_reruns, refused with its warning beyond it); after it the URL is written (app.py
-    does it after a full run) and the run is logged (:func:`log_run`)."""
+def fragment(draw: Callable[..., None] | None = None, *, key: str | None = None):
+    """``st.fragment`` around a part of a page: a widget inside it reruns only ``draw``; with a
+    ``key``, a widget callback elsewhere can rerun it alone (``st.rerun(key)``: a live view's release
+    reruns only what it changes, explorer.live). A run of the fragment alone spends the session's
+    rerun budget as a full run does (app.py: guard.limit_reruns, refused with its warning beyond it);
+    after it the URL is written (app.py does it after a full run) and the run is logged
+    (:func:`log_run`)."""
+    if draw is None:
+        return functools.partial(fragment, key=key)
 
     @functools.wraps(draw)
     def run(*args, **kwargs) -> None:
         started = time.time()
         ctx = get_script_run_ctx()
-        alone = ctx is not None and bool(ctx.fragment_ids_this_run)  # this fragment, not the whole app
+        # this fragment, not the whole app, nor a fragment this one is drawn in
+        alone = ctx is not None and bool(ctx.fragment_ids_this_run) and not _IN_FRAGMENT.get()
         if alone:
             guard.limit_reruns()
             NOTES.set(set())
-        draw(*args, **kwargs)
+        token = _IN_FRAGMENT.set(True)
+        try:
+            draw(*args, **kwargs)
+        finally:
+            _IN_FRAGMENT.reset(token)
         if alone:
             state.sync_url()
-            log_run(started)
+            log_run(started, draw.__name__)
 
-    return st.fragment(run)
+    return st.fragment(run, key=key)
 
 
 PROJECTOR_CSS = """<style>

@@ -20,6 +20,7 @@ from typing import Callable
 
 import numpy as np
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 from explorer.session import state
 from explorer.drawing.colors import mapping_color, mapping_cue
@@ -158,9 +159,10 @@ def _param_specs(
     return specs, values
 
 
-def _take_state(key: str) -> None:
+def _take_state(key: str, whole: str | None) -> None:
     """Release in the browser (component ``key``): the logits and parameters it sends become the
-    session's controls."""
+    session's controls. The rerun is the innermost fragment that holds the view, but the fragment
+    ``whole`` (the page's, with the logit controls) while the Logits expander is open and shows them."""
     ss = st.session_state
     sent = (ss.get(key) or {}).get("state")
     if not isinstance(sent, dict):
@@ -184,6 +186,11 @@ def _take_state(key: str) -> None:
             if ss[name] != value:
                 ss[name] = value
                 ss["_live_params_moved"] = True  # the Mappings expander (outside the fragment) shows it: a full run
+    if whole and ss.get(state.LOGITS_OPEN) and not ss.get("_live_params_moved"):
+        try:
+            st.rerun(whole)
+        except StreamlitAPIException:  # not drawn by the last run: the view's fragment reruns
+            pass
 
 
 def _data(ctl: state.Controls, names: list[str], page: str, exclude: tuple[str, ...] = ()) -> dict:
@@ -227,28 +234,30 @@ def _data(ctl: state.Controls, names: list[str], page: str, exclude: tuple[str, 
     )
 
 
-def _mount(component, key: str, data: dict) -> None:
+def _mount(component, key: str, data: dict, whole: str | None = None) -> None:
     """Mount a live view; a rerun asked by a released parameter happens first (see _take_state). ``seq``
-    numbers the releases the server has taken: the view ignores a run made before its last release."""
+    numbers the releases the server has taken: the view ignores a run made before its last release.
+    ``whole``: the key of the page's fragment that draws the logit controls (:func:`_take_state`)."""
     ss = st.session_state
     if ss.pop("_live_params_moved", False):
         st.rerun(scope="app")
     sent = (ss.get(key) or {}).get("state")
     data["seq"] = int(sent.get("seq", 0)) if isinstance(sent, dict) and isinstance(sent.get("seq"), int) else 0
-    component(key=key, data=data, on_state_change=lambda: _take_state(key))
+    component(key=key, data=data, on_state_change=lambda: _take_state(key, whole))
 
 
-def compare_view(ctl: state.Controls, log_y: bool, server_figure: Callable[[], None]) -> None:
+def compare_view(ctl: state.Controls, log_y: bool, server_figure: Callable[[], None], whole: str) -> None:
     """Compare's chart, live: the grouped bars of every shown mapping with a handle per logit (n <=
-    state.SLIDER_MAX_N), the top of a bar draggable, and the shown mappings' parameters. Calls
-    ``server_figure()`` (the server's chart) instead where JavaScript does not run."""
+    state.SLIDER_MAX_N), the top of a bar draggable, and the shown mappings' parameters; ``whole``: the
+    page's fragment with the logit controls (:func:`_mount`). Calls ``server_figure()`` (the server's
+    chart) instead where JavaScript does not run."""
     if not runs_javascript():
         server_figure()
         return
     names = [name for name in ctl.mappings if name not in NOT_LIVE]
     data = _data(ctl, names, "compare")
     data.update(log_y=bool(log_y))
-    _mount(_COMPARE, "live_compare", data)
+    _mount(_COMPARE, "live_compare", data, whole)
     if any(name in NOT_LIVE for name in ctl.mappings):
         st.caption(WORDS[language()]["server_only"])
 

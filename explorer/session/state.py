@@ -53,6 +53,8 @@ from probcore.registry import MAPPINGS
 
 N_MIN, N_MAX = 2, 1000
 SLIDER_MAX_N = 12  # per-logit sliders up to this n
+LOGITS_OPEN = "logits_open"  # whether the Logits expander is open (its key): a live release reads it
+MAPPINGS_OPEN = "mappings_open"  # whether the Mappings expander is open (its key)
 SLIDER_STEP = 0.05
 TOP_VIEW = 50  # charts show the top 50 classes beyond this n
 LOGIT_LIMIT = 1e4
@@ -567,9 +569,13 @@ def mapping_controls(expanded: bool = True) -> None:
     """The mappings shown and the parameters of one of them at a time (the others keep their
     values, in the session and in the URL). Drawn once per page run, outside the fragment of the
     logits: a change here reruns the page, a logit step does not redraw these. A page whose live
-    view carries its own handles opens it closed (``expanded``: figure first)."""
+    view carries its own handles opens it closed (``expanded``: figure first); its widgets are drawn
+    only while it is open."""
     ss = st.session_state
-    with st.expander(t("sb.mappings"), expanded=expanded, icon=":material/tune:"):
+    box = st.expander(t("sb.mappings"), expanded=expanded, icon=":material/tune:", key=MAPPINGS_OPEN, on_change="rerun")
+    if not box.open:  # drawn only while open (as the Logits expander)
+        return
+    with box:
         st.multiselect(t("sb.show"), tuple(MAPPINGS), format_func=mapping_label, **_bind("show"))
         tunable = [name for name in ss["show"] if MAPPINGS[name].params]
         if ss.get("params_of") not in tunable:
@@ -617,10 +623,15 @@ def controls(mappings: bool = True, target: bool | None = None, expanded: bool =
     what they change), the messages about bad input below them, and return the checked values
     (with ``mappings``: of the mappings chosen in :func:`mapping_controls`; the target class is
     drawn with the mappings unless ``target`` says otherwise). The expander opens closed where a
-    live view carries the handles (``expanded``: figure first)."""
+    live view carries the handles (``expanded``: figure first); its widgets are drawn only while it
+    is open (:data:`LOGITS_OPEN`)."""
     ctl, messages = checked(mappings, update=True)
-    with st.expander(t("sb.logits"), expanded=expanded, icon=":material/linear_scale:"):
-        _logit_controls(ctl.logits, target=mappings if target is None else target)
+    box = st.expander(
+        t("sb.logits"), expanded=expanded, icon=":material/linear_scale:", key=LOGITS_OPEN, on_change="rerun"
+    )
+    if box.open:  # drawn only while open: a closed one costs a run nothing and holds no stale value
+        with box:
+            _logit_controls(ctl.logits, target=mappings if target is None else target)
     for message in messages:
         st.error(plain(message), icon="⚠️")
     if mappings and not ctl.mappings:

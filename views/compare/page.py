@@ -37,19 +37,31 @@ def support_text(p: np.ndarray, under: np.ndarray) -> str:
     return t("compare.support_underflow", support=size, under=int(under.sum())) if under.any() else str(size)
 
 
-@ui.fragment
+VIEW = "compare_view"  # this page's fragment: what reruns it alone from a callback (st.rerun(VIEW))
+
+
+@ui.fragment(key=VIEW)
 def live() -> None:
     ctl = state.controls(expanded=not runs_javascript())
-    log_y = state.page_option(
-        declared("log"), lambda key: st.toggle(t("compare.log_y"), key=key, persist_state="session")
-    )
-    probs = ctl.probabilities()
-    if not probs:
+    state.page_option(declared("log"), lambda key: st.toggle(t("compare.log_y"), key=key, persist_state="session"))
+    if not ctl.probabilities():
         return
+    shown = compute.view_index(ctl.logits, ctl.probabilities(), state.TOP_VIEW)
+    if len(shown) < ctl.n:
+        st.caption(t("ui.top_view", top=len(shown), n=ctl.n))
+    numbers()
+
+
+@ui.fragment
+def numbers() -> None:
+    """The chart and what the logits change beside it (the question, the table, the formulas): drawn in
+    :func:`live`, and alone after a release of the live chart (explorer.live: the controls above it
+    are not drawn again, unless the Logits expander is open and shows the logits)."""
+    ctl, _ = state.checked(update=True)  # the messages are live()'s; no logit widget is drawn below
+    probs = ctl.probabilities()
     labels = ctl.labels
+    log_y = bool(st.session_state[declared("log").key])
     index = compute.view_index(ctl.logits, probs, state.TOP_VIEW)
-    if len(index) < ctl.n:
-        st.caption(t("ui.top_view", top=len(index), n=ctl.n))
     under = {name: compute.underflows(name, ctl.x, ctl.kw(name), p) for name, p in probs.items()}
     compare_view(
         ctl,
@@ -68,6 +80,7 @@ def live() -> None:
                 {"class": np.arange(ctl.n), "logit": ctl.logits, **{labels[k]: p for k, p in probs.items()}}
             ),
         ),
+        VIEW,
     )
 
     def shifted() -> str:
@@ -91,6 +104,7 @@ def live() -> None:
     def add_ten() -> None:
         state.set_logits(ctl.logits + 10.0)
         compare_session.remember_shift(ctl.x, tuple(state.parse_logits(st.session_state["logits"])))
+        st.rerun(VIEW)  # the chart moves too, not only this fragment
 
     ui.predict(
         "q_compare.q", ("q_compare.c0", "q_compare.c1", "q_compare.c2"), 0, shifted, (t("q_compare.do"), add_ten)
