@@ -125,8 +125,8 @@ def test_url_restores_the_view(server, page):
     page.goto(f"{server}/?logits=2,1,0.5,-1&alpha=1.8&show=softmax,entmax&log=1")
     settle(page)
     assert_no_exception(page)
+    open_controls(page)  # the live page opens its Logits and Mappings expanders closed, their widgets undrawn
     sync_api.expect(page.locator(".st-key-w_logits input")).to_have_value("2,1,0.5,-1")
-    open_controls(page)
     page.locator(".st-key-w_params_of button").filter(has_text="α-entmax").click()
     sync_api.expect(page.locator(".st-key-w_alpha input")).to_have_value("1.8")
     page.wait_for_function("""() => {  // Compare's live chart: its mappings, and a log axis (ticks 1e0, 1e-1, ...)
