@@ -97,6 +97,7 @@ static int64_t chunk_rows(int64_t rows, int threads) {
     return chunk > 0 ? chunk : 1;
 }
 #define SCREEN_ITER 8 /* cheap lower bounds of tau before Newton (general alpha) */
+#define BOUND_NEWTON 3 /* Newton steps on the block maxima's own threshold (block_bound) */
 
 #define T float
 #define A double
