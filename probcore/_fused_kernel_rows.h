@@ -20,8 +20,10 @@ INLINE T FN(floor_of)(double power) {
    blocks), b_j = (bmax_j - m) scale: for any set S of entries, mean_S c - |S|^-(alpha - 1) <= tau
    (Hoelder: sum_S (c - tau) <= |S|^(1 - 1/q) (sum_S (c - tau)_+^q)^(1/q) <= |S|^(1 - 1/q)), taken
    on S = {b > bound} while it rises, at most SCREEN_ITER times (for sparsemax: Michelot on those
-   entries); less a margin for its rounding. The values above the bound are packed into b (scratch
-   of nb entries) once that at least halves them. -1 where nb = 0. */
+   entries); the values above the bound are packed into b (scratch of nb entries) once that at
+   least halves them. Other alphas then take BOUND_NEWTON Newton steps towards the threshold of
+   the values b alone, which bounds the row's tau from below (sparsemax's Michelot steps already
+   reach it); less a margin for the rounding. -1 where nb = 0. */
 INLINE T FN(block_bound)(const T* bmax, int64_t nb, T m, T scale, double power, T* b) {
     T tau = -1;
     int64_t k = nb;
@@ -103,7 +105,8 @@ INLINE T FN(block_bound)(const T* bmax, int64_t nb, T m, T scale, double power, 
    Where at most half of the blocks hold a candidate, only
    those are read again and their candidates packed to the left of c / idx by a branch-free loop
    (the store is unconditional, the count moves when the entry is kept): a row whose candidates
-   are few is read once. Otherwise c is the whole row (*dense = 1, idx unset: the column of c[i] is
+   are few is read once. Otherwise (general alpha only: sparsemax and entmax-1.5 always pack, their
+   bound leaves few candidates) c is the whole row (*dense = 1, idx unset: the column of c[i] is
    i), entries <= lower included: the passes mask them. */
 INLINE int64_t FN(candidates)(const T* x, int64_t n, T scale, double power, T* m_out, int* bad_out, T* c,
                               int64_t* idx, T* bmax, int* dense, T* lower_out) {
@@ -150,7 +153,7 @@ INLINE int64_t FN(candidates)(const T* x, int64_t n, T scale, double power, T* m
     int64_t live = 0;
 #pragma omp simd reduction(+ : live)
     for (int64_t j = 0; j < nb; j++) live += (bmax[j] - m) * scale > lower;
-    if (0 && 2 * live > nb && nb > 0) {
+    if (2 * live > nb && nb > 0 && power != 1 && power != 0.5) {
         *dense = 1;
 #pragma omp simd
         for (int64_t i = 0; i < n; i++) c[i] = (x[i] - m) * scale;
