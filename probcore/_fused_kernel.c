@@ -2,8 +2,9 @@
 
    entmax_alpha(x) = relu(c - tau)^q, c = (alpha - 1) (x - max x) (c = x - max x for sparsemax),
    q = 1 / (alpha - 1), sum = 1. Forward, per row: one pass for the max of every block of BLOCK
-   entries and the row's, then a lower bound of tau from those maxima alone (block_bound: any set
-   of entries bounds tau from below; rows of 4 BLOCK blocks or more take the maxima of groups of
+   entries and the row's, then a lower bound of tau from those maxima alone (block_bound: the
+   threshold of any set of entries bounds tau from below, approached from below by Hoelder's bound
+   and Newton's steps; rows of 4 BLOCK blocks or more take the maxima of groups of
    BLOCK blocks, a few passes over n / BLOCK^2 values), then, in the blocks whose max lies above
    it, a branch-free packing of the candidates c > bound (>= -1: the max entry alone has mass 1
    there); the threshold is iterated on the candidates alone from the bound (dropping those below
@@ -97,6 +98,7 @@ static int64_t chunk_rows(int64_t rows, int threads) {
     return chunk > 0 ? chunk : 1;
 }
 #define SCREEN_ITER 8 /* cheap lower bounds of tau before Newton (general alpha) */
+#define BOUND_NEWTON 3 /* Newton steps on the block maxima's own threshold (block_bound) */
 
 #define T float
 #define A double

@@ -1,12 +1,29 @@
 /* The row functions of _fused_kernel.c, for one floating type T (accumulator A); included there
    once per type with FN(name) adding the type's suffix. */
 
+/* The smallest d whose power d^r (r = q - 1 in the forward, 2 - alpha in the backward) is taken
+   as such, as exp(r log max(d, floor)): exp's argument stays within +-EXP_RANGE and log's is a
+   normal number. glibc's vector exp and log take a slow scalar path (errno included) for every lane
+   outside those ranges or at d <= 0, and gcc computes log(d) on every lane and selects afterwards
+   (whatever the source says, when the other operand is a constant), so log's argument is
+   max(d, floor), floor a value computed at run time. Only r > 0 can raise it above the smallest
+   normal number (float, alpha < 1.5: at most 2.6e-12 at alpha = 1.25); a d below it then enters
+   the sums (and p = d^(q - 1) d) as a term of at most exp(-EXP_RANGE), far below the dtype's
+   resolution of a sum >= 1. */
+INLINE T FN(floor_of)(double power) {
+    double r = fabs(power);
+    double low = r > 0 ? exp(-EXP_RANGE / r) : 0;
+    return (T)(low > TINY ? low : TINY); /* (a value gcc cannot fold: log(low) stays a call on the lane) */
+}
+
 /* A lower bound of tau from nb entries of the row alone (block maxima, or maxima of groups of
    blocks), b_j = (bmax_j - m) scale: for any set S of entries, mean_S c - |S|^-(alpha - 1) <= tau
    (Hoelder: sum_S (c - tau) <= |S|^(1 - 1/q) (sum_S (c - tau)_+^q)^(1/q) <= |S|^(1 - 1/q)), taken
    on S = {b > bound} while it rises, at most SCREEN_ITER times (for sparsemax: Michelot on those
-   entries); less a margin for its rounding. The values above the bound are packed into b (scratch
-   of nb entries) once that at least halves them. -1 where nb = 0. */
+   entries); the values above the bound are packed into b (scratch of nb entries) once that at
+   least halves them. Other alphas then take BOUND_NEWTON Newton steps towards the threshold of
+   the values b alone, which bounds the row's tau from below (sparsemax's Michelot steps already
+   reach it); less a margin for the rounding. -1 where nb = 0. */
 INLINE T FN(block_bound)(const T* bmax, int64_t nb, T m, T scale, double power, T* b) {
     T tau = -1;
     int64_t k = nb;
@@ -37,7 +54,46 @@ INLINE T FN(block_bound)(const T* bmax, int64_t nb, T m, T scale, double power, 
         }
         tau = bound;
     }
-    return tau > -1 ? tau - 4 * EPS : tau; /* (|tau| <= 1: an absolute margin) */
+    if (power == 1 || !(tau > -1)) return tau > -1 ? tau - 4 * EPS : tau; /* (|tau| <= 1: an absolute margin) */
+    if (from == bmax) { /* pack the values above tau for the Newton steps */
+        int64_t kept = 0;
+        for (int64_t j = 0; j < k; j++) {
+            T v = (bmax[j] - m) * scale;
+            b[kept] = v;
+            kept += v > tau;
+        }
+        k = kept;
+    }
+    /* Newton's steps towards the threshold of these values alone, on the convex decreasing
+       F^(alpha - 1) - 1 (F = sum (b - tau)_+^q: the q-norm of (b - tau)_+, to the power 1): from below they
+       stay below its root, which lies below the row's tau (more entries only raise it). */
+    T q = (T)(1 / power), low = FN(floor_of)((double)q - 1);
+    for (int it = 0; it < BOUND_NEWTON; it++) {
+        A f = 0, slope = 0;
+        if (power == 0.5) {
+#pragma omp simd reduction(+ : f, slope)
+            for (int64_t j = 0; j < k; j++) {
+                T d = b[j] - tau;
+                d = d > 0 ? d : 0;
+                f += (A)d * d;
+                slope += d;
+            }
+        } else {
+#pragma omp simd reduction(+ : f, slope)
+            for (int64_t j = 0; j < k; j++) {
+                T d = b[j] - tau;
+                T t = EXP((q - 1) * LOG(MAX(d, low)));
+                t = d > 0 ? t : 0;
+                slope += t;
+                f += t * (d > 0 ? d : 0);
+            }
+        }
+        if (!(slope > 0)) break;
+        T next = (T)(tau + (f - (power == 0.5 ? sqrt(f) : pow(f, 1 - power))) / slope);
+        if (!(next > tau)) break;
+        tau = next;
+    }
+    return tau - 16 * EPS; /* (rounding of the steps) */
 }
 
 /* The candidates of one row, c = (x - max x) scale: returns their number k and *lower_out, a lower
@@ -49,7 +105,8 @@ INLINE T FN(block_bound)(const T* bmax, int64_t nb, T m, T scale, double power, 
    Where at most half of the blocks hold a candidate, only
    those are read again and their candidates packed to the left of c / idx by a branch-free loop
    (the store is unconditional, the count moves when the entry is kept): a row whose candidates
-   are few is read once. Otherwise c is the whole row (*dense = 1, idx unset: the column of c[i] is
+   are few is read once. Otherwise (general alpha only: sparsemax and entmax-1.5 always pack, their
+   bound leaves few candidates) c is the whole row (*dense = 1, idx unset: the column of c[i] is
    i), entries <= lower included: the passes mask them. */
 INLINE int64_t FN(candidates)(const T* x, int64_t n, T scale, double power, T* m_out, int* bad_out, T* c,
                               int64_t* idx, T* bmax, int* dense, T* lower_out) {
@@ -96,7 +153,7 @@ INLINE int64_t FN(candidates)(const T* x, int64_t n, T scale, double power, T* m
     int64_t live = 0;
 #pragma omp simd reduction(+ : live)
     for (int64_t j = 0; j < nb; j++) live += (bmax[j] - m) * scale > lower;
-    if (2 * live > nb && nb > 0) {
+    if (2 * live > nb && nb > 0 && power != 1 && power != 0.5) {
         *dense = 1;
 #pragma omp simd
         for (int64_t i = 0; i < n; i++) c[i] = (x[i] - m) * scale;
@@ -229,21 +286,6 @@ INLINE int64_t FN(entmax_sums)(const T* c, int64_t k, T tau, T q, T low, A* f, A
     *f = f_sum;
     *slope = s_sum;
     return count;
-}
-
-/* The smallest d whose power d^r (r = q - 1 in the forward, 2 - alpha in the backward) is taken
-   as such, as exp(r log max(d, floor)): exp's argument stays within +-EXP_RANGE and log's is a
-   normal number. glibc's vector exp and log take a slow scalar path (errno included) for every lane
-   outside those ranges or at d <= 0, and gcc computes log(d) on every lane and selects afterwards
-   (whatever the source says, when the other operand is a constant), so log's argument is
-   max(d, floor), floor a value computed at run time. Only r > 0 can raise it above the smallest
-   normal number (float, alpha < 1.5: at most 2.6e-12 at alpha = 1.25); a d below it then enters
-   the sums (and p = d^(q - 1) d) as a term of at most exp(-EXP_RANGE), far below the dtype's
-   resolution of a sum >= 1. */
-INLINE T FN(floor_of)(double power) {
-    double r = fabs(power);
-    double low = r > 0 ? exp(-EXP_RANGE / r) : 0;
-    return (T)(low > TINY ? low : TINY); /* (a value gcc cannot fold: log(low) stays a call on the lane) */
 }
 
 /* tau for a general alpha; *fresh_out: whether w holds d^(q - 1) at the returned tau for the
