@@ -199,3 +199,25 @@ def test_busy_sessions_keep_the_numbers_they_were_given(server, browser):
     finally:
         for p in pages:
             p.context.close()
+
+
+def test_the_question_is_drawn_when_opened_and_keeps_the_guess(server, page):
+    """A browser draws "Predict, then reveal" only while its expander is open (a run draws none of its
+    widgets before); a guess and the reveal outlive closing it, and the reveal shows the computed answer."""
+    page.goto(f"{server}/")
+    settle(page)
+    words = EN
+    guess = page.locator(".st-key-q_compare_guess")
+    assert guess.count() == 0  # closed: not drawn
+    summary = page.locator("[data-testid='stExpander'] summary", has_text=words["predict.title"])
+    summary.click()
+    guess.get_by_text(words["q_compare.c0"]).click()
+    page.locator(".st-key-q_compare_reveal label").click()
+    sync_api.expect(page.get_by_text(words["predict.right"])).to_be_visible()
+    settle(page)
+    summary.click()  # closed, then opened again: the guess and the reveal are kept
+    sync_api.expect(guess).to_have_count(0)
+    summary.click()
+    sync_api.expect(guess.locator("input[type='radio']").first).to_be_checked()
+    sync_api.expect(page.get_by_text(words["predict.right"])).to_be_visible()
+    assert_no_exception(page)

@@ -383,14 +383,22 @@ def predict(
     guess was right and shows ``answer()``, a text computed from the live values; ``action``
     (label, callback) changes the controls so the live figures show the answer."""
     key = question.removesuffix(".q")  # the widgets' keys: q_simplex_guess, ...
-    with st.expander(t("predict.title"), icon=":material/quiz:"):
+    box = st.expander(t("predict.title"), icon=":material/quiz:", key=f"{key}_open", on_change="rerun")
+    if not box.open and state.runs_javascript():  # a browser draws it when opened (AppTest: always)
+        return
+    with box:
         st.markdown(t(question))
-        pick = st.radio(
-            t("predict.guess"), range(len(choices)), index=None, key=f"{key}_guess", format_func=lambda i: t(choices[i])
+        pick = st.radio(  # the guess and the reveal outlive a closed expander (persist_state)
+            t("predict.guess"),
+            range(len(choices)),
+            index=None,
+            key=f"{key}_guess",
+            format_func=lambda i: t(choices[i]),
+            persist_state="session",
         )
         if action is not None:
             st.button(action[0], on_click=action[1], key=f"{key}_action", icon=":material/play_arrow:")
-        if st.toggle(t("predict.reveal"), key=f"{key}_reveal"):
+        if st.toggle(t("predict.reveal"), key=f"{key}_reveal", persist_state="session"):
             if pick is not None:
                 (st.success if pick == correct else st.info)(
                     t("predict.right") if pick == correct else t("predict.wrong", answer=t(choices[correct]))

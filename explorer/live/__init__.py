@@ -23,6 +23,7 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 from explorer.session import state
+from explorer.session.state import runs_javascript
 from explorer.drawing.colors import mapping_color, mapping_cue
 from explorer.i18n import language, param_label, t
 from probcore.registry import MAPPINGS
@@ -104,11 +105,6 @@ _SIMPLEX = _component("simplex")
 _LOSS = _component("loss")
 _SWEEPS = _component("sweeps")
 NO_CLOSED_FORM = ("perturbmax",)  # its Jacobian is autograd's: drawn by the server
-
-
-def runs_javascript() -> bool:
-    """Whether this session is a browser's (its websocket request has headers), not AppTest's."""
-    return bool(st.context.headers)
 
 
 def _control_name(short: str, users: list[str]) -> str:

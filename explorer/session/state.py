@@ -516,6 +516,12 @@ def _param_widget(option: Option) -> None:
         )
 
 
+def runs_javascript() -> bool:
+    """Whether this session is a browser's (its websocket request has headers), not AppTest's: there a
+    live view draws (explorer.live) and closed expanders draw nothing."""
+    return bool(st.context.headers)
+
+
 def sidebar() -> None:
     """The session-wide controls (language, presentation mode, reset) in the sidebar; on a
     session's first run, every option of the URL is read (:func:`_load_url`)."""
