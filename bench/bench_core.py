@@ -5,6 +5,8 @@ entmax), float32, 2 threads.
 
     python bench/bench_core.py [--quick] [--out bench/results/core.md]
     python bench/bench_core.py --fused-only     # only the fused section of --out, rerun at 4096 x 256
+    python bench/bench_core.py --goals 15 [--root CHECKOUT]   # issue 22's goals only, printed; probcore
+                                                              # of CHECKOUT (its kernel built in place)
 
 Every measured call is ``x.grad = None; f(x).backward(g)``, wall time (time.perf_counter). The
 candidates of a table row group are interleaved: each round runs all of them once, in a freshly
@@ -31,6 +33,8 @@ import torch
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+if "--root" in sys.argv[:-1]:  # before probcore is imported: another checkout's (an older commit's)
+    sys.path.insert(0, str(Path(sys.argv[sys.argv.index("--root") + 1]).resolve()))
 
 import entmax as entmax_pkg  # noqa: E402
 
@@ -489,14 +493,35 @@ def report(quick):
     )
 
 
+def goals(rounds):
+    """Issue 22's goals: softmax and the three default calls interleaved (the headline's first group)."""
+    print(f"probcore {probcore.__file__}, {rounds} rounds, 1-min load average {os.getloadavg()[0]:.2f}")
+    names = ["softmax", *(ours for _, ours, _, _ in MAPPINGS[:3])]
+    for shape in ((4096, 256), (256, 32000)):
+        t = interleaved(names, shape, rounds)
+        print(
+            f"{shape[0]} x {shape[1]}: softmax {ms(t['softmax'])} ms; "
+            + "; ".join(
+                f"{label} {ms(t[ours])} ms {t[ours] / t['softmax']:.2f}x (goal {limits[shape[1] >= 32000]}x)"
+                for label, ours, _, limits in MAPPINGS[:3]
+            )
+        )
+    print(f"1-min load average after: {os.getloadavg()[0]:.2f}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer rounds and sizes (about a minute)")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "core.md"))
     parser.add_argument("--fused-only", action="store_true", help="rerun only the fused section of --out")
     parser.add_argument("--memory-probe", nargs=3, metavar=("NAME", "ROWS", "N"), help=argparse.SUPPRESS)
+    parser.add_argument("--goals", type=int, metavar="ROUNDS", help="only issue 22's goals, printed: ROUNDS rounds")
+    parser.add_argument("--root", help="with --goals: the checkout whose probcore is measured")
     args = parser.parse_args()
     torch.set_num_threads(THREADS)
+    if args.goals:
+        goals(args.goals)
+        return
     if args.memory_probe:
         name, rows, n = args.memory_probe
         print(*memory_probe(name, (int(rows), int(n))))
