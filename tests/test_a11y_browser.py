@@ -194,7 +194,17 @@ WHERE_THE_FOCUS_IS = """() => {  // on a failure: the focus, the popover(s) and 
             first_focusable: first ? {disabled: first.disabled, visibility: style.visibility, display: style.display,
                                      rect: JSON.stringify(first.getBoundingClientRect())} : null,
             script_state: document.querySelector('[data-testid="stApp"]')?.getAttribute('data-test-script-state'),
-            stale: document.querySelectorAll('[data-stale="true"]').length, a11y_script: !!window.__pcA11y};
+            stale: document.querySelectorAll('[data-stale="true"]').length, a11y_script: !!window.__pcA11y,
+            events: (window.__pcEvents || []).slice(0, 60)};
+}"""
+
+
+RECORD_EVENTS = """() => {  // for a failure's report: the clicks, keys and focus moves from now on, with their times
+    const t0 = performance.now(), log = window.__pcEvents = [];
+    const what = e => e && e.getAttribute ? (e.getAttribute('data-testid') || e.tagName) + ' ' + (e.innerText || '').trim().slice(0, 12) : String(e);
+    for (const type of ['keydown', 'click', 'focusin', 'focusout'])
+        document.addEventListener(type, e => log.push([Math.round(performance.now() - t0), type, what(e.target),
+                                                      e.key || '', e.defaultPrevented]), true);
 }"""
 
 
@@ -217,6 +227,7 @@ def test_the_language_switch_renames_the_window_and_the_document(server, page):
 def open_download_by_keyboard(page) -> None:
     """The page's first Download popover opener focused, then Enter (a keyboard user opening it)."""
     opener = page.get_by_test_id("stPopoverButton").first
+    page.evaluate(RECORD_EVENTS)
     opener.focus()
     page.keyboard.press("Enter")
 
