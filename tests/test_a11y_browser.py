@@ -195,7 +195,7 @@ WHERE_THE_FOCUS_IS = """() => {  // on a failure: the focus, the popover(s) and 
                                      rect: JSON.stringify(first.getBoundingClientRect())} : null,
             script_state: document.querySelector('[data-testid="stApp"]')?.getAttribute('data-test-script-state'),
             stale: document.querySelectorAll('[data-stale="true"]').length, a11y_script: !!window.__pcA11y,
-            events: (window.__pcEvents || []).slice(0, 60)};
+            events: (window.__pcEvents || []).slice(0, 60), animation_frames: window.__pcFrames};
 }"""
 
 
@@ -205,6 +205,9 @@ RECORD_EVENTS = """() => {  // for a failure's report: the clicks, keys and focu
     for (const type of ['keydown', 'click', 'focusin', 'focusout'])
         document.addEventListener(type, e => log.push([Math.round(performance.now() - t0), type, what(e.target),
                                                       e.key || '', e.defaultPrevented]), true);
+    window.__pcFrames = 0;  // animation frames since (the app's script redraws from one): does the page still draw?
+    const frame = () => { window.__pcFrames += 1; requestAnimationFrame(frame); };
+    requestAnimationFrame(frame);
 }"""
 
 
