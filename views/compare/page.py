@@ -50,11 +50,12 @@ def live() -> None:
     if len(shown) < ctl.n:
         st.caption(t("ui.top_view", top=len(shown), n=ctl.n))
     numbers()
+    formulas(ctl)
 
 
 @ui.fragment
 def numbers() -> None:
-    """The chart and what the logits change beside it (the question, the table, the formulas): drawn in
+    """The chart and what the logits change beside it (the question, the table): drawn in
     :func:`live`, and alone after a release of the live chart (explorer.live: the controls above it
     are not drawn again, unless the Logits expander is open and shows the logits)."""
     ctl, _ = state.checked(update=True)  # the messages are live()'s; no logit widget is drawn below
@@ -136,6 +137,11 @@ def numbers() -> None:
     if no_loss:
         st.caption(t("ctl.no_loss", mappings=", ".join(no_loss)))
 
+
+def formulas(ctl: state.Controls) -> None:
+    """The formula and numpy reference of a shown mapping, on demand (they do not change with the
+    logits: a release does not draw them again)."""
+    labels = ctl.labels
     st.subheader(t("compare.formulas"))
 
     def pick(key: str):
