@@ -83,8 +83,8 @@ def test_underflow_follows_each_mappings_definition(name, kw, x, under):
 def test_a_threshold_mapping_with_normal_p_on_its_support_never_underflows(alpha):
     """compute.normal_on_support: where it holds (sparsemax, 1.5-entmax, alpha-entmax at alpha >= 1.0293),
     underflows needs no positive_exactly: on generated logits (ties, -inf, scales 1e-3 to 1e3, far outliers)
-    the full test finds no underflow either; where it does not hold the full test runs, and finds one
-    near the edge of the support."""
+    the full test finds no underflow either; where it does not hold the full test runs, and at
+    alpha <= 1.01 finds one near the edge of the support."""
     rng = np.random.default_rng(int(alpha * 1e4))
     for name, kw in (("entmax", (("alpha", alpha), ("temperature", 1.0))), ("sparsemax", ()), ("entmax15", ())):
         kw = kw or state.default_kw(name)

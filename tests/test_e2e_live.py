@@ -352,12 +352,14 @@ def table_max_p(page, label: str) -> float:
 
 
 def test_a_release_reruns_what_the_logits_change_not_the_controls(server, browser):
-    """A release of a logit on Compare, the Logits expander closed: the server reruns the fragment of the
-    chart and the table alone (``numbers``: the controls above are not drawn again), and the table shows
+    """A release of a logit on Compare, the Logits expander closed (it and the Mappings expander draw no
+    widget then): the server reruns the fragment of the chart and the table alone (``numbers``: the controls above are not drawn again), and the table shows
     the softmax of the new logits; the Logits expander opened, a release reruns the page's fragment
     (``live``) so that its text field shows the new logits too."""
     page = open_view(browser, server, "compare")
     try:
+        for closed in (".st-key-w_logits", ".st-key-w_show", ".st-key-x_0"):  # closed expanders draw no widget
+            assert page.locator(closed).count() == 0, closed
         handle = page.locator("[data-live-view='compare'] input[aria-label='x0']")
         for opened in (False, True):
             if opened:
