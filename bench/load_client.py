@@ -74,7 +74,9 @@ ELSEWHERE = tuple(
 )
 # A step on a live page (explorer/live) is a release, one state commit of its live view (a logit, or
 # now and then a parameter: a full page run follows); "release" falls back to the slider of the same
-# key on a page whose view is not live yet. Topic pages: widget changes.
+# key on a page whose view is not live yet. Topic pages: widget changes. (Compare's target class,
+# in its Logits expander, left the mix on 2026-11-28: a live page opens that expander closed, and a
+# closed expander draws no widget.)
 PAGES = (
     Page(
         registry.PAGES["compare"].url_path,
@@ -84,7 +86,6 @@ PAGES = (
             Action("release", "x_0", 3),
             Action("release", "x_2", 3),
             Action("release", "temperature", 0.5),
-            Action("number", "w_target", 1, (0, 1, 2)),
             *ELSEWHERE,
         ),
     ),

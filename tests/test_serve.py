@@ -274,7 +274,7 @@ def run(coro):
 
 def test_protocol_client_drives_the_real_server(cluster):
     async def go():
-        s = student(cluster, "", "preset=two_tied")
+        s = student(cluster, "perturb", "preset=two_tied")  # a topic page: its Logits expander opens open
         await s.open()
         assert (await s.rerun()) == (True, "")
         assert s.session_id and s.page_hash and s.cookies.get("PROBCORE_WORKER") in ("w1", "w2")
@@ -389,7 +389,7 @@ def test_a_stuck_client_does_not_hold_the_others(cluster):
             await s.open()
             s.reader.cancel()  # never reads again: the server's sends to it back up
             await s.send(BackMsg(rerun_script=ClientState(query_string="", page_name="")))
-        s = student(cluster, "", "preset=random")
+        s = student(cluster, "perturb", "preset=random")  # a topic page: its logit sliders are drawn
         await s.open()
         assert (await s.rerun())[0]
         for value in (1.0, -2.0, 3.5):
