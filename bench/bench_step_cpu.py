@@ -50,6 +50,8 @@ STEPS = {
     "perturb_slider": ("perturb", Action("slider", "x_1")),
     "margin_slider": ("margin", Action("slider", "margin_m")),
     "overconfidence_eps": ("overconfidence", Action("number", "oc_eps", values=(0.05, 0.1, 0.5, 1.0))),
+    "check_upload": ("check", Action("upload", ("check_logits_file", "check_probs_file"))),
+    "check_example": ("check", Action("choice", "check_example", values=(2, 3))),
     "page_switch": ("compare", Action("page", "*")),  # to the next page of load_client's ELSEWHERE, in turn
     "follow_poll": ("compare", None),
 }
