@@ -95,3 +95,14 @@ def test_margin_maps_and_point_equal_their_direct_computation(classes, margin, s
     for m, p_key, loss_key in ((margin, "p", "loss"), (0.0, "p0", "loss0")):
         np.testing.assert_array_equal(point[p_key], probcore.am_softmax(xt, tt, margin=m, scale=scale).numpy())
         assert point[loss_key] == float(losses.am_softmax_loss(xt, tt, margin=m, scale=scale))
+
+
+@pytest.mark.parametrize("x, tau", [(X, 1.0), (MASKED, 0.01), ((0.0, 0.0), 100.0)])
+def test_hard_gumbel_softmax_draws_equal_the_straight_through_samples(x, tau):
+    soft, hard = perturb_compute.gumbel_softmax_draws.__wrapped__(x, tau, 9, 3)
+    rows = torch.tensor([x] * 9, dtype=torch.float64)
+    for got, is_hard in ((soft, False), (hard, True)):
+        sample = probcore.gumbel_softmax(
+            rows, temperature=tau, hard=is_hard, generator=torch.Generator().manual_seed(3)
+        )
+        np.testing.assert_array_equal(got, sample.numpy())

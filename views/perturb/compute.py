@@ -91,18 +91,17 @@ def clt_total_variation(p: np.ndarray, ns: np.ndarray) -> np.ndarray:
     return np.sqrt(p * (1 - p)).sum() / np.sqrt(2 * np.pi * np.asarray(ns, dtype=np.float64))
 
 
-def _gumbel_softmax_rows(x: tuple, rows: int, tau: float, hard: bool, seed: int) -> np.ndarray:
-    """``rows`` Gumbel-softmax samples of x (registry forward, generator seeded with ``seed``)."""
-    batch = as_tensor(np.repeat(np.asarray(x, dtype=np.float64)[None, :], rows, axis=0))
-    with torch.no_grad():
-        return forward("gumbel_softmax", batch, items({"temperature": tau, "hard": hard}), 0, seed).numpy()
-
-
 @memo(64)
 def gumbel_softmax_draws(x: tuple, tau: float, draws: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """(soft, hard) samples, shape (draws, n), from the same Gumbel noise (seed): hard is the
-    straight-through one-hot of soft's argmax."""
-    return _gumbel_softmax_rows(x, draws, tau, False, seed), _gumbel_softmax_rows(x, draws, tau, True, seed)
+    """(soft, hard) samples, shape (draws, n), from the same Gumbel noise (seed): soft from the
+    registry's gumbel_softmax (generator seeded with ``seed``), hard its straight-through forward
+    value, the one-hot of soft's argmax (what gumbel_softmax(hard=True) gives from that noise)."""
+    batch = as_tensor(np.repeat(np.asarray(x, dtype=np.float64)[None, :], draws, axis=0))
+    with torch.no_grad():
+        soft = forward("gumbel_softmax", batch, items({"temperature": tau, "hard": False}), 0, seed).numpy()
+    hard = np.zeros_like(soft)
+    hard[np.arange(draws), soft.argmax(axis=1)] = 1.0
+    return soft, hard
 
 
 @memo(64)
