@@ -7,6 +7,7 @@ import inspect
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import streamlit as st
 
 from explorer import compute
@@ -346,7 +347,7 @@ if verdicts:
         more = len(v.differing) - DIFFERING_SHOWN
         return head + (t("check.more", count=more) if more > 0 else "")
 
-    table = pd.DataFrame(
+    table = pa.table(  # an Arrow table goes out as it is (a DataFrame is converted on every run)
         {
             t("check.col_row"): [v.row for v in verdicts],
             t("check.col_verdict"): [t("check.ok") if v.ok else t("check.mismatch") for v in verdicts],

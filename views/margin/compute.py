@@ -45,6 +45,20 @@ def margin_gap(cos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.argmax(cos, axis=-1), top2[..., 1] - top2[..., 0]
 
 
+@memo(16)
+def region_cosines(
+    classes: int, radius: float = MARGIN_RADIUS, size: int = MARGIN_GRID
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Over the size x size grid of [-radius, radius]^2 (arrays indexed [y, x]): (grid, cos theta_j
+    of each point (size, size, C), argmax_j cos theta_j, its gap to the next cosine): what the
+    region maps need that the margin, the scale and the target do not change."""
+    grid = np.linspace(-radius, radius, size)
+    xx, yy = np.meshgrid(grid, grid)
+    cos = margin_cosines(np.stack([xx, yy], axis=-1), classes)
+    plain, gap = margin_gap(cos)
+    return grid, cos, plain, gap
+
+
 @memo(32)
 def margin_regions(
     classes: int, margin: float, scale: float, target: int, radius: float = MARGIN_RADIUS, size: int = MARGIN_GRID
@@ -54,40 +68,58 @@ def margin_regions(
     class t where cos theta_t - max_{j != t} cos theta_j >= margin (the point counts for t under
     AM-softmax training), -1 elsewhere (no-man's-land); with margin 0 strict == plain.
     p_target: probcore.am_softmax(cos, target, margin, scale)[target], the probability a feature
-    there gets for class ``target`` when labelled ``target``. int8 / float32 (for plotly)."""
-    grid = np.linspace(-radius, radius, size)
-    xx, yy = np.meshgrid(grid, grid)
-    cos = margin_cosines(np.stack([xx, yy], axis=-1), classes)
-    plain, gap = margin_gap(cos)
+    there gets for class ``target`` when labelled ``target``. int8 / float32 (for plotly). The
+    cosines come from :func:`region_cosines` (cached per number of classes)."""
+    grid, cos, plain, gap = region_cosines(classes, radius, size)
     strict = np.where(gap >= margin, plain, -1)
     labels = torch.full(cos.shape[:-1], target, dtype=torch.long)
     with torch.no_grad():
-        p = probcore.am_softmax(as_tensor(cos), labels, margin=margin, scale=scale)[..., target].numpy()
+        p = probcore.am_softmax(torch.tensor(cos), labels, margin=margin, scale=scale)[..., target].numpy()
     return grid, plain.astype(np.int8), strict.astype(np.int8), p.astype(np.float32)
+
+
+@memo(16)
+def direction_gaps(classes: int) -> np.ndarray:
+    """cos theta_(1) - cos theta_(2) of MARGIN_DIRECTIONS evenly spaced directions (angle (k + 1/2)
+    2 pi / MARGIN_DIRECTIONS): the same for every margin."""
+    angles = (np.arange(MARGIN_DIRECTIONS) + 0.5) * 2 * np.pi / MARGIN_DIRECTIONS
+    return margin_gap(margin_cosines(np.stack([np.cos(angles), np.sin(angles)], axis=1), classes))[1]
 
 
 @memo(64)
 def margin_share(classes: int, margin: float) -> float:
     """Fraction of directions (MARGIN_DIRECTIONS evenly spaced angles) in no-man's-land, i.e. with
     cos theta_(1) - cos theta_(2) < margin."""
-    angles = (np.arange(MARGIN_DIRECTIONS) + 0.5) * 2 * np.pi / MARGIN_DIRECTIONS
-    _, gap = margin_gap(margin_cosines(np.stack([np.cos(angles), np.sin(angles)], axis=1), classes))
-    return float(np.mean(gap < margin))
+    return float(np.mean(direction_gaps(classes) < margin))
+
+
+@memo(256)
+def point_without_margin(
+    classes: int, angle_deg: float, scale: float, target: int
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """The feature (cos a, sin a) with label ``target``: (its cosines, probcore.am_softmax with
+    m = 0, i.e. softmax(s cos), and probcore.losses.am_softmax_loss with m = 0): the same for
+    every margin."""
+    a = np.deg2rad(angle_deg)
+    cos = margin_cosines(np.array([np.cos(a), np.sin(a)]), classes)
+    xt, tt = as_tensor(cos), torch.tensor(target)
+    with torch.no_grad():
+        p0 = probcore.am_softmax(xt, tt, margin=0.0, scale=scale).numpy()
+        loss0 = float(losses.am_softmax_loss(xt, tt, margin=0.0, scale=scale))
+    return cos, p0, loss0
 
 
 @memo(256)
 def margin_point(classes: int, angle_deg: float, margin: float, scale: float, target: int) -> dict:
     """The feature (cos a, sin a) with label ``target``: its cosines, AM-softmax logits
     s (cos - m [j = t]), probcore.am_softmax probabilities with margin and without (m = 0, i.e.
-    softmax(s cos)), and probcore.losses.am_softmax_loss with and without margin."""
-    a = np.deg2rad(angle_deg)
-    cos = margin_cosines(np.array([np.cos(a), np.sin(a)]), classes)
-    xt, tt = as_tensor(cos), torch.tensor(target)
+    softmax(s cos)), and probcore.losses.am_softmax_loss with and without margin (those without:
+    :func:`point_without_margin`)."""
+    cos, p0, loss0 = point_without_margin(classes, angle_deg, scale, target)
+    xt, tt = torch.tensor(cos), torch.tensor(target)
     with torch.no_grad():
         p = probcore.am_softmax(xt, tt, margin=margin, scale=scale).numpy()
-        p0 = probcore.am_softmax(xt, tt, margin=0.0, scale=scale).numpy()
         loss = float(losses.am_softmax_loss(xt, tt, margin=margin, scale=scale))
-        loss0 = float(losses.am_softmax_loss(xt, tt, margin=0.0, scale=scale))
     logits = scale * (cos - margin * (np.arange(classes) == target))
     return {"cos": cos, "logits": logits, "p": p, "p0": p0, "loss": loss, "loss0": loss0}
 

@@ -4,6 +4,7 @@ a class over the plane, one feature's loss and probabilities, and how its loss d
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import streamlit as st
 
 from explorer.drawing import figures, ui
@@ -110,7 +111,7 @@ def live() -> None:
         st.success(t("margin.status_counts", target=target, gap=f"{gap:.4f}", m=f"{margin:.2f}"))
     else:
         st.warning(t("margin.status_between", target=target, gap=f"{gap:.4f}", m=f"{margin:.2f}"))
-    table = pd.DataFrame(
+    table = pa.table(  # an Arrow table goes out as it is (a DataFrame is converted on every run)
         {
             t("margin.col_class"): np.arange(classes),
             "cos θⱼ": cos,
@@ -122,7 +123,7 @@ def live() -> None:
     st.dataframe(
         table,
         hide_index=True,
-        column_config={c: st.column_config.NumberColumn(format="%.6g") for c in list(table.columns)[1:]},
+        column_config={c: st.column_config.NumberColumn(format="%.6g") for c in table.column_names[1:]},
     )
     st.caption(t("margin.table_note", loss0=f"{res['loss0']:.4f}", loss=f"{res['loss']:.4f}"))
 

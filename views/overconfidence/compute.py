@@ -65,10 +65,12 @@ def oc_estimate(steps: int, n_classes: int, pretrain_steps: int = 150) -> float 
     )
 
 
+@memo(8)
 def topk_gradients(x: tuple, target: int, k: int) -> dict:
     """Why train with top-k: the softmax mass outside the k largest logits (what top-k decoding
     treats as 0), and the gradients of cross-entropy and of the sparse softmax loss
-    log sum_{i in top k} e^{x_i} - x_t (probcore.losses, autograd) on the classes outside the top k."""
+    log sum_{i in top k} e^{x_i} - x_t (probcore.losses, autograd) on the classes outside the top k
+    (the page's one example: cached)."""
     import torch
 
     import probcore

@@ -3,6 +3,7 @@ noises (exact quadrature against Monte-Carlo), and Gumbel-softmax samples at a t
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import streamlit as st
 
 from explorer import compute
@@ -307,14 +308,14 @@ def quantile_section() -> None:
     left, right = st.columns(2)
     with left:
         st.dataframe(
-            pd.DataFrame({"M": list(q["errors"]), t("perturb.col_quantile_error"): list(q["errors"].values())}),
+            pa.table({"M": list(q["errors"]), t("perturb.col_quantile_error"): list(q["errors"].values())}),
             hide_index=True,
             column_config={t("perturb.col_quantile_error"): st.column_config.NumberColumn(format="%.2e")},
         )
     with right:
         smooth = "p₀ = P[argmax(x + Tε) = 0]"  # a formula: the same in both languages
         st.dataframe(
-            pd.DataFrame({"T": list(acc["p_t"]), smooth: list(acc["p_t"].values())}),
+            pa.table({"T": list(acc["p_t"]), smooth: list(acc["p_t"].values())}),
             hide_index=True,
             column_config={smooth: st.column_config.NumberColumn(format="%.4f")},
         )
