@@ -63,6 +63,72 @@ double log(double);
 #define INLINE static inline __attribute__((always_inline))
 #define MAX(a, b) ((a) > (b) ? (a) : (b)) /* (a select that gcc keeps in vector loops; fmax is a call) */
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
+#include <immintrin.h>
+#define PACK_AVX2 __attribute__((target("avx2"))) static inline
+/* The entries of a row x (n of them) whose c = (x - m) scale lies above lower, packed into c and
+   their columns into idx, in column order; returns their number. One vectorised pass over the whole
+   row: a compare and a movemask per 8 (4) entries, and per entry kept a count-trailing-zeros (no
+   branch per entry). AVX2 only: called where the CPU has it (cpu_avx2); c and idx hold n entries. */
+PACK_AVX2 int64_t pack_above_f(const float* x, int64_t n, float m, float scale, float lower, float* c, int64_t* idx) {
+    __m256 vm = _mm256_set1_ps(m), vs = _mm256_set1_ps(scale), vl = _mm256_set1_ps(lower);
+    int64_t k = 0, i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256 v = _mm256_mul_ps(_mm256_sub_ps(_mm256_loadu_ps(x + i), vm), vs);
+        unsigned mask = (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(v, vl, _CMP_GT_OQ));
+        if (mask) {
+            float lanes[8];
+            _mm256_storeu_ps(lanes, v);
+            do {
+                int b = __builtin_ctz(mask);
+                c[k] = lanes[b];
+                idx[k++] = i + b;
+                mask &= mask - 1;
+            } while (mask);
+        }
+    }
+    for (; i < n; i++) {
+        float v = (x[i] - m) * scale;
+        c[k] = v;
+        idx[k] = i;
+        k += v > lower;
+    }
+    return k;
+}
+
+PACK_AVX2 int64_t pack_above_d(const double* x, int64_t n, double m, double scale, double lower, double* c,
+                               int64_t* idx) {
+    __m256d vm = _mm256_set1_pd(m), vs = _mm256_set1_pd(scale), vl = _mm256_set1_pd(lower);
+    int64_t k = 0, i = 0;
+    for (; i + 4 <= n; i += 4) {
+        __m256d v = _mm256_mul_pd(_mm256_sub_pd(_mm256_loadu_pd(x + i), vm), vs);
+        unsigned mask = (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(v, vl, _CMP_GT_OQ));
+        if (mask) {
+            double lanes[4];
+            _mm256_storeu_pd(lanes, v);
+            do {
+                int b = __builtin_ctz(mask);
+                c[k] = lanes[b];
+                idx[k++] = i + b;
+                mask &= mask - 1;
+            } while (mask);
+        }
+    }
+    for (; i < n; i++) {
+        double v = (x[i] - m) * scale;
+        c[k] = v;
+        idx[k] = i;
+        k += v > lower;
+    }
+    return k;
+}
+#define cpu_avx2() __builtin_cpu_supports("avx2")
+#else
+#define cpu_avx2() 0
+#define pack_above_f(...) 0
+#define pack_above_d(...) 0
+#endif
+
 #define MAX_ITER 100
 #define BLOCK 16 /* entries per screening block */
 #define SCRATCH_KEEP ((size_t)16 << 20)
@@ -97,6 +163,10 @@ static int64_t chunk_rows(int64_t rows, int threads) {
     int64_t chunk = rows / (8 * (int64_t)(threads > 0 ? threads : 1));
     return chunk > 0 ? chunk : 1;
 }
+#ifndef PACK_WHOLE_ROW
+#define PACK_WHOLE_ROW(live, nb) (16 * (live) > (nb)) /* live blocks above which the row is packed in one pass (AVX2) */
+#endif
+#define DENSE_BELOW 16 /* blocks of a row (n / BLOCK) up to which the backward takes the row whole */
 #define SCREEN_ITER 8 /* cheap lower bounds of tau before Newton (general alpha) */
 #define BOUND_NEWTON 3 /* Newton steps on the block maxima's own threshold (block_bound) */
 

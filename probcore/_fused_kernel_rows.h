@@ -159,6 +159,8 @@ INLINE int64_t FN(candidates)(const T* x, int64_t n, T scale, double power, T* m
         for (int64_t i = 0; i < n; i++) c[i] = (x[i] - m) * scale;
         return n;
     }
+    if (PACK_WHOLE_ROW(live, nb) && cpu_avx2()) /* many blocks to read: one vectorised pass over the row */
+        return FN(pack_above)(x, n, m, scale, lower, c, idx);
     int64_t k = 0;
     for (int64_t j = 0; j < nb; j++) {
         if (!((bmax[j] - m) * scale > lower)) continue;
@@ -442,15 +444,18 @@ CLONES static void FN(backward_row)(const T* gr, const T* pr, T* out, int64_t n,
         for (int64_t i = 0; i < n; i++) out[i] = NAN;
         return;
     }
-    int64_t nb = n / BLOCK, body = nb * BLOCK, blocks = 0;
-    for (int64_t j = 0; j < nb; j++) live[j] = 0;
-    for (int64_t i = 0; i < BLOCK && nb > 0; i++) {
-        const T* pi = pr + i * nb;
+    int64_t nb = n / BLOCK, body = nb * BLOCK, blocks = nb;
+    if (nb > DENSE_BELOW) { /* (shorter rows: dense; their g is read whole at the speed of memory, not entry by entry) */
+        for (int64_t j = 0; j < nb; j++) live[j] = 0;
+        for (int64_t i = 0; i < BLOCK; i++) {
+            const T* pi = pr + i * nb;
 #pragma omp simd
-        for (int64_t j = 0; j < nb; j++) live[j] = pi[j] > live[j] ? pi[j] : live[j];
-    }
+            for (int64_t j = 0; j < nb; j++) live[j] = pi[j] > live[j] ? pi[j] : live[j];
+        }
+        blocks = 0;
 #pragma omp simd reduction(+ : blocks)
-    for (int64_t j = 0; j < nb; j++) blocks += live[j] > 0;
+        for (int64_t j = 0; j < nb; j++) blocks += live[j] > 0;
+    }
     A gs, ss;
     if (2 * blocks > nb && nb > 0) { /* dense */
         FN(weights)(pr, w, gr, NULL, n, alpha, &gs, &ss);
