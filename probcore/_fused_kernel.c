@@ -67,10 +67,12 @@ double log(double);
 #include <immintrin.h>
 #define PACK_AVX2 __attribute__((target("avx2"))) static inline
 /* The entries of a row x (n of them) whose c = (x - m) scale lies above lower, packed into c and
-   their columns into idx, in column order; returns their number. One vectorised pass over the whole
+   their columns (i, or columns[i] where columns is not NULL) into idx, in order; returns their
+   number. In place (c = x, idx = columns) too: each entry is written at or before where it was read. One vectorised pass over the whole
    row: a compare and a movemask per 8 (4) entries, and per entry kept a count-trailing-zeros (no
    branch per entry). AVX2 only: called where the CPU has it (cpu_avx2); c and idx hold n entries. */
-PACK_AVX2 int64_t pack_above_f(const float* x, int64_t n, float m, float scale, float lower, float* c, int64_t* idx) {
+PACK_AVX2 int64_t pack_above_f(const float* x, const int64_t* columns, int64_t n, float m, float scale, float lower,
+                               float* c, int64_t* idx) {
     __m256 vm = _mm256_set1_ps(m), vs = _mm256_set1_ps(scale), vl = _mm256_set1_ps(lower);
     int64_t k = 0, i = 0;
     for (; i + 8 <= n; i += 8) {
@@ -82,22 +84,23 @@ PACK_AVX2 int64_t pack_above_f(const float* x, int64_t n, float m, float scale, 
             do {
                 int b = __builtin_ctz(mask);
                 c[k] = lanes[b];
-                idx[k++] = i + b;
+                idx[k++] = columns ? columns[i + b] : i + b;
                 mask &= mask - 1;
             } while (mask);
         }
     }
     for (; i < n; i++) {
         float v = (x[i] - m) * scale;
+        int64_t column = columns ? columns[i] : i;
         c[k] = v;
-        idx[k] = i;
+        idx[k] = column;
         k += v > lower;
     }
     return k;
 }
 
-PACK_AVX2 int64_t pack_above_d(const double* x, int64_t n, double m, double scale, double lower, double* c,
-                               int64_t* idx) {
+PACK_AVX2 int64_t pack_above_d(const double* x, const int64_t* columns, int64_t n, double m, double scale, double lower,
+                               double* c, int64_t* idx) {
     __m256d vm = _mm256_set1_pd(m), vs = _mm256_set1_pd(scale), vl = _mm256_set1_pd(lower);
     int64_t k = 0, i = 0;
     for (; i + 4 <= n; i += 4) {
@@ -109,15 +112,16 @@ PACK_AVX2 int64_t pack_above_d(const double* x, int64_t n, double m, double scal
             do {
                 int b = __builtin_ctz(mask);
                 c[k] = lanes[b];
-                idx[k++] = i + b;
+                idx[k++] = columns ? columns[i + b] : i + b;
                 mask &= mask - 1;
             } while (mask);
         }
     }
     for (; i < n; i++) {
         double v = (x[i] - m) * scale;
+        int64_t column = columns ? columns[i] : i;
         c[k] = v;
-        idx[k] = i;
+        idx[k] = column;
         k += v > lower;
     }
     return k;
@@ -128,6 +132,32 @@ PACK_AVX2 int64_t pack_above_d(const double* x, int64_t n, double m, double scal
 #define pack_above_f(...) 0
 #define pack_above_d(...) 0
 #endif
+
+/* x^y, remembered per thread for the last (x, y): the powers that depend on alpha and n alone come
+   back on every row of a call. */
+static double pow_once(double x, double y) {
+    static __thread double last_x = NAN, last_y = NAN, last = NAN;
+    if (x != last_x || y != last_y) {
+        last = pow(x, y);
+        last_x = x;
+        last_y = y;
+    }
+    return last;
+}
+
+/* count^-power, remembered per thread for counts below SPREAD_MEMO (the Hoelder / Jensen bounds'
+   |S|^-(alpha - 1): the same counts recur from row to row); the table is reset when power changes. */
+#define SPREAD_MEMO 1024
+static double spread_of(int64_t count, double power) {
+    static __thread double memo_power = NAN, memo[SPREAD_MEMO];
+    if (count >= SPREAD_MEMO) return pow((double)count, -power);
+    if (power != memo_power) {
+        for (int i = 0; i < SPREAD_MEMO; i++) memo[i] = -1;
+        memo_power = power;
+    }
+    if (memo[count] < 0) memo[count] = pow((double)count, -power);
+    return memo[count];
+}
 
 #define MAX_ITER 100
 #define BLOCK 16 /* entries per screening block */

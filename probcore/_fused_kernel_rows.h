@@ -11,9 +11,13 @@
    the sums (and p = d^(q - 1) d) as a term of at most exp(-EXP_RANGE), far below the dtype's
    resolution of a sum >= 1. */
 INLINE T FN(floor_of)(double power) {
+    static __thread double last_power = NAN;
+    static __thread T last;
+    if (power == last_power) return last; /* (remembered per thread: the same power on every row) */
     double r = fabs(power);
     double low = r > 0 ? exp(-EXP_RANGE / r) : 0;
-    return (T)(low > TINY ? low : TINY); /* (a value gcc cannot fold: log(low) stays a call on the lane) */
+    last_power = power;
+    return last = (T)(low > TINY ? low : TINY); /* (a value gcc cannot fold: log(low) stays a call on the lane) */
 }
 
 /* A lower bound of tau from nb entries of the row alone (block maxima, or maxima of groups of
@@ -39,7 +43,7 @@ INLINE T FN(block_bound)(const T* bmax, int64_t nb, T m, T scale, double power, 
             sum += in ? (A)v : 0;
             count += in;
         }
-        double spread = power == 1 ? 1.0 / count : power == 0.5 ? 1 / sqrt((double)count) : pow((double)count, -power);
+        double spread = power == 1 ? 1.0 / count : power == 0.5 ? 1 / sqrt((double)count) : spread_of(count, power);
         T bound = (T)(sum / count - spread);
         if (!(bound > tau)) break;
         if (2 * count <= k) { /* pack the values above tau (at most half of them) into b */
@@ -113,15 +117,17 @@ INLINE int64_t FN(candidates)(const T* x, int64_t n, T scale, double power, T* m
     int64_t nb = n / BLOCK, body = nb * BLOCK;
     T m = -INFINITY;
     int bad = 0;
-    for (int64_t j = 0; j < nb; j++) bmax[j] = -INFINITY;
-    for (int64_t i = 0; i < BLOCK && nb > 0; i++) {
-        const T* xi = x + i * nb;
 #pragma omp simd reduction(| : bad)
-        for (int64_t j = 0; j < nb; j++) {
-            T v = xi[j];
-            bmax[j] = v > bmax[j] ? v : bmax[j];
-            bad |= (v != v) | (v == INFINITY);
+    for (int64_t j = 0; j < nb; j++) { /* (vectorised over j: each entry is loaded once, each max stored once) */
+        T b = -INFINITY;
+        int flag = 0;
+        for (int64_t i = 0; i < BLOCK; i++) {
+            T v = x[i * nb + j];
+            b = v > b ? v : b;
+            flag |= (v != v) | (v == INFINITY);
         }
+        bmax[j] = b;
+        bad |= flag;
     }
 #pragma omp simd reduction(max : m)
     for (int64_t j = 0; j < nb; j++) m = bmax[j] > m ? bmax[j] : m;
@@ -160,7 +166,7 @@ INLINE int64_t FN(candidates)(const T* x, int64_t n, T scale, double power, T* m
         return n;
     }
     if (PACK_WHOLE_ROW(live, nb) && cpu_avx2()) /* many blocks to read: one vectorised pass over the row */
-        return FN(pack_above)(x, n, m, scale, lower, c, idx);
+        return FN(pack_above)(x, NULL, n, m, scale, lower, c, idx);
     int64_t k = 0;
     for (int64_t j = 0; j < nb; j++) {
         if (!((bmax[j] - m) * scale > lower)) continue;
@@ -295,7 +301,7 @@ INLINE int64_t FN(entmax_sums)(const T* c, int64_t k, T tau, T q, T low, A* f, A
 INLINE int FN(entmax_tau)(T* c, int64_t* idx, int64_t* k, int* dense, int64_t n, double alpha, T lower, T* tau_out,
                           T tol, T* w, int* fresh_out) {
     T q = (T)(1 / (alpha - 1)), low = FN(floor_of)((double)q - 1);
-    T lo = lower, hi = -(T)pow(1.0 / n, alpha - 1), tau = lower;
+    T lo = lower, hi = -(T)pow_once(1.0 / n, alpha - 1), tau = lower;
     double power = alpha - 1 < 1 ? alpha - 1 : 1;
     *fresh_out = 0;
     for (int it = 0; it < SCREEN_ITER; it++) { /* lower bounds without powers of d (Jensen) */
@@ -308,7 +314,7 @@ INLINE int FN(entmax_tau)(T* c, int64_t* idx, int64_t* k, int* dense, int64_t n,
             count += in;
         }
         FN(shrink)(c, idx, k, count, tau, dense);
-        T bound = (T)(sum / count - pow((double)count, -power));
+        T bound = (T)(sum / count - spread_of(count, power));
         if (!(bound > tau)) break;
         lo = tau = bound;
     }
@@ -446,11 +452,11 @@ CLONES static void FN(backward_row)(const T* gr, const T* pr, T* out, int64_t n,
     }
     int64_t nb = n / BLOCK, body = nb * BLOCK, blocks = nb;
     if (nb > DENSE_BELOW) { /* (shorter rows: dense; their g is read whole at the speed of memory, not entry by entry) */
-        for (int64_t j = 0; j < nb; j++) live[j] = 0;
-        for (int64_t i = 0; i < BLOCK; i++) {
-            const T* pi = pr + i * nb;
 #pragma omp simd
-            for (int64_t j = 0; j < nb; j++) live[j] = pi[j] > live[j] ? pi[j] : live[j];
+        for (int64_t j = 0; j < nb; j++) {
+            T b = 0;
+            for (int64_t i = 0; i < BLOCK; i++) b = pr[i * nb + j] > b ? pr[i * nb + j] : b;
+            live[j] = b;
         }
         blocks = 0;
 #pragma omp simd reduction(+ : blocks)
