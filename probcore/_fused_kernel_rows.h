@@ -280,13 +280,16 @@ INLINE int FN(entmax15_tau)(T* c, int64_t* idx, int64_t* k, int* dense, T lower,
 INLINE int64_t FN(entmax_sums)(const T* c, int64_t k, T tau, T q, T low, A* f, A* slope, T* w) {
     A f_sum = 0, s_sum = 0;
     int64_t count = 0;
+#pragma omp simd
+    for (int64_t i = 0; i < k; i++) { /* the powers first: no accumulator lives across the vector calls */
+        T d = c[i] - tau;
+        T t = EXP((q - 1) * LOG(MAX(d, low)));
+        w[i] = d > 0 ? t : 0;
+    }
 #pragma omp simd reduction(+ : f_sum, s_sum, count)
     for (int64_t i = 0; i < k; i++) {
-        T d = c[i] - tau;
+        T d = c[i] - tau, t = w[i];
         int in = d > 0;
-        T t = EXP((q - 1) * LOG(MAX(d, low)));
-        t = in ? t : 0;
-        w[i] = t;
         s_sum += t;
         f_sum += in ? t * d : 0; /* (d = -inf on a masked entry of a dense row) */
         count += in;
@@ -431,7 +434,12 @@ INLINE void FN(weights)(const T* v, T* w, const T* g, const int64_t* idx, int64_
     } else if (alpha == 1.5) {
         WEIGHTS((T)sqrt(MAX(p, 0)))
     } else {
-        WEIGHTS(EXP(power * LOG(MAX(p, low))))
+#pragma omp simd
+        for (int64_t i = 0; i < k; i++) { /* the powers first: no accumulator lives across the vector calls */
+            T p = v[i], s = EXP(power * LOG(MAX(p, low)));
+            w[i] = p > 0 ? s : 0;
+        }
+        WEIGHTS(w[i])
     }
 #undef WEIGHTS
     *gs_out = gs;
