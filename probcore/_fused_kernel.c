@@ -65,29 +65,61 @@ double log(double);
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
 #include <immintrin.h>
-#define PACK_AVX2 __attribute__((target("avx2"))) static inline
+#define PACK_AVX2 __attribute__((target("avx2,popcnt,bmi"))) static inline
+/* Left-packing tables: for a mask of 8 (4) lanes, the lanes set, in order, as 4-bit indices of
+   32-bit lanes (a double lane l being the 32-bit lanes 2l, 2l + 1), and for 4 lanes also as bytes. */
+static uint32_t pack_lanes_f[256], pack_lanes_d[16], pack_bytes_d[16];
+
+__attribute__((constructor)) static void pack_tables(void) {
+    for (unsigned mask = 0; mask < 256; mask++) {
+        uint32_t lanes = 0;
+        int j = 0;
+        for (int b = 0; b < 8; b++)
+            if (mask >> b & 1) lanes |= (uint32_t)b << (4 * j++);
+        pack_lanes_f[mask] = lanes;
+        if (mask < 16) {
+            uint32_t pairs = 0, bytes = 0;
+            j = 0;
+            for (int b = 0; b < 4; b++)
+                if (mask >> b & 1) {
+                    pairs |= (uint32_t)(2 * b) << (8 * j) | (uint32_t)(2 * b + 1) << (8 * j + 4);
+                    bytes |= (uint32_t)b << (8 * j++);
+                }
+            pack_lanes_d[mask] = pairs;
+            pack_bytes_d[mask] = bytes;
+        }
+    }
+}
+
 /* The entries of a row x (n of them) whose c = (x - m) scale lies above lower, packed into c and
    their columns (i, or columns[i] where columns is not NULL) into idx, in order; returns their
-   number. In place (c = x, idx = columns) too: each entry is written at or before where it was read. One vectorised pass over the whole
-   row: a compare and a movemask per 8 (4) entries, and per entry kept a count-trailing-zeros (no
-   branch per entry). AVX2 only: called where the CPU has it (cpu_avx2); c and idx hold n entries. */
+   number. One vectorised pass, branch-free: per 8 (4) entries a compare, a movemask, and the lanes
+   kept moved to the left by a permutation from a table, stored whole (the lanes past the count
+   are overwritten by the next store; c and idx hold n entries: a store never passes the entry read,
+   so it stays within n). In place (c = x, idx = columns) too: each entry is written at or before
+   where it was read. AVX2 only: called where the CPU has it (cpu_avx2). */
 PACK_AVX2 int64_t pack_above_f(const float* x, const int64_t* columns, int64_t n, float m, float scale, float lower,
                                float* c, int64_t* idx) {
     __m256 vm = _mm256_set1_ps(m), vs = _mm256_set1_ps(scale), vl = _mm256_set1_ps(lower);
+    __m256i shifts = _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28), seven = _mm256_set1_epi32(7);
     int64_t k = 0, i = 0;
     for (; i + 8 <= n; i += 8) {
         __m256 v = _mm256_mul_ps(_mm256_sub_ps(_mm256_loadu_ps(x + i), vm), vs);
         unsigned mask = (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(v, vl, _CMP_GT_OQ));
-        if (mask) {
-            float lanes[8];
-            _mm256_storeu_ps(lanes, v);
-            do {
-                int b = __builtin_ctz(mask);
-                c[k] = lanes[b];
-                idx[k++] = columns ? columns[i + b] : i + b;
-                mask &= mask - 1;
-            } while (mask);
+        __m256i lanes = _mm256_and_si256(_mm256_srlv_epi32(_mm256_set1_epi32((int)pack_lanes_f[mask]), shifts), seven);
+        __m256i at = _mm256_add_epi32(lanes, _mm256_set1_epi32((int)i));
+        if (columns) { /* (gathered before the stores: in place, they may overwrite these columns) */
+            __m256i lo = _mm256_i32gather_epi64((const long long*)columns, _mm256_castsi256_si128(at), 8);
+            __m256i hi = _mm256_i32gather_epi64((const long long*)columns, _mm256_extracti128_si256(at, 1), 8);
+            _mm256_storeu_ps(c + k, _mm256_permutevar8x32_ps(v, lanes));
+            _mm256_storeu_si256((__m256i*)(idx + k), lo);
+            _mm256_storeu_si256((__m256i*)(idx + k + 4), hi);
+        } else {
+            _mm256_storeu_ps(c + k, _mm256_permutevar8x32_ps(v, lanes));
+            _mm256_storeu_si256((__m256i*)(idx + k), _mm256_cvtepi32_epi64(_mm256_castsi256_si128(at)));
+            _mm256_storeu_si256((__m256i*)(idx + k + 4), _mm256_cvtepi32_epi64(_mm256_extracti128_si256(at, 1)));
         }
+        k += __builtin_popcount(mask);
     }
     for (; i < n; i++) {
         float v = (x[i] - m) * scale;
@@ -99,23 +131,21 @@ PACK_AVX2 int64_t pack_above_f(const float* x, const int64_t* columns, int64_t n
     return k;
 }
 
-PACK_AVX2 int64_t pack_above_d(const double* x, const int64_t* columns, int64_t n, double m, double scale, double lower,
-                               double* c, int64_t* idx) {
+PACK_AVX2 int64_t pack_above_d(const double* x, const int64_t* columns, int64_t n, double m, double scale,
+                               double lower, double* c, int64_t* idx) {
     __m256d vm = _mm256_set1_pd(m), vs = _mm256_set1_pd(scale), vl = _mm256_set1_pd(lower);
+    __m256i shifts = _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28), seven = _mm256_set1_epi32(7);
     int64_t k = 0, i = 0;
     for (; i + 4 <= n; i += 4) {
         __m256d v = _mm256_mul_pd(_mm256_sub_pd(_mm256_loadu_pd(x + i), vm), vs);
         unsigned mask = (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(v, vl, _CMP_GT_OQ));
-        if (mask) {
-            double lanes[4];
-            _mm256_storeu_pd(lanes, v);
-            do {
-                int b = __builtin_ctz(mask);
-                c[k] = lanes[b];
-                idx[k++] = columns ? columns[i + b] : i + b;
-                mask &= mask - 1;
-            } while (mask);
-        }
+        __m256i pairs = _mm256_and_si256(_mm256_srlv_epi32(_mm256_set1_epi32((int)pack_lanes_d[mask]), shifts), seven);
+        __m256i lanes = _mm256_cvtepu8_epi64(_mm_cvtsi32_si128((int)pack_bytes_d[mask]));
+        __m256i at = _mm256_add_epi64(lanes, _mm256_set1_epi64x(i));
+        __m256i column = columns ? _mm256_i64gather_epi64((const long long*)columns, at, 8) : at;
+        _mm256_storeu_pd(c + k, _mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_castpd_ps(v), pairs)));
+        _mm256_storeu_si256((__m256i*)(idx + k), column);
+        k += __builtin_popcount(mask);
     }
     for (; i < n; i++) {
         double v = (x[i] - m) * scale;
@@ -197,6 +227,24 @@ static int64_t chunk_rows(int64_t rows, int threads) {
 #define PACK_WHOLE_ROW(live, nb) (16 * (live) > (nb)) /* live blocks above which the row is packed in one pass (AVX2) */
 #endif
 #define DENSE_BELOW 16 /* blocks of a row (n / BLOCK) up to which the backward takes the row whole */
+#ifndef PACK_DENSE
+#define PACK_DENSE 1 /* rows whose blocks mostly hold candidates are packed too (AVX2), not taken whole */
+#endif
+#ifndef KEEP_AVX2
+#define KEEP_AVX2 1
+#endif
+#ifndef SMALL_LOOP
+#define SMALL_LOOP 8
+#endif
+/* for (j < k) body: a plain loop for k <= SMALL_LOOP, else vectorised (omp simd, with the
+   reduction clause given): for a few entries the vector loop's set-up and its horizontal
+   reductions (gcc keeps the lanes of each accumulator on the stack) cost more than the loop. */
+#define SMALL_OR_SIMD(k, clause, body)           \
+    if ((k) <= SMALL_LOOP) {                     \
+        for (int64_t j = 0; j < (k); j++) body   \
+    } else {                                     \
+        _Pragma(clause) for (int64_t j = 0; j < (k); j++) body \
+    }
 #define SCREEN_ITER 8 /* cheap lower bounds of tau before Newton (general alpha) */
 #define BOUND_NEWTON 3 /* Newton steps on the block maxima's own threshold (block_bound) */
 

@@ -36,13 +36,12 @@ INLINE T FN(block_bound)(const T* bmax, int64_t nb, T m, T scale, double power, 
         A sum = 0;
         int64_t count = 0;
         T shift = from == bmax ? m : 0, times = from == bmax ? scale : 1;
-#pragma omp simd reduction(+ : sum, count)
-        for (int64_t j = 0; j < k; j++) {
+        SMALL_OR_SIMD(k, "omp simd reduction(+ : sum, count)", {
             T v = (from[j] - shift) * times;
             int in = v > tau;
             sum += in ? (A)v : 0;
             count += in;
-        }
+        })
         double spread = power == 1 ? 1.0 / count : power == 0.5 ? 1 / sqrt((double)count) : spread_of(count, power);
         T bound = (T)(sum / count - spread);
         if (!(bound > tau)) break;
@@ -159,7 +158,7 @@ INLINE int64_t FN(candidates)(const T* x, int64_t n, T scale, double power, T* m
     int64_t live = 0;
 #pragma omp simd reduction(+ : live)
     for (int64_t j = 0; j < nb; j++) live += (bmax[j] - m) * scale > lower;
-    if (2 * live > nb && nb > 0 && power != 1 && power != 0.5) {
+    if (2 * live > nb && nb > 0 && power != 1 && power != 0.5 && !(PACK_DENSE && cpu_avx2())) {
         *dense = 1;
 #pragma omp simd
         for (int64_t i = 0; i < n; i++) c[i] = (x[i] - m) * scale;
@@ -192,6 +191,11 @@ INLINE int64_t FN(candidates)(const T* x, int64_t n, T scale, double power, T* m
    on every lane (general alpha), drops an eighth of them. */
 INLINE int64_t FN(keep_above)(T* c, int64_t* idx, int64_t k, T tau, int* dense) {
     int64_t j = 0;
+    if (KEEP_AVX2 && cpu_avx2()) {
+        j = FN(pack_above)(c, *dense ? NULL : idx, k, 0, 1, tau, c, idx); /* ((c - 0) 1 = c) */
+        *dense = 0;
+        return j;
+    }
     if (*dense) {
         for (int64_t i = 0; i < k; i++) {
             T v = c[i];
@@ -223,12 +227,11 @@ INLINE int FN(sparsemax_tau)(T* c, int64_t* idx, int64_t* k, int* dense, T lower
     for (int it = 0; it <= MAX_ITER; it++) {
         A sum = 0;
         int64_t count = 0;
-#pragma omp simd reduction(+ : sum, count)
-        for (int64_t i = 0; i < *k; i++) {
-            int in = c[i] > tau;
-            sum += in ? (A)c[i] : 0;
+        SMALL_OR_SIMD(*k, "omp simd reduction(+ : sum, count)", {
+            int in = c[j] > tau;
+            sum += in ? (A)c[j] : 0;
             count += in;
-        }
+        })
         if (count == before || count == 0) { /* S = {c > tau}: tau is its closed form */
             *tau_out = tau;
             return count == 0;
@@ -247,15 +250,14 @@ INLINE int FN(entmax15_tau)(T* c, int64_t* idx, int64_t* k, int* dense, T lower,
         A s1 = 0, s2 = 0;
         T dmin = INFINITY;
         int64_t count = 0;
-#pragma omp simd reduction(+ : s1, s2, count) reduction(min : dmin)
-        for (int64_t i = 0; i < *k; i++) {
-            T d = c[i] - tau;
+        SMALL_OR_SIMD(*k, "omp simd reduction(+ : s1, s2, count) reduction(min : dmin)", {
+            T d = c[j] - tau;
             int in = d > 0;
             s1 += in ? (A)d : 0;
             s2 += in ? (A)d * d : 0;
             count += in;
             dmin = in && d < dmin ? d : dmin;
-        }
+        })
         A mean = s1 / count, gap = (A)1 / count - (s2 / count - mean * mean);
         A closed = mean - sqrt(gap > 0 ? gap : 0);
         if (gap >= 0 && closed >= 0 && closed <= dmin + tol) {
