@@ -74,13 +74,12 @@ INLINE T FN(block_bound)(const T* bmax, int64_t nb, T m, T scale, double power, 
     for (int it = 0; it < BOUND_NEWTON; it++) {
         A f = 0, slope = 0;
         if (power == 0.5) {
-#pragma omp simd reduction(+ : f, slope)
-            for (int64_t j = 0; j < k; j++) {
+            SMALL_OR_SIMD(k, "omp simd reduction(+ : f, slope)", {
                 T d = b[j] - tau;
                 d = d > 0 ? d : 0;
                 f += (A)d * d;
                 slope += d;
-            }
+            })
         } else {
 #pragma omp simd reduction(+ : f, slope)
             for (int64_t j = 0; j < k; j++) {
@@ -434,7 +433,7 @@ INLINE void FN(weights)(const T* v, T* w, const T* g, const int64_t* idx, int64_
     if (alpha == 2) {
         WEIGHTS(1)
     } else if (alpha == 1.5) {
-        WEIGHTS((T)sqrt(MAX(p, 0)))
+        WEIGHTS(SQRT(MAX(p, 0)))
     } else {
 #pragma omp simd
         for (int64_t i = 0; i < k; i++) { /* the powers first: no accumulator lives across the vector calls */
