@@ -459,41 +459,46 @@ CLONES static void FN(backward_row)(const T* gr, const T* pr, T* out, int64_t n,
         for (int64_t i = 0; i < n; i++) out[i] = NAN;
         return;
     }
-    int64_t nb = n / BLOCK, body = nb * BLOCK, blocks = nb;
-    if (nb > DENSE_BELOW) { /* (shorter rows: dense; their g is read whole at the speed of memory, not entry by entry) */
-#pragma omp simd
-        for (int64_t j = 0; j < nb; j++) {
-            T b = 0;
-            for (int64_t i = 0; i < BLOCK; i++) b = pr[i * nb + j] > b ? pr[i * nb + j] : b;
-            live[j] = b;
-        }
-        blocks = 0;
-#pragma omp simd reduction(+ : blocks)
-        for (int64_t j = 0; j < nb; j++) blocks += live[j] > 0;
-    }
+    int64_t nb = n / BLOCK, body = nb * BLOCK, k = 0;
     A gs, ss;
-    if (2 * blocks > nb && nb > 0) { /* dense */
-        FN(weights)(pr, w, gr, NULL, n, alpha, &gs, &ss);
-        T v = (T)(ss > 0 ? gs / ss : 0);
+    if (nb <= DENSE_BELOW && alpha != 2 && alpha != 1.5 && cpu_avx2()) {
+        /* short rows, s = exp((2 - alpha) log p): the support packed in one pass, exp / log on it alone */
+        k = FN(pack_above)(pr, NULL, n, 0, 1, 0, w, idx);
+    } else {
+        int64_t blocks = nb;
+        if (nb > DENSE_BELOW) { /* (shorter rows: dense; their g is read whole at the speed of memory, not entry by entry) */
 #pragma omp simd
-        for (int64_t i = 0; i < n; i++) out[i] = w[i] * (gr[i] - v);
-        return;
-    }
-    int64_t k = 0;
-    for (int64_t j = 0; j < nb; j++) {
-        if (!(live[j] > 0)) continue;
-        for (int64_t i = j; i < body; i += nb) {
+            for (int64_t j = 0; j < nb; j++) {
+                T b = 0;
+                for (int64_t i = 0; i < BLOCK; i++) b = pr[i * nb + j] > b ? pr[i * nb + j] : b;
+                live[j] = b;
+            }
+            blocks = 0;
+#pragma omp simd reduction(+ : blocks)
+            for (int64_t j = 0; j < nb; j++) blocks += live[j] > 0;
+        }
+        if (2 * blocks > nb && nb > 0) { /* dense */
+            FN(weights)(pr, w, gr, NULL, n, alpha, &gs, &ss);
+            T v = (T)(ss > 0 ? gs / ss : 0);
+#pragma omp simd
+            for (int64_t i = 0; i < n; i++) out[i] = w[i] * (gr[i] - v);
+            return;
+        }
+        for (int64_t j = 0; j < nb; j++) {
+            if (!(live[j] > 0)) continue;
+            for (int64_t i = j; i < body; i += nb) {
+                T v = pr[i];
+                w[k] = v;
+                idx[k] = i;
+                k += v > 0;
+            }
+        }
+        for (int64_t i = body; i < n; i++) {
             T v = pr[i];
             w[k] = v;
             idx[k] = i;
             k += v > 0;
         }
-    }
-    for (int64_t i = body; i < n; i++) {
-        T v = pr[i];
-        w[k] = v;
-        idx[k] = i;
-        k += v > 0;
     }
     memset(out, 0, n * sizeof(T));
     if (k == 0) return;
