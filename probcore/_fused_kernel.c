@@ -246,7 +246,13 @@ static int64_t chunk_rows(int64_t rows, int threads) {
         _Pragma(clause) for (int64_t j = 0; j < (k); j++) body \
     }
 #define SCREEN_ITER 8 /* cheap lower bounds of tau before Newton (general alpha) */
-#define BOUND_NEWTON 3 /* Newton steps on the block maxima's own threshold (block_bound) */
+/* Newton steps on the block maxima's own threshold (block_bound): on rows of 4 BLOCK blocks or more
+   (the bound taken on groups of blocks, where its candidates are many), BOUND_NEWTON_FEW on shorter
+   rows (few candidates: each step costs more than the candidates it drops) */
+#define BOUND_NEWTON 3
+#ifndef BOUND_NEWTON_FEW
+#define BOUND_NEWTON_FEW 1
+#endif
 
 #define T float
 #define A double

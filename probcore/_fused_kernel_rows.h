@@ -25,10 +25,10 @@ INLINE T FN(floor_of)(double power) {
    (Hoelder: sum_S (c - tau) <= |S|^(1 - 1/q) (sum_S (c - tau)_+^q)^(1/q) <= |S|^(1 - 1/q)), taken
    on S = {b > bound} while it rises, at most SCREEN_ITER times (for sparsemax: Michelot on those
    entries); the values above the bound are packed into b (scratch of nb entries) once that at
-   least halves them. Other alphas then take BOUND_NEWTON Newton steps towards the threshold of
+   least halves them. Other alphas then take `steps` Newton steps towards the threshold of
    the values b alone, which bounds the row's tau from below (sparsemax's Michelot steps already
    reach it); less a margin for the rounding. -1 where nb = 0. */
-INLINE T FN(block_bound)(const T* bmax, int64_t nb, T m, T scale, double power, T* b) {
+INLINE T FN(block_bound)(const T* bmax, int64_t nb, T m, T scale, double power, T* b, int steps) {
     T tau = -1;
     int64_t k = nb;
     const T* from = bmax; /* (b after a first packing) */
@@ -71,7 +71,7 @@ INLINE T FN(block_bound)(const T* bmax, int64_t nb, T m, T scale, double power, 
        F^(alpha - 1) - 1 (F = sum (b - tau)_+^q: the q-norm of (b - tau)_+, to the power 1): from below they
        stay below its root, which lies below the row's tau (more entries only raise it). */
     T q = (T)(1 / power), low = FN(floor_of)((double)q - 1);
-    for (int it = 0; it < BOUND_NEWTON; it++) {
+    for (int it = 0; it < steps; it++) {
         A f = 0, slope = 0;
         if (power == 0.5) {
             SMALL_OR_SIMD(k, "omp simd reduction(+ : f, slope)", {
@@ -149,9 +149,9 @@ INLINE int64_t FN(candidates)(const T* x, int64_t n, T scale, double power, T* m
 #pragma omp simd
             for (int64_t j = 0; j < ng; j++) gmax[j] = bi[j] > gmax[j] ? bi[j] : gmax[j];
         }
-        lower = FN(block_bound)(gmax, ng, m, scale, power, c + ng);
+        lower = FN(block_bound)(gmax, ng, m, scale, power, c + ng, BOUND_NEWTON);
     } else {
-        lower = FN(block_bound)(bmax, nb, m, scale, power, c);
+        lower = FN(block_bound)(bmax, nb, m, scale, power, c, BOUND_NEWTON_FEW);
     }
     *lower_out = lower;
     int64_t live = 0;
