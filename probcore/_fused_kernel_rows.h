@@ -104,12 +104,13 @@ INLINE T FN(block_bound)(const T* bmax, int64_t nb, T m, T scale, double power, 
    n % BLOCK entries are a tail of their own), so that one vectorised pass over the row takes every
    block's max (bmax) without horizontal reductions, and flags NaN / +inf (bad). The candidates are
    the entries above the bound (c > lower >= -1: tau >= -1, the max entry alone has mass 1 there).
-   Where at most half of the blocks hold a candidate, only
-   those are read again and their candidates packed to the left of c / idx by a branch-free loop
-   (the store is unconditional, the count moves when the entry is kept): a row whose candidates
-   are few is read once. Otherwise (general alpha only: sparsemax and entmax-1.5 always pack, their
-   bound leaves few candidates) c is the whole row (*dense = 1, idx unset: the column of c[i] is
-   i), entries <= lower included: the passes mask them. */
+   With AVX2, where 1/16 of the blocks or more hold a candidate (PACK_WHOLE_ROW), the whole row is
+   left-packed in one vectorised pass (pack_above). Otherwise, where at most half of the blocks hold
+   a candidate, only those are read again and their candidates packed to the left of c / idx by a
+   branch-free loop (the store is unconditional, the count moves when the entry is kept): a row
+   whose candidates are few is read once. Otherwise (general alpha without AVX2 only: sparsemax and
+   entmax-1.5 always pack, their bound leaves few candidates) c is the whole row (*dense = 1, idx
+   unset: the column of c[i] is i), entries <= lower included: the passes mask them. */
 INLINE int64_t FN(candidates)(const T* x, int64_t n, T scale, double power, T* m_out, int* bad_out, T* c,
                               int64_t* idx, T* bmax, int* dense, T* lower_out) {
     int64_t nb = n / BLOCK, body = nb * BLOCK;
@@ -151,13 +152,13 @@ INLINE int64_t FN(candidates)(const T* x, int64_t n, T scale, double power, T* m
         }
         lower = FN(block_bound)(gmax, ng, m, scale, power, c + ng, BOUND_NEWTON);
     } else {
-        lower = FN(block_bound)(bmax, nb, m, scale, power, c, BOUND_NEWTON_FEW);
+        lower = FN(block_bound)(bmax, nb, m, scale, power, c, power <= 0.5 ? BOUND_NEWTON_FEW : BOUND_NEWTON);
     }
     *lower_out = lower;
     int64_t live = 0;
 #pragma omp simd reduction(+ : live)
     for (int64_t j = 0; j < nb; j++) live += (bmax[j] - m) * scale > lower;
-    if (2 * live > nb && nb > 0 && power != 1 && power != 0.5 && !(PACK_DENSE && cpu_avx2())) {
+    if (2 * live > nb && nb > 0 && power != 1 && power != 0.5 && !cpu_avx2()) { /* (with AVX2: packed below) */
         *dense = 1;
 #pragma omp simd
         for (int64_t i = 0; i < n; i++) c[i] = (x[i] - m) * scale;
@@ -184,13 +185,13 @@ INLINE int64_t FN(candidates)(const T* x, int64_t n, T scale, double power, T* m
     return k;
 }
 
-/* Drops the candidates at or below tau (they stay out of the support as tau rises), branch-free;
-   a dense c gets its columns here. The passes mask the entries at or below tau, so this is only
+/* Drops the candidates at or below tau (they stay out of the support as tau rises), branch-free
+   (with AVX2: pack_above in place); a dense c gets its columns here. The passes mask the entries at or below tau, so this is only
    done when it at least halves the candidates (see shrink), or, before a pass that takes powers
    on every lane (general alpha), drops an eighth of them. */
 INLINE int64_t FN(keep_above)(T* c, int64_t* idx, int64_t k, T tau, int* dense) {
     int64_t j = 0;
-    if (KEEP_AVX2 && cpu_avx2()) {
+    if (cpu_avx2()) {
         j = FN(pack_above)(c, *dense ? NULL : idx, k, 0, 1, tau, c, idx); /* ((c - 0) 1 = c) */
         *dense = 0;
         return j;
