@@ -238,7 +238,8 @@ static int64_t chunk_rows(int64_t rows, int threads) {
     } else {                                     \
         _Pragma(clause) for (int64_t j = 0; j < (k); j++) body \
     }
-#define SCREEN_ITER 8 /* cheap lower bounds of tau before Newton (general alpha) */
+#define SCREEN_ITER 8 /* cheap lower bounds of tau before Newton (general alpha; block_bound's) */
+#define SCREEN_ITER_FEW 1 /* block_bound's on rows of fewer than 4 BLOCK blocks, sparsemax and entmax-1.5 */
 /* Newton steps on the block maxima's own threshold (block_bound): on rows of 4 BLOCK blocks or more
    (the bound taken on groups of blocks, where its candidates are many) and for alpha > 1.5,
    BOUND_NEWTON_FEW on shorter rows at alpha <= 1.5 (few candidates: each step costs more than the

@@ -23,16 +23,16 @@ INLINE T FN(floor_of)(double power) {
 /* A lower bound of tau from nb entries of the row alone (block maxima, or maxima of groups of
    blocks), b_j = (bmax_j - m) scale: for any set S of entries, mean_S c - |S|^-(alpha - 1) <= tau
    (Hoelder: sum_S (c - tau) <= |S|^(1 - 1/q) (sum_S (c - tau)_+^q)^(1/q) <= |S|^(1 - 1/q)), taken
-   on S = {b > bound} while it rises, at most SCREEN_ITER times (for sparsemax: Michelot on those
+   on S = {b > bound} while it rises, at most `screens` times (for sparsemax: Michelot on those
    entries); the values above the bound are packed into b (scratch of nb entries) once that at
    least halves them. Other alphas then take `steps` Newton steps towards the threshold of
    the values b alone, which bounds the row's tau from below (sparsemax's Michelot steps already
    reach it); less a margin for the rounding. -1 where nb = 0. */
-INLINE T FN(block_bound)(const T* bmax, int64_t nb, T m, T scale, double power, T* b, int steps) {
+INLINE T FN(block_bound)(const T* bmax, int64_t nb, T m, T scale, double power, T* b, int screens, int steps) {
     T tau = -1;
     int64_t k = nb;
     const T* from = bmax; /* (b after a first packing) */
-    for (int it = 0; it < SCREEN_ITER && k > 0; it++) {
+    for (int it = 0; it < screens && k > 0; it++) {
         A sum = 0;
         int64_t count = 0;
         T shift = from == bmax ? m : 0, times = from == bmax ? scale : 1;
@@ -150,9 +150,10 @@ INLINE int64_t FN(candidates)(const T* x, int64_t n, T scale, double power, T* m
 #pragma omp simd
             for (int64_t j = 0; j < ng; j++) gmax[j] = bi[j] > gmax[j] ? bi[j] : gmax[j];
         }
-        lower = FN(block_bound)(gmax, ng, m, scale, power, c + ng, BOUND_NEWTON);
+        lower = FN(block_bound)(gmax, ng, m, scale, power, c + ng, SCREEN_ITER, BOUND_NEWTON);
     } else {
-        lower = FN(block_bound)(bmax, nb, m, scale, power, c, power <= 0.5 ? BOUND_NEWTON_FEW : BOUND_NEWTON);
+        lower = FN(block_bound)(bmax, nb, m, scale, power, c, power == 1 || power == 0.5 ? SCREEN_ITER_FEW : SCREEN_ITER,
+                                power <= 0.5 ? BOUND_NEWTON_FEW : BOUND_NEWTON);
     }
     *lower_out = lower;
     int64_t live = 0;
