@@ -7,9 +7,10 @@
    and Newton's steps; rows of 4 BLOCK blocks or more take the maxima of groups of
    BLOCK blocks, a few passes over n / BLOCK^2 values), then, in the blocks whose max lies above
    it, a branch-free packing of the candidates c > bound (>= -1: the max entry alone has mass 1
-   there; where 1/16 of the blocks or more hold one and the CPU has AVX2, one left-packing pass
-   over the whole row instead, pack_above_f / _d); the threshold is iterated on the candidates alone from the bound (dropping those below
-   a lower bound of tau as it rises), then p is written into the zeroed row:
+   there; where more than 1/16 of the blocks hold one and the CPU has AVX2, one left-packing pass
+   over the whole row instead, pack_above_f / _d); the threshold is iterated on the candidates
+   alone from the bound (dropping those below a lower bound of tau as it rises), then p is written
+   into the zeroed row:
      sparsemax  Michelot tau <- (sum_S c - 1) / |S|, S = {c > tau}, from below; exact once S stops
                 shrinking (tau is then the closed form of its own support).
      entmax-1.5 the closed form tau_S = tau + mean_S d - sqrt(1/|S| - var_S d), d = c - tau, when
@@ -23,8 +24,8 @@
    Backward, per row, from p alone (nothing else is kept between the passes): the support p > 0 is
    packed (blocks of BLOCK zeros skipped after one vectorised test), s = p^(2 - alpha) taken on it,
    and dz = s (g - <g, s> / sum s) written into the zeroed row; rows of at most DENSE_BELOW blocks
-   are taken whole (two vectorised passes) for sparsemax and entmax-1.5, and packed in one AVX2
-   pass for other alphas (s takes exp and log: on the support alone).
+   are taken whole (two vectorised passes) for sparsemax and entmax-1.5 (and without AVX2), and
+   packed in one AVX2 pass for other alphas (s takes exp and log: on the support alone).
    A row holding NaN or +inf comes out NaN (p and dz), a fully -inf row 0. A row whose iteration
    does not end within MAX_ITER gets status 1: the caller recomputes it with the eager path.
    The row functions (_fused_kernel_rows.h) are included twice below: for float (suffix f) and double
@@ -68,7 +69,7 @@ double log(double);
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
 #include <immintrin.h>
-#define PACK_AVX2 __attribute__((target("avx2,popcnt,bmi"))) static inline
+#define PACK_AVX2 __attribute__((target("avx2,popcnt"))) static inline
 /* Left-packing tables: for a mask of 8 (4) lanes, the lanes set, in order, as 4-bit indices of
    32-bit lanes (a double lane l being the 32-bit lanes 2l, 2l + 1), and for 4 lanes also as bytes. */
 static uint32_t pack_lanes_f[256], pack_lanes_d[16], pack_bytes_d[16];
@@ -100,7 +101,7 @@ __attribute__((constructor)) static void pack_tables(void) {
    kept moved to the left by a permutation from a table, stored whole (the lanes past the count
    are overwritten by the next store; c and idx hold n entries: a store never passes the entry read,
    so it stays within n). In place (c = x, idx = columns) too: each entry is written at or before
-   where it was read. AVX2 only: called where the CPU has it (cpu_avx2). */
+   where it was read. AVX2 (and popcnt) only: called where the CPU has them (cpu_avx2). */
 PACK_AVX2 int64_t pack_above_f(const float* x, const int64_t* columns, int64_t n, float m, float scale, float lower,
                                float* c, int64_t* idx) {
     __m256 vm = _mm256_set1_ps(m), vs = _mm256_set1_ps(scale), vl = _mm256_set1_ps(lower);
@@ -159,7 +160,7 @@ PACK_AVX2 int64_t pack_above_d(const double* x, const int64_t* columns, int64_t 
     }
     return k;
 }
-#define cpu_avx2() __builtin_cpu_supports("avx2")
+#define cpu_avx2() (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt"))
 #else
 #define cpu_avx2() 0
 #define pack_above_f(...) 0

@@ -104,7 +104,7 @@ INLINE T FN(block_bound)(const T* bmax, int64_t nb, T m, T scale, double power, 
    n % BLOCK entries are a tail of their own), so that one vectorised pass over the row takes every
    block's max (bmax) without horizontal reductions, and flags NaN / +inf (bad). The candidates are
    the entries above the bound (c > lower >= -1: tau >= -1, the max entry alone has mass 1 there).
-   With AVX2, where 1/16 of the blocks or more hold a candidate (PACK_WHOLE_ROW), the whole row is
+   With AVX2, where more than 1/16 of the blocks hold a candidate (PACK_WHOLE_ROW), the whole row is
    left-packed in one vectorised pass (pack_above). Otherwise, where at most half of the blocks hold
    a candidate, only those are read again and their candidates packed to the left of c / idx by a
    branch-free loop (the store is unconditional, the count moves when the entry is kept): a row
