@@ -11,35 +11,38 @@
    the sums (and p = d^(q - 1) d) as a term of at most exp(-EXP_RANGE), far below the dtype's
    resolution of a sum >= 1. */
 INLINE T FN(floor_of)(double power) {
+    static __thread double last_power = NAN;
+    static __thread T last;
+    if (power == last_power) return last; /* (remembered per thread: the same power on every row) */
     double r = fabs(power);
     double low = r > 0 ? exp(-EXP_RANGE / r) : 0;
-    return (T)(low > TINY ? low : TINY); /* (a value gcc cannot fold: log(low) stays a call on the lane) */
+    last_power = power;
+    return last = (T)(low > TINY ? low : TINY); /* (a value gcc cannot fold: log(low) stays a call on the lane) */
 }
 
 /* A lower bound of tau from nb entries of the row alone (block maxima, or maxima of groups of
    blocks), b_j = (bmax_j - m) scale: for any set S of entries, mean_S c - |S|^-(alpha - 1) <= tau
    (Hoelder: sum_S (c - tau) <= |S|^(1 - 1/q) (sum_S (c - tau)_+^q)^(1/q) <= |S|^(1 - 1/q)), taken
-   on S = {b > bound} while it rises, at most SCREEN_ITER times (for sparsemax: Michelot on those
+   on S = {b > bound} while it rises, at most `screens` times (for sparsemax: Michelot on those
    entries); the values above the bound are packed into b (scratch of nb entries) once that at
-   least halves them. Other alphas then take BOUND_NEWTON Newton steps towards the threshold of
+   least halves them. Other alphas then take `steps` Newton steps towards the threshold of
    the values b alone, which bounds the row's tau from below (sparsemax's Michelot steps already
    reach it); less a margin for the rounding. -1 where nb = 0. */
-INLINE T FN(block_bound)(const T* bmax, int64_t nb, T m, T scale, double power, T* b) {
+INLINE T FN(block_bound)(const T* bmax, int64_t nb, T m, T scale, double power, T* b, int screens, int steps) {
     T tau = -1;
     int64_t k = nb;
     const T* from = bmax; /* (b after a first packing) */
-    for (int it = 0; it < SCREEN_ITER && k > 0; it++) {
+    for (int it = 0; it < screens && k > 0; it++) {
         A sum = 0;
         int64_t count = 0;
         T shift = from == bmax ? m : 0, times = from == bmax ? scale : 1;
-#pragma omp simd reduction(+ : sum, count)
-        for (int64_t j = 0; j < k; j++) {
+        SMALL_OR_SIMD(k, "omp simd reduction(+ : sum, count)", {
             T v = (from[j] - shift) * times;
             int in = v > tau;
             sum += in ? (A)v : 0;
             count += in;
-        }
-        double spread = power == 1 ? 1.0 / count : power == 0.5 ? 1 / sqrt((double)count) : pow((double)count, -power);
+        })
+        double spread = power == 1 ? 1.0 / count : power == 0.5 ? 1 / sqrt((double)count) : spread_of(count, power);
         T bound = (T)(sum / count - spread);
         if (!(bound > tau)) break;
         if (2 * count <= k) { /* pack the values above tau (at most half of them) into b */
@@ -68,16 +71,15 @@ INLINE T FN(block_bound)(const T* bmax, int64_t nb, T m, T scale, double power, 
        F^(alpha - 1) - 1 (F = sum (b - tau)_+^q: the q-norm of (b - tau)_+, to the power 1): from below they
        stay below its root, which lies below the row's tau (more entries only raise it). */
     T q = (T)(1 / power), low = FN(floor_of)((double)q - 1);
-    for (int it = 0; it < BOUND_NEWTON; it++) {
+    for (int it = 0; it < steps; it++) {
         A f = 0, slope = 0;
         if (power == 0.5) {
-#pragma omp simd reduction(+ : f, slope)
-            for (int64_t j = 0; j < k; j++) {
+            SMALL_OR_SIMD(k, "omp simd reduction(+ : f, slope)", {
                 T d = b[j] - tau;
                 d = d > 0 ? d : 0;
                 f += (A)d * d;
                 slope += d;
-            }
+            })
         } else {
 #pragma omp simd reduction(+ : f, slope)
             for (int64_t j = 0; j < k; j++) {
@@ -102,26 +104,29 @@ INLINE T FN(block_bound)(const T* bmax, int64_t nb, T m, T scale, double power, 
    n % BLOCK entries are a tail of their own), so that one vectorised pass over the row takes every
    block's max (bmax) without horizontal reductions, and flags NaN / +inf (bad). The candidates are
    the entries above the bound (c > lower >= -1: tau >= -1, the max entry alone has mass 1 there).
-   Where at most half of the blocks hold a candidate, only
-   those are read again and their candidates packed to the left of c / idx by a branch-free loop
-   (the store is unconditional, the count moves when the entry is kept): a row whose candidates
-   are few is read once. Otherwise (general alpha only: sparsemax and entmax-1.5 always pack, their
-   bound leaves few candidates) c is the whole row (*dense = 1, idx unset: the column of c[i] is
-   i), entries <= lower included: the passes mask them. */
+   With AVX2, where more than 1/16 of the blocks hold a candidate (PACK_WHOLE_ROW), the whole row is
+   left-packed in one vectorised pass (pack_above). Otherwise, where at most half of the blocks hold
+   a candidate, only those are read again and their candidates packed to the left of c / idx by a
+   branch-free loop (the store is unconditional, the count moves when the entry is kept): a row
+   whose candidates are few is read once. Otherwise (general alpha without AVX2 only: sparsemax and
+   entmax-1.5 always pack, their bound leaves few candidates) c is the whole row (*dense = 1, idx
+   unset: the column of c[i] is i), entries <= lower included: the passes mask them. */
 INLINE int64_t FN(candidates)(const T* x, int64_t n, T scale, double power, T* m_out, int* bad_out, T* c,
                               int64_t* idx, T* bmax, int* dense, T* lower_out) {
     int64_t nb = n / BLOCK, body = nb * BLOCK;
     T m = -INFINITY;
     int bad = 0;
-    for (int64_t j = 0; j < nb; j++) bmax[j] = -INFINITY;
-    for (int64_t i = 0; i < BLOCK && nb > 0; i++) {
-        const T* xi = x + i * nb;
 #pragma omp simd reduction(| : bad)
-        for (int64_t j = 0; j < nb; j++) {
-            T v = xi[j];
-            bmax[j] = v > bmax[j] ? v : bmax[j];
-            bad |= (v != v) | (v == INFINITY);
+    for (int64_t j = 0; j < nb; j++) { /* (vectorised over j: each entry is loaded once, each max stored once) */
+        T b = -INFINITY;
+        int flag = 0;
+        for (int64_t i = 0; i < BLOCK; i++) {
+            T v = x[i * nb + j];
+            b = v > b ? v : b;
+            flag |= (v != v) | (v == INFINITY);
         }
+        bmax[j] = b;
+        bad |= flag;
     }
 #pragma omp simd reduction(max : m)
     for (int64_t j = 0; j < nb; j++) m = bmax[j] > m ? bmax[j] : m;
@@ -145,20 +150,23 @@ INLINE int64_t FN(candidates)(const T* x, int64_t n, T scale, double power, T* m
 #pragma omp simd
             for (int64_t j = 0; j < ng; j++) gmax[j] = bi[j] > gmax[j] ? bi[j] : gmax[j];
         }
-        lower = FN(block_bound)(gmax, ng, m, scale, power, c + ng);
+        lower = FN(block_bound)(gmax, ng, m, scale, power, c + ng, SCREEN_ITER, BOUND_NEWTON);
     } else {
-        lower = FN(block_bound)(bmax, nb, m, scale, power, c);
+        lower = FN(block_bound)(bmax, nb, m, scale, power, c, power == 1 || power == 0.5 ? SCREEN_ITER_FEW : SCREEN_ITER,
+                                power <= 0.5 ? BOUND_NEWTON_FEW : BOUND_NEWTON);
     }
     *lower_out = lower;
     int64_t live = 0;
 #pragma omp simd reduction(+ : live)
     for (int64_t j = 0; j < nb; j++) live += (bmax[j] - m) * scale > lower;
-    if (2 * live > nb && nb > 0 && power != 1 && power != 0.5) {
+    if (2 * live > nb && nb > 0 && power != 1 && power != 0.5 && !cpu_avx2()) { /* (with AVX2: packed below) */
         *dense = 1;
 #pragma omp simd
         for (int64_t i = 0; i < n; i++) c[i] = (x[i] - m) * scale;
         return n;
     }
+    if (PACK_WHOLE_ROW(live, nb) && cpu_avx2()) /* many blocks to read: one vectorised pass over the row */
+        return FN(pack_above)(x, NULL, n, m, scale, lower, c, idx);
     int64_t k = 0;
     for (int64_t j = 0; j < nb; j++) {
         if (!((bmax[j] - m) * scale > lower)) continue;
@@ -178,12 +186,17 @@ INLINE int64_t FN(candidates)(const T* x, int64_t n, T scale, double power, T* m
     return k;
 }
 
-/* Drops the candidates at or below tau (they stay out of the support as tau rises), branch-free;
-   a dense c gets its columns here. The passes mask the entries at or below tau, so this is only
+/* Drops the candidates at or below tau (they stay out of the support as tau rises), branch-free
+   (with AVX2: pack_above in place); a dense c gets its columns here. The passes mask the entries at or below tau, so this is only
    done when it at least halves the candidates (see shrink), or, before a pass that takes powers
    on every lane (general alpha), drops an eighth of them. */
 INLINE int64_t FN(keep_above)(T* c, int64_t* idx, int64_t k, T tau, int* dense) {
     int64_t j = 0;
+    if (cpu_avx2()) {
+        j = FN(pack_above)(c, *dense ? NULL : idx, k, 0, 1, tau, c, idx); /* ((c - 0) 1 = c) */
+        *dense = 0;
+        return j;
+    }
     if (*dense) {
         for (int64_t i = 0; i < k; i++) {
             T v = c[i];
@@ -215,12 +228,11 @@ INLINE int FN(sparsemax_tau)(T* c, int64_t* idx, int64_t* k, int* dense, T lower
     for (int it = 0; it <= MAX_ITER; it++) {
         A sum = 0;
         int64_t count = 0;
-#pragma omp simd reduction(+ : sum, count)
-        for (int64_t i = 0; i < *k; i++) {
-            int in = c[i] > tau;
-            sum += in ? (A)c[i] : 0;
+        SMALL_OR_SIMD(*k, "omp simd reduction(+ : sum, count)", {
+            int in = c[j] > tau;
+            sum += in ? (A)c[j] : 0;
             count += in;
-        }
+        })
         if (count == before || count == 0) { /* S = {c > tau}: tau is its closed form */
             *tau_out = tau;
             return count == 0;
@@ -239,15 +251,14 @@ INLINE int FN(entmax15_tau)(T* c, int64_t* idx, int64_t* k, int* dense, T lower,
         A s1 = 0, s2 = 0;
         T dmin = INFINITY;
         int64_t count = 0;
-#pragma omp simd reduction(+ : s1, s2, count) reduction(min : dmin)
-        for (int64_t i = 0; i < *k; i++) {
-            T d = c[i] - tau;
+        SMALL_OR_SIMD(*k, "omp simd reduction(+ : s1, s2, count) reduction(min : dmin)", {
+            T d = c[j] - tau;
             int in = d > 0;
             s1 += in ? (A)d : 0;
             s2 += in ? (A)d * d : 0;
             count += in;
             dmin = in && d < dmin ? d : dmin;
-        }
+        })
         A mean = s1 / count, gap = (A)1 / count - (s2 / count - mean * mean);
         A closed = mean - sqrt(gap > 0 ? gap : 0);
         if (gap >= 0 && closed >= 0 && closed <= dmin + tol) {
@@ -272,13 +283,16 @@ INLINE int FN(entmax15_tau)(T* c, int64_t* idx, int64_t* k, int* dense, T lower,
 INLINE int64_t FN(entmax_sums)(const T* c, int64_t k, T tau, T q, T low, A* f, A* slope, T* w) {
     A f_sum = 0, s_sum = 0;
     int64_t count = 0;
+#pragma omp simd
+    for (int64_t i = 0; i < k; i++) { /* the powers first: no accumulator lives across the vector calls */
+        T d = c[i] - tau;
+        T t = EXP((q - 1) * LOG(MAX(d, low)));
+        w[i] = d > 0 ? t : 0;
+    }
 #pragma omp simd reduction(+ : f_sum, s_sum, count)
     for (int64_t i = 0; i < k; i++) {
-        T d = c[i] - tau;
+        T d = c[i] - tau, t = w[i];
         int in = d > 0;
-        T t = EXP((q - 1) * LOG(MAX(d, low)));
-        t = in ? t : 0;
-        w[i] = t;
         s_sum += t;
         f_sum += in ? t * d : 0; /* (d = -inf on a masked entry of a dense row) */
         count += in;
@@ -293,7 +307,7 @@ INLINE int64_t FN(entmax_sums)(const T* c, int64_t k, T tau, T q, T low, A* f, A
 INLINE int FN(entmax_tau)(T* c, int64_t* idx, int64_t* k, int* dense, int64_t n, double alpha, T lower, T* tau_out,
                           T tol, T* w, int* fresh_out) {
     T q = (T)(1 / (alpha - 1)), low = FN(floor_of)((double)q - 1);
-    T lo = lower, hi = -(T)pow(1.0 / n, alpha - 1), tau = lower;
+    T lo = lower, hi = -(T)pow_once(1.0 / n, alpha - 1), tau = lower;
     double power = alpha - 1 < 1 ? alpha - 1 : 1;
     *fresh_out = 0;
     for (int it = 0; it < SCREEN_ITER; it++) { /* lower bounds without powers of d (Jensen) */
@@ -306,7 +320,7 @@ INLINE int FN(entmax_tau)(T* c, int64_t* idx, int64_t* k, int* dense, int64_t n,
             count += in;
         }
         FN(shrink)(c, idx, k, count, tau, dense);
-        T bound = (T)(sum / count - pow((double)count, -power));
+        T bound = (T)(sum / count - spread_of(count, power));
         if (!(bound > tau)) break;
         lo = tau = bound;
     }
@@ -421,9 +435,14 @@ INLINE void FN(weights)(const T* v, T* w, const T* g, const int64_t* idx, int64_
     if (alpha == 2) {
         WEIGHTS(1)
     } else if (alpha == 1.5) {
-        WEIGHTS((T)sqrt(MAX(p, 0)))
+        WEIGHTS(SQRT(MAX(p, 0)))
     } else {
-        WEIGHTS(EXP(power * LOG(MAX(p, low))))
+#pragma omp simd
+        for (int64_t i = 0; i < k; i++) { /* the powers first: no accumulator lives across the vector calls */
+            T p = v[i], s = EXP(power * LOG(MAX(p, low)));
+            w[i] = p > 0 ? s : 0;
+        }
+        WEIGHTS(w[i])
     }
 #undef WEIGHTS
     *gs_out = gs;
@@ -442,38 +461,46 @@ CLONES static void FN(backward_row)(const T* gr, const T* pr, T* out, int64_t n,
         for (int64_t i = 0; i < n; i++) out[i] = NAN;
         return;
     }
-    int64_t nb = n / BLOCK, body = nb * BLOCK, blocks = 0;
-    for (int64_t j = 0; j < nb; j++) live[j] = 0;
-    for (int64_t i = 0; i < BLOCK && nb > 0; i++) {
-        const T* pi = pr + i * nb;
-#pragma omp simd
-        for (int64_t j = 0; j < nb; j++) live[j] = pi[j] > live[j] ? pi[j] : live[j];
-    }
-#pragma omp simd reduction(+ : blocks)
-    for (int64_t j = 0; j < nb; j++) blocks += live[j] > 0;
+    int64_t nb = n / BLOCK, body = nb * BLOCK, k = 0;
     A gs, ss;
-    if (2 * blocks > nb && nb > 0) { /* dense */
-        FN(weights)(pr, w, gr, NULL, n, alpha, &gs, &ss);
-        T v = (T)(ss > 0 ? gs / ss : 0);
+    if (nb <= DENSE_BELOW && alpha != 2 && alpha != 1.5 && cpu_avx2()) {
+        /* short rows, s = exp((2 - alpha) log p): the support packed in one pass, exp / log on it alone */
+        k = FN(pack_above)(pr, NULL, n, 0, 1, 0, w, idx);
+    } else {
+        int64_t blocks = nb;
+        if (nb > DENSE_BELOW) { /* (shorter rows: dense; their g is read whole at the speed of memory, not entry by entry) */
 #pragma omp simd
-        for (int64_t i = 0; i < n; i++) out[i] = w[i] * (gr[i] - v);
-        return;
-    }
-    int64_t k = 0;
-    for (int64_t j = 0; j < nb; j++) {
-        if (!(live[j] > 0)) continue;
-        for (int64_t i = j; i < body; i += nb) {
+            for (int64_t j = 0; j < nb; j++) {
+                T b = 0;
+                for (int64_t i = 0; i < BLOCK; i++) b = pr[i * nb + j] > b ? pr[i * nb + j] : b;
+                live[j] = b;
+            }
+            blocks = 0;
+#pragma omp simd reduction(+ : blocks)
+            for (int64_t j = 0; j < nb; j++) blocks += live[j] > 0;
+        }
+        if (2 * blocks > nb && nb > 0) { /* dense */
+            FN(weights)(pr, w, gr, NULL, n, alpha, &gs, &ss);
+            T v = (T)(ss > 0 ? gs / ss : 0);
+#pragma omp simd
+            for (int64_t i = 0; i < n; i++) out[i] = w[i] * (gr[i] - v);
+            return;
+        }
+        for (int64_t j = 0; j < nb; j++) {
+            if (!(live[j] > 0)) continue;
+            for (int64_t i = j; i < body; i += nb) {
+                T v = pr[i];
+                w[k] = v;
+                idx[k] = i;
+                k += v > 0;
+            }
+        }
+        for (int64_t i = body; i < n; i++) {
             T v = pr[i];
             w[k] = v;
             idx[k] = i;
             k += v > 0;
         }
-    }
-    for (int64_t i = body; i < n; i++) {
-        T v = pr[i];
-        w[k] = v;
-        idx[k] = i;
-        k += v > 0;
     }
     memset(out, 0, n * sizeof(T));
     if (k == 0) return;

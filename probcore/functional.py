@@ -79,8 +79,14 @@ def _lastdim(x: Tensor, dim: int) -> tuple[Tensor, Callable[[Tensor], Tensor]]:
     dim = int(dim)
     if x.shape[dim] == 0:
         raise ProbcoreError("x_empty")
+    if dim % nd == nd - 1 and x.dtype in (torch.float32, torch.float64):  # as it is (no movedim / to calls)
+        return x, _same
     dtype = x.dtype if x.dtype in (torch.float32, torch.float64) else torch.float32
     return x.movedim(dim, -1).to(dtype), lambda p: p.to(x.dtype).movedim(-1, dim)
+
+
+def _same(p: Tensor) -> Tensor:
+    return p
 
 
 def _scaled(z: Tensor, temperature: float = 1.0, beta: float | None = None) -> Tensor:
@@ -633,44 +639,34 @@ class _Entmax(torch.autograd.Function):
     passed to setup_context (not a tensor: autograd leaves it alone). A float alpha saves what
     _entmax_float gives for s: on the sparse path s itself at the candidates (the backward then
     works on them alone, _sparse_vjp), on whole rows z and per-row tensors from which the
-    backward rebuilds s chunk by chunk (_entmax_weights, _chunked_vjp); the fused kernel saves
-    nothing besides p (its backward takes s = p^(2 - alpha) from p on the support). Forward +
-    backward keep two or three full-size tensors (the kernel: two, as softmax). When the backward itself is recorded (create_graph,
+    backward rebuilds s chunk by chunk (_entmax_weights, _chunked_vjp); the fused kernel's path is
+    _FusedEntmax. Forward + backward keep two or three full-size tensors. When the backward itself is recorded (create_graph,
     double backward), is traced (torch.func over the backward, e.g. jacrev) or alpha is a tensor,
     s is computed from the saved output by differentiable ops (_entmax_s, _gram_vjp), so the
     second derivative flows through p. Inside torch.func transforms and torch.compile the forward
     is _EntmaxOps instead (no out= scratch, no host syncs)."""
 
     @staticmethod
-    def forward(
-        z: Tensor, alpha: Tensor | float, n_iter: int | None, fused: bool
-    ) -> tuple[Tensor, tuple[str, tuple[Any, ...]]]:
+    def forward(z: Tensor, alpha: Tensor | float, n_iter: int | None) -> tuple[Tensor, tuple[str, tuple[Any, ...]]]:
         if isinstance(alpha, torch.Tensor):
             return _entmax_forward(z, alpha, n_iter), ("dense", ())
         if alpha < _SMOOTH_BELOW and alpha not in (1, 1.5, 2):  # dense backward from p alone
             return _entmax_smooth(z, alpha, n_iter), ("dense", ())
         if alpha > _EXACT_ABOVE:
             return _entmax_large(z, alpha, n_iter), ("dense", ())
-        if fused:
-            p, status = _fused.forward(z, alpha)
-            if status is not None and bool(status.any()):  # rows the kernel left: the eager path, as without fused
-                rows = status.nonzero().squeeze(-1)
-                flat = z.reshape(-1, z.shape[-1])[rows]
-                p.view(-1, z.shape[-1])[rows] = _entmax_float(flat, alpha, n_iter)[0]
-            return p, ("fused", ())
         p, sparse, saved = _entmax_float(z, alpha, n_iter)
         return p, ("sparse" if sparse else "whole", saved)
 
     @staticmethod
     def setup_context(ctx: Any, inputs: tuple[Any, ...], output: tuple[Tensor, tuple[str, tuple[Any, ...]]]) -> None:
-        _, alpha, _, _ = inputs
+        _, alpha, _ = inputs
         p, (ctx.kind, saved) = output
         tensor = isinstance(alpha, torch.Tensor)
         ctx.alpha = None if tensor else alpha
         ctx.save_for_backward(p, alpha if tensor else None, *saved)
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor, _: Any) -> tuple[Tensor | None, Tensor | None, None, None]:
+    def backward(ctx: Any, g: Tensor, _: Any) -> tuple[Tensor | None, Tensor | None, None]:
         p, alpha, *saved = ctx.saved_tensors
         alpha = ctx.alpha if alpha is None else alpha
         dz = dalpha = None
@@ -680,14 +676,40 @@ class _Entmax(torch.autograd.Function):
             if ctx.needs_input_grad[1]:
                 dalpha = _entmax_dalpha(g, p, _entmax_s_relative(p, alpha), alpha)
         elif ctx.needs_input_grad[0]:
-            if ctx.kind == "fused":
-                dz = _fused.backward(g, p, alpha)
-            elif ctx.kind == "sparse":
+            if ctx.kind == "sparse":
                 index, s, tau = saved
                 dz = _sparse_vjp(g, index, s, tau, p.shape)
             else:
                 dz = _chunked_vjp(g, _entmax_weights(alpha, p, *saved), p.shape, saved[2])
-        return dz, dalpha, None, None
+        return dz, dalpha, None
+
+
+class _FusedEntmax(torch.autograd.Function):
+    """alpha-entmax along the last dim through the compiled kernel (probcore.fused; a float alpha
+    in [1.25, 2], CPU, outside torch.func transforms and torch.compile): p and, from p alone, the
+    backward dz = s * (g - <g, s> / sum s), s = p^(2 - alpha) on the support. Rows the kernel leaves
+    (status 1) are recomputed by the eager path. A backward that is itself recorded (create_graph)
+    or traced takes _entmax_vjp's differentiable ops, as _Entmax's. Written with forward(ctx, ...)
+    (no setup_context): Function.apply then binds no signature (inspect), which on a small input
+    cost more than the kernel itself."""
+
+    @staticmethod
+    def forward(ctx: Any, z: Tensor, alpha: float) -> Tensor:
+        p, status = _fused.forward(z, alpha)
+        if status is not None:  # rows the kernel left: the eager path, as without fused
+            rows = status.nonzero().squeeze(-1)
+            flat = z.reshape(-1, z.shape[-1])[rows]
+            p.view(-1, z.shape[-1])[rows] = _entmax_float(flat, alpha, None)[0]
+        ctx.alpha = alpha
+        ctx.save_for_backward(p)
+        return p
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple[Tensor, None]:
+        (p,) = ctx.saved_tensors
+        if torch.is_grad_enabled() or traced():
+            return _entmax_vjp(g, p, ctx.alpha), None
+        return _fused.backward(g, p, ctx.alpha), None
 
 
 def _entmax_ops(z: Tensor, alpha: Tensor | float, n_iter: int | None) -> Tensor:
@@ -786,15 +808,16 @@ def _entmax_apply(z: Tensor, alpha: Tensor | float, n_iter: int | None = None, f
     _EntmaxOps unless fused is False (_ops_applies)."""
     if traced() or (fused is None and not isinstance(alpha, torch.Tensor) and _ops_applies(z)):
         return (_EntmaxOps if torch.compiler.is_compiling() else _EntmaxOpsJvp).apply(z, alpha, n_iter)
-    kernel = (
+    if (
         fused is not False
         and n_iter is None
         and not isinstance(alpha, torch.Tensor)
         and _SMOOTH_BELOW <= alpha <= 2
         and _fused.applies(z)
         and _fused.available()
-    )
-    return _Entmax.apply(z, alpha, n_iter, kernel)[0]
+    ):
+        return _FusedEntmax.apply(z, alpha)
+    return _Entmax.apply(z, alpha, n_iter)[0]
 
 
 def _check_fused(fused: object) -> bool | None:

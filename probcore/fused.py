@@ -91,7 +91,7 @@ def applies(z: torch.Tensor) -> bool:
 def forward(z: torch.Tensor, alpha: float) -> tuple[torch.Tensor, torch.Tensor | None]:
     """(p, status) of entmax_alpha along the last dim of the CPU tensor z (float32/64): status
     (rows,) int32 is 1 on rows the kernel left to the eager path, None when there are none."""
-    rows = z.detach().reshape(-1, z.shape[-1]).contiguous()
+    rows = _rows(z.detach())
     p = torch.empty_like(rows)
     status = torch.empty(rows.shape[0], dtype=torch.int32)
     left = getattr(_library, f"entmax_forward_{_TYPES[z.dtype]}")(
@@ -103,14 +103,13 @@ def forward(z: torch.Tensor, alpha: float) -> tuple[torch.Tensor, torch.Tensor |
         float(alpha),
         torch.get_num_threads(),
     )
-    return p.view(z.shape), status if left else None
+    return (p if p.dim() == z.dim() else p.view(z.shape)), status if left else None
 
 
 def backward(g: torch.Tensor, p: torch.Tensor, alpha: float) -> torch.Tensor:
     """g^T J = s * (g - <g, s> / sum s) along the last dim, s = p^(2 - alpha) on the support of
     p, 0 off it (0 on rows without support, NaN on NaN rows)."""
-    g = g.reshape(-1, p.shape[-1]).contiguous()
-    rows = p.reshape(-1, p.shape[-1]).contiguous()
+    g, rows = _rows(g), _rows(p)
     out = torch.empty_like(rows)
     getattr(_library, f"entmax_backward_{_TYPES[p.dtype]}")(
         g.data_ptr(),
@@ -121,4 +120,9 @@ def backward(g: torch.Tensor, p: torch.Tensor, alpha: float) -> torch.Tensor:
         float(alpha),
         torch.get_num_threads(),
     )
-    return out.view(p.shape)
+    return out if out.dim() == p.dim() else out.view(p.shape)
+
+
+def _rows(z: torch.Tensor) -> torch.Tensor:
+    """z as contiguous rows (rows, n) along its last dim: z itself when it already is."""
+    return z if z.dim() == 2 and z.is_contiguous() else z.reshape(-1, z.shape[-1]).contiguous()
