@@ -45,9 +45,16 @@ def _extra(name: str, batch: tuple, target: int, seed: int) -> dict:
     extra = {}
     if mapping.needs_target:
         extra["target"] = torch.full(batch, target, dtype=torch.long)
-    if mapping.stochastic and "generator" in inspect.signature(mapping.forward).parameters:
+    if mapping.stochastic and _takes_generator(name):
         extra["generator"] = torch.Generator().manual_seed(seed)
     return extra
+
+
+@functools.cache
+def _takes_generator(name: str) -> bool:
+    """Whether the mapping's forward takes a ``generator`` (read once per process: inspect.signature
+    costs about as much as a small mapping's call)."""
+    return "generator" in inspect.signature(MAPPINGS[name].forward).parameters
 
 
 def as_tensor(x) -> torch.Tensor:

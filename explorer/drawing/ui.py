@@ -57,14 +57,15 @@ def file_name(key: str) -> str:
     return name[:FILE_NAME_CHARS].rstrip("-_.,")
 
 
-def figure_config(key: str) -> dict:
-    """Plotly's config for chart ``key``: the toolbar's camera saves ``file_name(key).png``, PNG_WIDTH
-    wide at twice the resolution (the height as shown), so the whole legend is in the picture."""
+def figure_config(key: str, file: str | None = None) -> dict:
+    """Plotly's config for chart ``key``: the toolbar's camera saves ``file_name(key).png`` (``file``:
+    that name, when the caller has it already), PNG_WIDTH wide at twice the resolution (the height as
+    shown), so the whole legend is in the picture."""
     return {
         **PLOTLY_CONFIG,
         "toImageButtonOptions": {
             "format": "png",
-            "filename": file_name(key),
+            "filename": file_name(key) if file is None else file,
             "width": PNG_WIDTH,
             "height": None,
             "scale": 2,
@@ -102,7 +103,7 @@ def show_figure(fig: go.Figure, key: str, table: Callable[[], pd.DataFrame] | No
         f"{html.escape(chart_text(name, summary))}</div>"
     )
     file = file_name(key)
-    st.plotly_chart(fig, theme="streamlit", key=key, config=figure_config(key))
+    st.plotly_chart(fig, theme="streamlit", key=key, config=figure_config(key, file))
     with st.popover(t("ui.download"), icon=":material/download:"):
         st.download_button(
             "CSV",
