@@ -239,7 +239,14 @@ def _mount(component, key: str, data: dict, whole: str | None = None) -> None:
         st.rerun(scope="app")
     sent = (ss.get(key) or {}).get("state")
     data["seq"] = int(sent.get("seq", 0)) if isinstance(sent, dict) and isinstance(sent.get("seq"), int) else 0
-    component(key=key, data=data, on_state_change=lambda: _take_state(key, whole))
+    component(key=key, data=as_sent(data), on_state_change=lambda: _take_state(key, whole))
+
+
+def as_sent(data: dict) -> dict:
+    """``data`` with its first-level lists as tuples: the same JSON (the view gets the same), but
+    Streamlit, which looks for a data frame in each first-level value of a component's data, skips a
+    tuple at once, where a list costs it ~0.1-0.2 ms (is_dataframe_like; ~0.6 ms a mount)."""
+    return {name: tuple(value) if isinstance(value, list) else value for name, value in data.items()}
 
 
 def compare_view(ctl: state.Controls, log_y: bool, server_figure: Callable[[], None], whole: str) -> None:
