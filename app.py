@@ -7,32 +7,20 @@ A page is its folder under views/ plus one entry in views/registry.py (docs/arch
 pages/: views/__init__.py says why).
 """
 
-import gc
 import time
 from pathlib import Path
 
 import streamlit as st
-import torch
 
 from explorer.classroom import lesson_bar
 from explorer.drawing import ui
 from views import registry
-from explorer.serving import client, guard, jobs
+from explorer.serving import client, guard, jobs, process
 from explorer.session import state
 
 started = time.time()
 
-
-@st.cache_resource(show_spinner=False)
-def one_torch_thread() -> None:
-    """Once per server process, before any computation: torch runs on one intra-op thread. The
-    explorer's tensors are small and a server runs many sessions at once; with a second thread the
-    hand-offs (and OpenMP's spin-waits while the other core is busy) cost more CPU than they save
-    (bench/results/load.md: CPU of a Simplex / Perturb step about halved)."""
-    torch.set_num_threads(1)
-
-
-one_torch_thread()
+process.one_torch_thread()  # once per server process, before any computation
 client.refuse_control_messages()  # issue 25: no client clears the caches of every session
 # The tab icon is a file of the app (sent inline as a data: URL): a `:material/...:` page icon is
 # fetched by Streamlit's frontend from fonts.gstatic.com, which a classroom offline cannot reach.
@@ -48,16 +36,6 @@ st.set_page_config(page_title=registry.window_title(page.title))  # the window t
 lesson_bar.bar(page)  # lessons (issue 12): the lesson / room bar above the page
 page.run()
 state.sync_url()
-
-
-@st.cache_resource(show_spinner=False)
-def freeze_imported_objects() -> None:
-    """Once per server process, after a first run has imported torch, plotly and pandas: a full
-    collection (Python's own; Streamlit's after every run is off in .streamlit/config.toml) would
-    hold the GIL ~0.1 s over these ~250k long-lived objects; frozen (gc.freeze), it skips them."""
-    gc.freeze()
-
-
-freeze_imported_objects()
+process.freeze_imported_objects()  # once per server process, after a first run imported what it needs
 jobs.queue()  # once per server process: its job process starts now, warm before a first Run
 ui.log_run(started)

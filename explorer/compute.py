@@ -45,9 +45,16 @@ def _extra(name: str, batch: tuple, target: int, seed: int) -> dict:
     extra = {}
     if mapping.needs_target:
         extra["target"] = torch.full(batch, target, dtype=torch.long)
-    if mapping.stochastic and "generator" in inspect.signature(mapping.forward).parameters:
+    if mapping.stochastic and _takes_generator(name):
         extra["generator"] = torch.Generator().manual_seed(seed)
     return extra
+
+
+@functools.cache
+def _takes_generator(name: str) -> bool:
+    """Whether the mapping's forward takes a ``generator`` (read once per process: inspect.signature
+    costs about as much as a small mapping's call)."""
+    return "generator" in inspect.signature(MAPPINGS[name].forward).parameters
 
 
 def as_tensor(x) -> torch.Tensor:
@@ -164,8 +171,21 @@ def jacobians(name: str, x: tuple, kw: Kw, target: int, seed: int) -> tuple[np.n
     analytic = probcore.jacobian(name, xt, **dict(kw), **_extra(name, (), target, seed)).numpy()
     if len(x) > AUTOGRAD_MAX_N:
         return analytic, None
-    auto = torch.autograd.functional.jacobian(lambda z: forward(name, z, kw, target, seed), xt)
-    return analytic, auto.numpy()
+    if MAPPINGS[name].stochastic:  # a batch would draw other noise than the one sample of p
+        auto = torch.autograd.functional.jacobian(lambda z: forward(name, z, kw, target, seed), xt)
+        return analytic, auto.numpy()
+    return analytic, _batched_jacobian(name, xt, kw, target, seed)
+
+
+def _batched_jacobian(name: str, x: torch.Tensor, kw: Kw, target: int, seed: int) -> np.ndarray:
+    """Autograd's J of a deterministic mapping in one backward pass: row i of the batch Z (n copies of
+    x) gives p_i, so d(sum_i P[i, i]) / dZ[i, j] = dp_i/dx_j; the same numbers as n backward passes
+    (torch.autograd.functional.jacobian; tests/test_compute.py) at about half the CPU."""
+    n = len(x)
+    z = x.detach().expand(n, n).clone().requires_grad_(True)
+    with torch.enable_grad():
+        (grad,) = torch.autograd.grad(forward(name, z, kw, target, seed).diagonal().sum(), z)
+    return grad.numpy()
 
 
 def rank(matrix: np.ndarray) -> int:

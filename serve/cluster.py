@@ -42,7 +42,7 @@ HAPROXY = shutil.which("haproxy") or "/usr/sbin/haproxy"
 
 # Workers (and their job processes) compute on one thread each (unless the environment says
 # otherwise): a worker serves many sessions at once, and a second OpenMP / BLAS thread per
-# operation only spins against the other workers (app.py: one_torch_thread).
+# operation only spins against the other workers (explorer/serving/process.py: one_torch_thread).
 ONE_THREAD = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 

@@ -70,8 +70,8 @@ def test_every_page_renders_with_extreme_settings(page, setting):
 
 
 def test_the_app_computes_on_one_torch_thread():
-    """app.one_torch_thread: many sessions share a worker's cores, so torch runs one intra-op
-    thread (set once per process, before the first computation)."""
+    """explorer/serving/process.py: one_torch_thread: many sessions share a worker's cores, so torch
+    runs one intra-op thread (set once per process, before the first computation)."""
     import threading
 
     import streamlit as st

@@ -45,8 +45,8 @@ def test_free_text_through_a_placeholder_cannot_make_a_link_or_an_image():
 
 
 def cpu(fn, *args) -> float:
-    """CPU seconds of fn(*args) on one torch thread, as a served worker runs (app.one_torch_thread):
-    with two, OpenMP's spin-waits under load add CPU time that is not the work's."""
+    """CPU seconds of fn(*args) on one torch thread, as a served worker runs
+    (explorer/serving/process.py: one_torch_thread): with two, OpenMP's spin-waits under load add CPU time that is not the work's."""
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
     try:

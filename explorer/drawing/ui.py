@@ -57,14 +57,15 @@ def file_name(key: str) -> str:
     return name[:FILE_NAME_CHARS].rstrip("-_.,")
 
 
-def figure_config(key: str) -> dict:
-    """Plotly's config for chart ``key``: the toolbar's camera saves ``file_name(key).png``, PNG_WIDTH
-    wide at twice the resolution (the height as shown), so the whole legend is in the picture."""
+def figure_config(key: str, file: str | None = None) -> dict:
+    """Plotly's config for chart ``key``: the toolbar's camera saves ``file_name(key).png`` (``file``:
+    that name, when the caller has it already), PNG_WIDTH wide at twice the resolution (the height as
+    shown), so the whole legend is in the picture."""
     return {
         **PLOTLY_CONFIG,
         "toImageButtonOptions": {
             "format": "png",
-            "filename": file_name(key),
+            "filename": file_name(key) if file is None else file,
             "width": PNG_WIDTH,
             "height": None,
             "scale": 2,
@@ -92,7 +93,9 @@ def show_figure(fig: go.Figure, key: str, table: Callable[[], pd.DataFrame] | No
     reads (explorer/drawing/speak.py; visually hidden), and, in a small popover, downloads of its
     data as CSV (``table`` builds the frame on click; else every drawn value, speak.figure_frame) and
     of the figure as Plotly JSON, each named by :func:`file_name`; the PNG is the toolbar's camera
-    (:func:`figure_config`). In presentation mode (sidebar) the figure gets large fonts and thick lines."""
+    (:func:`figure_config`). The popover's content is drawn while it is open (its opening reruns the
+    fragment or page; where JavaScript does not run, always): a step does not send three elements
+    per figure that nobody sees. In presentation mode (sidebar) the figure gets large fonts and thick lines."""
     name, summary = speak.describe(fig)
     if st.session_state.get("present"):
         fig = figures.for_projector(fig)
@@ -102,8 +105,11 @@ def show_figure(fig: go.Figure, key: str, table: Callable[[], pd.DataFrame] | No
         f"{html.escape(chart_text(name, summary))}</div>"
     )
     file = file_name(key)
-    st.plotly_chart(fig, theme="streamlit", key=key, config=figure_config(key))
-    with st.popover(t("ui.download"), icon=":material/download:"):
+    st.plotly_chart(fig, theme="streamlit", key=key, config=figure_config(key, file))
+    box = st.popover(t("ui.download"), icon=":material/download:", key=f"{key}_downloads", on_change="rerun")
+    if not box.open and state.runs_javascript():  # a browser draws the downloads when opened (AppTest: always)
+        return
+    with box:
         st.download_button(
             "CSV",
             _csv(table or (lambda: speak.figure_frame(fig))),

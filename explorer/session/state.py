@@ -285,6 +285,9 @@ def page_slider(option: Option, label: str, step: float) -> float:
     )
 
 
+_ABSENT = object()  # a key not in the session state
+
+
 def view_params() -> dict[str, str]:
     """Every non-default control registered so far in this run, as the URL writes it (logits only
     for the custom preset, n only for the other presets)."""
@@ -293,9 +296,11 @@ def view_params() -> dict[str, str]:
     custom = ss.get("preset") == "custom"
     wanted = {}
     for key, option in options.items():
-        if key not in ss or (key == "logits" and not custom) or (key == "n" and custom):
+        if (key == "logits" and not custom) or (key == "n" and custom):
             continue
-        value = ss[key]
+        value = ss.get(key, _ABSENT)  # one look-up of the session state, not two (`in`, then `[]`)
+        if value is _ABSENT:
+            continue
         if value != option.default and not (option.kind == "multi" and tuple(value) == tuple(option.default)):
             wanted[key] = serialize(option, value)
     return wanted
@@ -308,13 +313,10 @@ def view_values() -> dict[str, Any]:
     ss = st.session_state
     values: dict[str, Any] = dict(view_params())
     registered = {*OPTIONS, *ss.get("_page_options", {})}
-    values.update(
-        {
-            name: ss[name] if name in ss else st.query_params[name]
-            for name in list(st.query_params)
-            if name not in registered
-        }
-    )
+    for name in list(st.query_params):
+        if name not in registered:
+            value = ss.get(name, _ABSENT)
+            values[name] = st.query_params[name] if value is _ABSENT else value
     return values
 
 
@@ -446,18 +448,24 @@ def _logits(messages: list[str], update: bool) -> np.ndarray:
 
 
 def _checked_kwargs(
-    name: str, x: np.ndarray, target: int, seed: int, errors: dict[str, tuple[ValueError, list[str]]]
+    name: str,
+    x: np.ndarray,
+    target: int,
+    seed: int,
+    errors: dict[str, tuple[ValueError, list[str]]],
+    values: dict[str, Any],
+    last: dict[str, dict],
 ) -> tuple[dict, np.ndarray] | None:
     """The mapping's keyword arguments from the controls (empty fields left out) if the registry
     accepts them for this n and a call at the current logits gives finite probabilities. When
     they clash (k and top_p, temperature and beta) the ones equal to their default are left out
     first; then the last valid arguments, then the defaults; None if nothing works. A failure of
-    the controls' values is noted in ``errors[message] = (error, mapping labels)``. Returns (kwargs, p)."""
+    the controls' values is noted in ``errors[message] = (error, mapping labels)``. ``values``: the
+    session's value of each parameter option, ``last``: the last valid arguments of each mapping (both
+    read from the session once per :func:`checked`). Returns (kwargs, p)."""
     mapping = MAPPINGS[name]
-    ss = st.session_state
-    last = ss.setdefault("_last_kwargs", {})
     defaults = default_kwargs(name)
-    wanted = {p.name: ss[p.name] for p in mapping.params if ss[p.name] is not None}
+    wanted = {p.name: values[p.name] for p in mapping.params if values[p.name] is not None}
     reduced = {k: v for k, v in wanted.items() if v != defaults[k]}
     failures: list[ValueError] = []  # errors of the candidates from the controls (wanted, reduced)
     for k, candidate in enumerate((wanted, reduced, last.get(name), defaults)):
@@ -611,8 +619,10 @@ def checked(mappings: bool = True, update: bool = False) -> tuple[Controls, list
     kwargs, probs = {}, {}
     if mappings:
         errors: dict[str, tuple[ValueError, list[str]]] = {}
+        last = ss.setdefault("_last_kwargs", {})
+        values = {key: ss[key] for key in PARAM_OPTIONS}  # read once, not once per mapping using it
         for name in ss["show"]:
-            result = _checked_kwargs(name, x, target, seed, errors)
+            result = _checked_kwargs(name, x, target, seed, errors, values, last)
             if result is None:
                 messages.append(t("msg.mapping_dropped", mapping=mapping_label(name)))
             else:

@@ -2,8 +2,6 @@
 loss for the target class, and its formula and numpy reference on demand. The controls and all
 that they change are one fragment: a step reruns only it."""
 
-import inspect
-
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -13,6 +11,7 @@ from explorer.drawing import figures, ui
 from explorer.live import compare_view, runs_javascript
 from explorer.i18n import t
 from explorer.session import state
+from views.compare import compute as compare_compute
 from views.compare import session as compare_session
 from probcore.registry import MAPPINGS
 from views.registry import PAGES
@@ -21,13 +20,6 @@ declared = PAGES["compare"].option  # this page's own controls (views/registry.p
 
 ui.header("page.compare", "compare.intro")
 state.mapping_controls(expanded=not runs_javascript())
-
-
-@st.cache_data(show_spinner=False, max_entries=32)
-def reference_source(name: str) -> str:
-    """The numpy reference of a mapping as source text (read once)."""
-    reference = MAPPINGS[name].reference
-    return inspect.getsource(getattr(reference, "func", reference))
 
 
 def support_text(p: np.ndarray, under: np.ndarray) -> str:
@@ -155,7 +147,7 @@ def formulas(ctl: state.Controls) -> None:
     if shown in ctl.mappings:  # drawn on demand only: a step does not re-render code blocks
         st.latex(MAPPINGS[shown].latex)
         st.caption(t("compare.reference"))
-        st.code(reference_source(shown), language="python")
+        st.code(compare_compute.reference_source(shown), language="python")
 
 
 live()

@@ -207,7 +207,7 @@ def _one_thread(fn):
     """Run ``fn`` with one torch thread: many small tensors, where thread hand-offs cost more than
     they save (see probcore.check.torch_threads). For the runs done in the job process
     (explorer.serving.jobs), which a plain ``streamlit run`` starts with torch's default thread count; the
-    app's own process already computes on one thread (app.py: one_torch_thread)."""
+    app's own process already computes on one thread (explorer/serving/process.py: one_torch_thread)."""
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
