@@ -25,7 +25,7 @@ D64 = torch.float64
 
 TEMPERATURES = np.geomspace(0.02, 50.0, 61)
 ALPHAS = np.concatenate([np.linspace(1.0, 2.0, 21), np.geomspace(2.0, 64.0, 26)[1:]])
-AUTOGRAD_MAX_N = 200  # the autograd Jacobian costs n backward passes
+AUTOGRAD_MAX_N = 200  # the autograd Jacobian costs n vector-Jacobian products (n passes, or one over n copies)
 
 
 def items(kwargs: dict) -> Kw:
@@ -166,7 +166,7 @@ def jacobians(name: str, x: tuple, kw: Kw, target: int, seed: int) -> tuple[np.n
     """(probcore.jacobian, torch autograd Jacobian or None when n > AUTOGRAD_MAX_N), J[i, j] = dp_i/dx_j.
     ValueError beyond AUTOGRAD_MAX_N for a mapping whose Jacobian is autograd's anyway."""
     if len(x) > AUTOGRAD_MAX_N and not MAPPINGS[name].analytic_jacobian:
-        raise ValueError(f"no analytic Jacobian: autograd needs n backward passes, shown for n <= {AUTOGRAD_MAX_N}")
+        raise ValueError(f"no analytic Jacobian: autograd needs n vector-Jacobian products, shown for n <= {AUTOGRAD_MAX_N}")
     xt = as_tensor(x)
     analytic = probcore.jacobian(name, xt, **dict(kw), **_extra(name, (), target, seed)).numpy()
     if len(x) > AUTOGRAD_MAX_N:
@@ -180,7 +180,7 @@ def jacobians(name: str, x: tuple, kw: Kw, target: int, seed: int) -> tuple[np.n
 def _batched_jacobian(name: str, x: torch.Tensor, kw: Kw, target: int, seed: int) -> np.ndarray:
     """Autograd's J of a deterministic mapping in one backward pass: row i of the batch Z (n copies of
     x) gives p_i, so d(sum_i P[i, i]) / dZ[i, j] = dp_i/dx_j; the same numbers as n backward passes
-    (torch.autograd.functional.jacobian; tests/test_compute.py) at about half the CPU."""
+    (torch.autograd.functional.jacobian; tests/test_compute_jacobians.py) at about half the CPU."""
     n = len(x)
     z = x.detach().expand(n, n).clone().requires_grad_(True)
     with torch.enable_grad():

@@ -17,7 +17,7 @@ from probcore.errors import ProbcoreError
 # recognised by the pattern of their English text. Unknown text is shown as it is.
 MESSAGE_PATTERNS = {
     # the explorer's own messages (views/check/compute.py, explorer/compute.py)
-    "no_analytic_jacobian": r"no analytic Jacobian: autograd needs n backward passes, shown for n <= (?P<limit>\d+)",
+    "no_analytic_jacobian": r"no analytic Jacobian: autograd needs n vector-Jacobian products, shown for n <= (?P<limit>\d+)",
     "unit_width": r"(?P<name>'[^']*'|[\w .]+): (?P<unit>row|line) (?P<i>\d+) has (?P<got>\d+) values, expected (?P<width>\d+) like (?:row|line) 1",
     "max_chars": r"(?P<name>'[^']*'|[\w .]+) must be at most (?P<limit>[\d,]+) characters, got (?P<got>[\d,]+); upload a \.npy file",
 }
@@ -261,7 +261,7 @@ STRINGS = {
         "zh": "{mapping} 没有参数 {name}；可用的参数：{valid}",
     },
     "error.no_analytic_jacobian": {
-        "zh": "没有解析雅可比矩阵：自动微分需要 n 次反向传播，只在 n ≤ {limit} 时显示",
+        "zh": "没有解析雅可比矩阵：自动微分需要 n 个向量-雅可比积，只在 n ≤ {limit} 时显示",
     },
     "error.not_finite": {
         "zh": "{token} 不是有限数",

@@ -15,8 +15,8 @@ STRINGS = {
         "zh": "Softmax 满足 ½‖J‖₁ = (1 − Σ p²)/|T|（J = (diag p − ppᵀ)/T）。Sparsemax：秩 = 支撑集大小 − 1（在支撑集上为 I − 11ᵀ/|S|）。",
     },
     "jacobian.no_autograd": {
-        "en": "n = {n} > {limit}: the autograd Jacobian (n backward passes) and the rank (an SVD) are skipped.",
-        "zh": "n = {n} > {limit}：跳过自动微分雅可比（需 n 次反向传播）与秩（需 SVD）。",
+        "en": "n = {n} > {limit}: the autograd Jacobian (n vector-Jacobian products) and the rank (an SVD) are skipped.",
+        "zh": "n = {n} > {limit}：跳过自动微分雅可比（需 n 个向量-雅可比积）与秩（需 SVD）。",
     },
     "q_jacobian.q": {
         "en": "Sparsemax gives some class exactly p = 0. What are that class's row and column of the Jacobian ∂p/∂x?",
