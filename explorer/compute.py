@@ -166,7 +166,9 @@ def jacobians(name: str, x: tuple, kw: Kw, target: int, seed: int) -> tuple[np.n
     """(probcore.jacobian, torch autograd Jacobian or None when n > AUTOGRAD_MAX_N), J[i, j] = dp_i/dx_j.
     ValueError beyond AUTOGRAD_MAX_N for a mapping whose Jacobian is autograd's anyway."""
     if len(x) > AUTOGRAD_MAX_N and not MAPPINGS[name].analytic_jacobian:
-        raise ValueError(f"no analytic Jacobian: autograd needs n vector-Jacobian products, shown for n <= {AUTOGRAD_MAX_N}")
+        raise ValueError(
+            f"no analytic Jacobian: autograd needs n vector-Jacobian products, shown for n <= {AUTOGRAD_MAX_N}"
+        )
     xt = as_tensor(x)
     analytic = probcore.jacobian(name, xt, **dict(kw), **_extra(name, (), target, seed)).numpy()
     if len(x) > AUTOGRAD_MAX_N:
