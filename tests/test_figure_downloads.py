@@ -56,3 +56,25 @@ def test_the_toolbar_png_is_named_and_wide(monkeypatch):
     assert options["filename"] == "compare_bars-temperature2" and options["format"] == "png"
     assert options["width"] == ui.PNG_WIDTH >= 1280 and options["scale"] == 2
     assert ui.figure_config("compare_bars")["displaylogo"] is False
+
+
+def test_a_session_without_a_runtime_is_not_a_browser(monkeypatch):
+    """state.runs_javascript (whether show_figure may leave a closed Download popover empty): True for a
+    browser's session (request headers), False where st.context finds no Streamlit runtime (it raises
+    RuntimeError there: AppTests run side by side in threads, one's runtime gone while another draws a
+    chart), not an error on the page."""
+
+    class Context:
+        def __init__(self, headers):
+            self._headers = headers
+
+        @property
+        def headers(self):
+            if self._headers is None:
+                raise RuntimeError("Runtime hasn't been created!")
+            return self._headers
+
+    monkeypatch.setattr(state.st, "context", Context({"Host": "127.0.0.1"}))
+    assert state.runs_javascript() is True
+    monkeypatch.setattr(state.st, "context", Context(None))
+    assert state.runs_javascript() is False

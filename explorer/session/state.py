@@ -526,8 +526,13 @@ def _param_widget(option: Option) -> None:
 
 def runs_javascript() -> bool:
     """Whether this session is a browser's (its websocket request has headers), not AppTest's: there a
-    live view draws (explorer.live) and closed expanders draw nothing."""
-    return bool(st.context.headers)
+    live view draws (explorer.live) and closed expanders and popovers draw nothing. False where no
+    Streamlit runtime exists (a bare run; AppTests run side by side in threads, where one's runtime
+    can be gone while another asks: st.context raises RuntimeError then)."""
+    try:
+        return bool(st.context.headers)
+    except RuntimeError:
+        return False
 
 
 def sidebar() -> None:
