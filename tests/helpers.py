@@ -214,3 +214,21 @@ def plain_main():
         yield
     finally:
         sys.modules["__main__"] = main
+
+
+def perturbmax_nested(x, noise: str, n_max: int, seed: int) -> np.ndarray:
+    """Perturb's nested Monte Carlo by its definition: one generator seeded with ``seed`` draws the
+    blocks 10, 10, 30, ... (the differences of perturb_compute.SAMPLE_GRID up to n_max), one
+    perturbmax_sample each; row k is the frequency after N_k draws."""
+    import probcore
+    from views.perturb import compute as perturb_compute
+
+    generator = torch.Generator().manual_seed(seed)
+    xt = torch.tensor(x, dtype=torch.float64)
+    counts, done, rows = np.zeros(len(x)), 0, []
+    for m in [v for v in perturb_compute.SAMPLE_GRID if v <= n_max]:
+        freq = probcore.perturbmax_sample(xt, noise=noise, n_samples=m - done, generator=generator).numpy()
+        counts += np.rint(freq * (m - done))
+        done = m
+        rows.append(counts / m)
+    return np.array(rows)

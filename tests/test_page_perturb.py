@@ -9,7 +9,7 @@ import torch
 
 from probcore import functional as F
 from probcore._validate import NOISES
-from helpers import assert_ok, assert_readable, figures, run_app, trace
+from helpers import assert_ok, assert_readable, figures, perturbmax_nested as nested, run_app, trace
 
 from views.perturb import compute as perturb_compute
 from views.registry import PAGES as REGISTRY
@@ -25,20 +25,6 @@ def by_title(at, start: str) -> dict:
     found = [fig for fig in figures(at) if fig["layout"]["title"]["text"].startswith(start)]
     assert found, [fig["layout"]["title"]["text"] for fig in figures(at)]
     return found[0]
-
-
-def nested(x, noise: str, n_max: int, seed: int) -> np.ndarray:
-    """The documented procedure: one generator seeded with ``seed`` draws the blocks 10, 10, 30, ...
-    (the differences of perturb_compute.SAMPLE_GRID up to n_max); row k is the frequency after N_k draws."""
-    generator = torch.Generator().manual_seed(seed)
-    xt = torch.tensor(x, dtype=torch.float64)
-    counts, done, rows = np.zeros(len(x)), 0, []
-    for m in [v for v in perturb_compute.SAMPLE_GRID if v <= n_max]:
-        freq = F.perturbmax_sample(xt, noise=noise, n_samples=m - done, generator=generator).numpy()
-        counts += np.rint(freq * (m - done))
-        done = m
-        rows.append(counts / m)
-    return np.array(rows)
 
 
 def test_defaults_render_and_every_figure_is_readable():

@@ -12,22 +12,10 @@ from probcore import losses
 from probcore._validate import NOISES
 from views.margin import compute as margin_compute
 from views.perturb import compute as perturb_compute
+from helpers import perturbmax_nested as nested
 
 X = (1.2, 0.3, -0.5)
 MASKED = (0.4, float("-inf"), 1.0, -0.2, 0.0)
-
-
-def nested_by_blocks(x, noise: str, n_max: int, seed: int) -> np.ndarray:
-    """The definition: one generator draws the blocks N_1, N_2 - N_1, ... one perturbmax_sample each."""
-    generator = torch.Generator().manual_seed(seed)
-    xt = torch.tensor(x, dtype=torch.float64)
-    counts, done, rows = np.zeros(len(x)), 0, []
-    for m in [v for v in perturb_compute.SAMPLE_GRID if v <= n_max]:
-        freq = probcore.perturbmax_sample(xt, noise=noise, n_samples=m - done, generator=generator).numpy()
-        counts += np.rint(freq * (m - done))
-        done = m
-        rows.append(counts / m)
-    return np.array(rows)
 
 
 @pytest.mark.parametrize("noise", NOISES)
@@ -36,7 +24,7 @@ def test_nested_monte_carlo_equals_the_block_by_block_draws(monkeypatch, noise, 
     monkeypatch.setattr(perturb_compute, "MERGED_DRAWS", merged)  # small: groups split mid-grid
     ns, rows = perturb_compute.perturbmax_nested.__wrapped__(x, noise, n_max, 11)
     np.testing.assert_array_equal(ns, [v for v in perturb_compute.SAMPLE_GRID if v <= n_max])
-    np.testing.assert_array_equal(rows, nested_by_blocks(x, noise, n_max, 11))
+    np.testing.assert_array_equal(rows, nested(x, noise, n_max, 11))
 
 
 def test_blocks_are_grouped_only_where_the_draws_do_not_change():
