@@ -136,6 +136,7 @@ def test_run_training_rejects(kwargs, word):
 
 # ---- the fast training loop equals its plain definition, bit for bit
 
+
 def _plain_metrics_of(model, task, loss, mapping):
     """explorer.training.metrics_of as first written (a36c17b): the module call, no_grad, a double
     mean per share, five .item() reads. The definition the faster metrics_of must reproduce."""
@@ -177,7 +178,10 @@ def _plain_compare(steps, n_classes, pretrain_steps, seed, k=5, alpha=1.5, hidde
         options = training._TASK_DEFAULTS
         task = make_task(n_classes=n_classes, seed=seed, **options)
         related = make_task(
-            n_classes=n_classes, seed=seed, variant=1, **{**options, "shift": 0.5, "train_per_class": 40, "label_noise": 0.0}
+            n_classes=n_classes,
+            seed=seed,
+            variant=1,
+            **{**options, "shift": 0.5, "train_per_class": 40, "label_noise": 0.0},
         )
         scratch = training._model(task.x_train.shape[1], n_classes, hidden)
         pretrained = copy.deepcopy(scratch)
@@ -187,7 +191,9 @@ def _plain_compare(steps, n_classes, pretrain_steps, seed, k=5, alpha=1.5, hidde
             for name in LOSSES:
                 model = training._model(task.x_train.shape[1], n_classes, hidden)
                 model.load_state_dict((pretrained if start else scratch).state_dict())
-                histories[(name, start)] = _plain_train(model, task, *training._loss_and_mapping(name, k, alpha), steps, lr)
+                histories[(name, start)] = _plain_train(
+                    model, task, *training._loss_and_mapping(name, k, alpha), steps, lr
+                )
     return histories
 
 
