@@ -15,7 +15,9 @@ training points per class and a clean held-out set; the model is a one-hidden-la
 full-batch with Adam. "pretrained" starts from weights trained with cross-entropy on a related task
 (the same classes with shifted means, more and clean data); "from scratch" from a random init.
 Everything runs in torch on one CPU thread and is deterministic under ``seed``; a 300-step run at
-the defaults (50 classes) takes about 1.5-2.6 s of CPU time on the 2-core box (measured).
+the defaults (run_training: 50 classes, its 150 pretraining steps) took 1.7-2.5 s of CPU time on the
+shared 2-core box at load 4.6-6.7, the page's default compare_losses (8 runs of 100 steps, 20
+classes) 2.1-3.1 s in its job process (bench/results/training_cpu_2026-11-28.md).
 No streamlit here: the explorer page calls these functions and draws the results.
 """
 
