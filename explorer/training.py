@@ -15,7 +15,9 @@ training points per class and a clean held-out set; the model is a one-hidden-la
 full-batch with Adam. "pretrained" starts from weights trained with cross-entropy on a related task
 (the same classes with shifted means, more and clean data); "from scratch" from a random init.
 Everything runs in torch on one CPU thread and is deterministic under ``seed``; a 300-step run at
-the defaults (50 classes) takes about 1.5-2.6 s of CPU time on the 2-core box (measured).
+the defaults (run_training: 50 classes, its 150 pretraining steps) took 1.7-2.5 s of CPU time on the
+shared 2-core box at load 4.6-6.7, the page's default compare_losses (8 runs of 100 steps, 20
+classes) 2.1-3.1 s in its job process (bench/results/training_cpu_2026-11-28.md).
 No streamlit here: the explorer page calls these functions and draws the results.
 """
 
@@ -29,6 +31,7 @@ from dataclasses import dataclass, field
 
 import torch
 from torch import nn
+from torch.nn import functional as F
 
 from probcore import losses as loss_functions
 from probcore._validate import check_k, check_positive, check_positive_int
@@ -145,20 +148,39 @@ def _loss_and_mapping(loss_name, k, alpha):
     return (lambda s, y: loss_fn(s, y, **params)), (lambda s: spec.forward(s, dim=-1, **params))
 
 
+def _logits(model, x):
+    """model(x) for the MLP of :func:`_model` by its layers' functions, linear(relu(linear(x))):
+    the same ops as the module call, without the per-module call overhead."""
+    first, _relu, last = model
+    return F.linear(torch.relu(F.linear(x, first.weight, first.bias)), last.weight, last.bias)
+
+
+def _share(count: torch.Tensor, total: int) -> float:
+    """count / total for an integer count: equals the mean of the 0/1 values it counts (their sum is
+    exact in any order, and torch's mean is that sum / total, rounded once), as (mask).double().mean()."""
+    return count.item() / total
+
+
 def metrics_of(model, task: Task, loss, mapping) -> tuple[dict, torch.Tensor]:
     """Metrics of the model as it is: loss on the training set, accuracies (training labels as
     given, held-out clean), mean s_max - s_min over training points, mean fraction of exact zeros
-    of mapping(logits). Also returns the training loss tensor (with graph) for the update."""
-    logits = model(task.x_train)
+    of mapping(logits). Also returns the training loss tensor (with graph) for the update.
+
+    One op per need: the row max and its index come from one max (argmax's first-index rule), the
+    shares from integer counts (:func:`_share`); tests/test_training.py checks every metric of
+    every step against the plain definition, bit for bit."""
+    logits = _logits(model, task.x_train)
     value = loss(logits, task.y_train)
-    with torch.no_grad():
-        test_logits = model(task.x_test)
+    with torch.inference_mode():
+        top, predicted = logits.max(-1)
+        test_predicted = _logits(model, task.x_test).argmax(-1)
+        p = mapping(logits)
         metrics = {
             "loss": value.item(),
-            "train_accuracy": (logits.argmax(-1) == task.y_train).double().mean().item(),
-            "test_accuracy": (test_logits.argmax(-1) == task.y_test).double().mean().item(),
-            "logit_gap": (logits.amax(-1) - logits.amin(-1)).mean().item(),
-            "sparsity": (mapping(logits) == 0).double().mean().item(),
+            "train_accuracy": _share(torch.count_nonzero(predicted == task.y_train), len(task.y_train)),
+            "test_accuracy": _share(torch.count_nonzero(test_predicted == task.y_test), len(task.y_test)),
+            "logit_gap": (top - logits.amin(-1)).mean().item(),
+            "sparsity": _share(p.numel() - torch.count_nonzero(p), p.numel()),
         }
     return metrics, value
 
@@ -179,10 +201,21 @@ class TrainingResult:
         return {name: values[-1] for name, values in self.history.items()}
 
 
+def _adam(model, lr):
+    return torch.optim.Adam(model.parameters(), lr=lr, fused=True)
+
+
+def _update(model, optimizer, value) -> None:
+    """One Adam update on the loss tensor ``value`` (gradients set to None first, as zero_grad)."""
+    model.zero_grad()
+    value.backward()
+    optimizer.step()
+
+
 def _train(model, task, loss, mapping, steps, lr, callback) -> dict:
     """Full-batch Adam; records metrics before every update and after the last."""
     history = {"step": [], **{name: [] for name in METRICS}}
-    optimizer = torch.optim.Adam(model.parameters(), lr=lr, fused=True)
+    optimizer = _adam(model, lr)
     for step in range(steps + 1):
         metrics, value = metrics_of(model, task, loss, mapping)
         history["step"].append(step)
@@ -191,10 +224,15 @@ def _train(model, task, loss, mapping, steps, lr, callback) -> dict:
         if callback is not None:
             callback(step, metrics)
         if step < steps:
-            optimizer.zero_grad()
-            value.backward()
-            optimizer.step()
+            _update(model, optimizer, value)
     return history
+
+
+def _fit(model, task, loss, steps, lr) -> None:
+    """The updates of :func:`_train` alone (nothing recorded): the pretraining."""
+    optimizer = _adam(model, lr)
+    for _ in range(steps):
+        _update(model, optimizer, loss(_logits(model, task.x_train), task.y_train))
 
 
 _TASK_DEFAULTS = dict(dim=32, train_per_class=10, test_per_class=20, label_noise=0.2, separation=0.6)
@@ -214,8 +252,8 @@ def _setup(n_classes, seed, hidden, pretrain_steps, lr, related_shift, related_p
     )
     scratch = _model(task.x_train.shape[1], n_classes, hidden)
     pretrained = copy.deepcopy(scratch)
-    loss, mapping = _loss_and_mapping("cross_entropy", None, None)
-    _train(pretrained, related, loss, mapping, pretrain_steps, lr, None)
+    loss, _mapping = _loss_and_mapping("cross_entropy", None, None)
+    _fit(pretrained, related, loss, pretrain_steps, lr)
     return task, scratch.state_dict(), pretrained.state_dict()
 
 

@@ -1,6 +1,7 @@
 """explorer.training: the logit-gap bound, and the training demo's guarantees (honesty of
 the reported metrics, determinism)."""
 
+import copy
 import math
 
 import pytest
@@ -131,3 +132,89 @@ def test_make_task_label_noise():
 def test_run_training_rejects(kwargs, word):
     with pytest.raises(ValueError, match=word):
         run_training(**kwargs)
+
+
+# ---- the fast training loop equals its plain definition, bit for bit
+
+
+def _plain_metrics_of(model, task, loss, mapping):
+    """explorer.training.metrics_of as first written (a36c17b): the module call, no_grad, a double
+    mean per share, five .item() reads. The definition the faster metrics_of must reproduce."""
+    logits = model(task.x_train)
+    value = loss(logits, task.y_train)
+    with torch.no_grad():
+        test_logits = model(task.x_test)
+        metrics = {
+            "loss": value.item(),
+            "train_accuracy": (logits.argmax(-1) == task.y_train).double().mean().item(),
+            "test_accuracy": (test_logits.argmax(-1) == task.y_test).double().mean().item(),
+            "logit_gap": (logits.amax(-1) - logits.amin(-1)).mean().item(),
+            "sparsity": (mapping(logits) == 0).double().mean().item(),
+        }
+    return metrics, value
+
+
+def _plain_train(model, task, loss, mapping, steps, lr):
+    """explorer.training._train as first written: metrics before every update (pretraining too)."""
+    history = {"step": [], **{name: [] for name in METRICS}}
+    optimizer = torch.optim.Adam(model.parameters(), lr=lr, fused=True)
+    for step in range(steps + 1):
+        metrics, value = _plain_metrics_of(model, task, loss, mapping)
+        history["step"].append(step)
+        for name in METRICS:
+            history[name].append(metrics[name])
+        if step < steps:
+            optimizer.zero_grad()
+            value.backward()
+            optimizer.step()
+    return history
+
+
+def _plain_compare(steps, n_classes, pretrain_steps, seed, k=5, alpha=1.5, hidden=64, lr=0.003):
+    """compare_losses (every loss, both starts) by the plain loop above, as first written."""
+    from explorer import training
+
+    with training._cpu(seed, 1):
+        options = training._TASK_DEFAULTS
+        task = make_task(n_classes=n_classes, seed=seed, **options)
+        related = make_task(
+            n_classes=n_classes,
+            seed=seed,
+            variant=1,
+            **{**options, "shift": 0.5, "train_per_class": 40, "label_noise": 0.0},
+        )
+        scratch = training._model(task.x_train.shape[1], n_classes, hidden)
+        pretrained = copy.deepcopy(scratch)
+        _plain_train(pretrained, related, *training._loss_and_mapping("cross_entropy", None, None), pretrain_steps, lr)
+        histories = {}
+        for start in (False, True):
+            for name in LOSSES:
+                model = training._model(task.x_train.shape[1], n_classes, hidden)
+                model.load_state_dict((pretrained if start else scratch).state_dict())
+                histories[(name, start)] = _plain_train(
+                    model, task, *training._loss_and_mapping(name, k, alpha), steps, lr
+                )
+    return histories
+
+
+def _bits(history):
+    """Every recorded value as float.hex (tells -0.0 from 0.0 and keeps NaN comparable)."""
+    return {name: [v if isinstance(v, int) else float.hex(v) for v in values] for name, values in history.items()}
+
+
+def test_history_equals_the_plain_definition(compared):
+    plain = _plain_compare(**SMALL, seed=3)
+    assert set(plain) == set(compared)
+    for key, history in plain.items():
+        assert _bits(compared[key].history) == _bits(history), key
+
+
+@pytest.mark.slow
+def test_page_run_equals_the_plain_definition():
+    """The over-confidence page's default run (views/registry.py: 100 steps, 20 classes, top-5; the
+    page's 150 pretraining steps), seeds 0 and 1 (the load bench's two presses)."""
+    for seed in (0, 1):
+        fast = compare_losses(100, 20, k=5, seed=seed, pretrain_steps=150)
+        plain = _plain_compare(100, 20, 150, seed)
+        for key, history in plain.items():
+            assert _bits(fast[key].history) == _bits(history), (seed, key)

@@ -103,6 +103,7 @@ def _child_main(fd: int, nice: int) -> None:
     set_log_level("error")  # no "No runtime found" notes from the cached functions imported here
     import explorer.compute  # noqa: F401  (torch, probcore: paid once, not by the first job)
     import explorer.training  # noqa: F401
+    import torch._dynamo  # noqa: F401  (imported by torch.optim's first optimizer: ~1.4 s of CPU here)
 
     os.nice(nice)  # the jobs, not the start-up, give way to the pages
 
