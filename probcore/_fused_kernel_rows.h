@@ -91,7 +91,7 @@ INLINE T FN(block_bound)(const T* bmax, int64_t nb, T m, T scale, double power, 
             }
         }
         if (!(slope > 0)) break;
-        T next = (T)(tau + (f - (power == 0.5 ? sqrt(f) : pow(f, 1 - power))) / slope);
+        T next = (T)(tau + (f - (power == 0.5 ? sqrt(f) : power_of(f, 1 - power))) / slope);
         if (!(next > tau)) break;
         tau = next;
     }
@@ -327,7 +327,7 @@ INLINE int FN(entmax_tau)(T* c, int64_t* idx, int64_t* k, int* dense, int64_t n,
     for (int it = 0; it < MAX_ITER; it++) {
         A f, slope;
         int64_t count = FN(entmax_sums)(c, *k, tau, q, low, &f, &slope, w);
-        A g = pow(f, alpha - 1) - 1;
+        A g = power_of(f, alpha - 1) - 1;
         if (fabs(g) <= tol) {
             *tau_out = tau;
             *fresh_out = 1;
