@@ -201,6 +201,8 @@ static double spread_of(int64_t count, double power) {
     return memo[count];
 }
 
+#define PAD 8 /* entries of the widest vector (8 floats): loops that take powers run over whole vectors */
+#define PADDED(k) (((k) + PAD - 1) / PAD * PAD)
 #define MAX_ITER 100
 #define BLOCK 16 /* entries per screening block */
 #define SCRATCH_KEEP ((size_t)16 << 20)
