@@ -168,9 +168,9 @@ PACK_AVX2 int64_t pack_above_d(const double* x, const int64_t* columns, int64_t 
 #define pack_above_d(...) 0
 #endif
 
-/* x^y for x >= 0 as exp(y ln x) (0 at x = 0, y > 0): the scalar power of every Newton step, F^(alpha - 1),
-   in about half the time of glibc's pow; within a few ulp of it, far inside the 16 eps of the
-   steps' tolerance. */
+/* x^y for x >= 0 as exp(y ln x) (0 at x = 0, y > 0): the scalar power of every Newton step, F^(alpha - 1)
+   (alpha = 1.3, 4096 x 256: 7.7 % of the forward's samples in glibc's pow, 6.0 % in exp + log);
+   within a few ulp of pow, far inside the 16 eps of the steps' tolerance. */
 static inline double power_of(double x, double y) {
     return exp(y * log(x));
 }
