@@ -81,8 +81,10 @@ INLINE T FN(block_bound)(const T* bmax, int64_t nb, T m, T scale, double power, 
                 slope += d;
             })
         } else {
+            int64_t whole = PADDED(k); /* (b padded with -inf to whole vectors, as in entmax_sums) */
+            for (int64_t j = k; j < whole; j++) b[j] = -INFINITY;
 #pragma omp simd reduction(+ : f, slope)
-            for (int64_t j = 0; j < k; j++) {
+            for (int64_t j = 0; j < whole; j++) {
                 T d = b[j] - tau;
                 T t = EXP((q - 1) * LOG(MAX(d, low)));
                 t = d > 0 ? t : 0;
@@ -91,7 +93,7 @@ INLINE T FN(block_bound)(const T* bmax, int64_t nb, T m, T scale, double power, 
             }
         }
         if (!(slope > 0)) break;
-        T next = (T)(tau + (f - (power == 0.5 ? sqrt(f) : pow(f, 1 - power))) / slope);
+        T next = (T)(tau + (f - (power == 0.5 ? sqrt(f) : power_of(f, 1 - power))) / slope);
         if (!(next > tau)) break;
         tau = next;
     }
@@ -279,18 +281,21 @@ INLINE int FN(entmax15_tau)(T* c, int64_t* idx, int64_t* k, int* dense, T lower,
 
 /* F = sum d^q, sum d^(q - 1) and |S| over d = c - tau > 0; w = d^(q - 1) (0 off the support).
    The power is taken on every lane as exp((q - 1) log max(d, low)), low = floor_of(q - 1) (see there),
-   then the lanes off the support are zeroed. */
-INLINE int64_t FN(entmax_sums)(const T* c, int64_t k, T tau, T q, T low, A* f, A* slope, T* w) {
+   then the lanes off the support are zeroed; c is padded with -inf to whole vectors (PAD entries;
+   the scratch holds them), so that no partial vector takes the powers through the narrower
+   vector or scalar exp / log. */
+INLINE int64_t FN(entmax_sums)(T* c, int64_t k, T tau, T q, T low, A* f, A* slope, T* w) {
     A f_sum = 0, s_sum = 0;
-    int64_t count = 0;
+    int64_t count = 0, whole = PADDED(k);
+    for (int64_t i = k; i < whole; i++) c[i] = -INFINITY;
 #pragma omp simd
-    for (int64_t i = 0; i < k; i++) { /* the powers first: no accumulator lives across the vector calls */
+    for (int64_t i = 0; i < whole; i++) { /* the powers first: no accumulator lives across the vector calls */
         T d = c[i] - tau;
         T t = EXP((q - 1) * LOG(MAX(d, low)));
         w[i] = d > 0 ? t : 0;
     }
 #pragma omp simd reduction(+ : f_sum, s_sum, count)
-    for (int64_t i = 0; i < k; i++) {
+    for (int64_t i = 0; i < whole; i++) { /* (a padding lane adds 0) */
         T d = c[i] - tau, t = w[i];
         int in = d > 0;
         s_sum += t;
@@ -327,7 +332,7 @@ INLINE int FN(entmax_tau)(T* c, int64_t* idx, int64_t* k, int* dense, int64_t n,
     for (int it = 0; it < MAX_ITER; it++) {
         A f, slope;
         int64_t count = FN(entmax_sums)(c, *k, tau, q, low, &f, &slope, w);
-        A g = pow(f, alpha - 1) - 1;
+        A g = power_of(f, alpha - 1) - 1;
         if (fabs(g) <= tol) {
             *tau_out = tau;
             *fresh_out = 1;
@@ -516,11 +521,12 @@ int64_t FN(entmax_forward)(const T* x, T* p, int* status, int64_t rows, int64_t 
     int64_t left = 0, chunk = chunk_rows(rows, threads);
 #pragma omp parallel num_threads(threads) reduction(+ : left)
     {
-        struct scratch* work = scratch_for(n * (3 * sizeof(T) + sizeof(int64_t)));
+        int64_t stride = n + PAD; /* (c and w padded to whole vectors) */
+        struct scratch* work = scratch_for(stride * (3 * sizeof(T) + sizeof(int64_t)));
         T* c = (T*)work->data;
-        T* w = c + n;
-        T* bmax = w + n;
-        int64_t* idx = (int64_t*)(bmax + n);
+        T* w = c + stride;
+        T* bmax = w + stride;
+        int64_t* idx = (int64_t*)(bmax + stride);
 #pragma omp for schedule(dynamic, chunk) nowait
         for (int64_t r = 0; r < rows; r++) {
             FN(forward_row)(x + r * n, p + r * n, status + r, n, alpha, c, w, bmax, idx);
