@@ -37,7 +37,7 @@ def live() -> None:
     with c1:
         classes = state.page_slider(declared("margin_classes"), t("margin.classes"), 1)
     with c2:
-        margin = state.page_slider(declared("margin_m"), t("margin.m"), 0.01)
+        margin = state.page_slider(declared("margin_m"), t("margin.m"), margin_compute.MARGIN_STEP)
     with c3:
         scale = state.page_slider(declared("margin_s"), t("margin.s"), 1.0)
 
