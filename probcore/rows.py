@@ -45,6 +45,23 @@ def _parse_token(token: str, allow_nonfinite: bool) -> float:
     return value
 
 
+_NUMBERS = re.compile(rf"{_NUMBER.pattern}(?:,{_NUMBER.pattern})*")  # cells joined by commas
+
+
+def _finite_row(cells: list[str]) -> list[float] | None:
+    """The values of a CSV line's cells when each is a decimal number (_NUMBER) that float() reads
+    as finite: what :func:`_parse_token` gives them, found with one regular-expression match for
+    the line instead of two a cell (a 50 x 20 upload was read ~10x slower). None otherwise (nan,
+    inf, an overflow, a bad cell, a quoted cell holding a comma): the caller reads cell by cell."""
+    if not _NUMBERS.fullmatch(",".join(cells)):
+        return None
+    try:
+        values = list(map(float, cells))
+    except ValueError:  # a cell that held a comma itself (quoted): not a number
+        return None
+    return values if all(map(math.isfinite, values)) else None
+
+
 def check_size(rows: int, n: int, name: str) -> None:
     if n > MAX_COLS:
         raise ProbcoreError("max_cols", name=name, limit=f"{MAX_COLS:,}", got=f"{n:,}")
@@ -103,12 +120,14 @@ def _load_csv(data: bytes, allow_nonfinite: bool, name: str) -> np.ndarray:
         elif len(cells) != width:
             raise ProbcoreError("line_width", name=name, line=line_no, got=len(cells), width=width)
         check_size(len(rows) + 1, width, name)
-        row = []
-        for col, cell in enumerate(cells, start=1):
-            try:
-                row.append(_parse_token(cell, allow_nonfinite))
-            except ProbcoreError as err:
-                raise ProbcoreError("line_column", name=name, line=line_no, col=col, error=err) from None
+        row = _finite_row(cells)
+        if row is None:  # a non-finite or bad cell: read one by one, the first bad one named
+            row = []
+            for col, cell in enumerate(cells, start=1):
+                try:
+                    row.append(_parse_token(cell, allow_nonfinite))
+                except ProbcoreError as err:
+                    raise ProbcoreError("line_column", name=name, line=line_no, col=col, error=err) from None
         rows.append(row)
     if not rows:
         raise ProbcoreError("no_rows", name=name)

@@ -3,6 +3,8 @@ and figures that hold probcore's numbers (recomputed here from probcore, not fro
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 import torch
@@ -11,6 +13,7 @@ from probcore import functional as F
 from probcore._validate import NOISES
 from helpers import assert_ok, assert_readable, figures, perturbmax_nested as nested, run_app, trace
 
+from explorer.drawing.prose import HEADING
 from views.perturb import compute as perturb_compute
 from views.registry import PAGES as REGISTRY
 
@@ -19,6 +22,16 @@ pytestmark = pytest.mark.slow  # whole pages run under AppTest
 PAGE = REGISTRY["perturb"].script
 DEFAULT_X = [1.2, 0.3, -0.5]
 NOISE_LABELS = {"gumbel": "Gumbel", "normal": "normal", "uniform": "uniform", "logistic": "logistic"}
+
+
+def section_headings(at) -> list[str]:
+    """The page's section headings (h3: "### " lines of its Markdown, explorer/drawing/prose.py), in order."""
+    return [line[len(HEADING) :] for m in at.markdown for line in m.value.splitlines() if line.startswith(HEADING)]
+
+
+def formulas(at) -> list[str]:
+    """The display formulas ($$ ... $$, as st.latex writes them) of the page's Markdown, in order."""
+    return [f for m in at.markdown for f in re.findall(r"\$\$\n(.+?)\n\$\$", m.value, flags=re.S)]
 
 
 def by_title(at, start: str) -> dict:
@@ -35,7 +48,13 @@ def test_defaults_render_and_every_figure_is_readable():
     assert len(figs) == 6
     for fig in figs:
         assert_readable(fig)
-    assert len(at.latex) >= 3  # Gumbel-max, perturb-max, Gumbel-softmax formulas
+    assert len(formulas(at)) >= 3  # Gumbel-max, perturb-max, Gumbel-softmax formulas
+    assert section_headings(at)[:4] == [
+        "Gumbel-max: sampling softmax with an argmax",
+        "Perturb-max: other noises",
+        "Gumbel-softmax: a soft, differentiable sample",
+        "Quantiles instead of samples, and a smooth accuracy",
+    ]
 
 
 def test_gumbel_max_histogram_is_the_seeded_sample_and_sums_to_one():
@@ -222,7 +241,7 @@ def test_chinese_interface():
     at.selectbox(key="lang").set_value("zh").run()
     assert_ok(at)
     assert at.title[0].value == "Perturb-max 与 Gumbel"
-    assert [s.value for s in at.subheader][:3] == [
+    assert section_headings(at)[:3] == [
         "Gumbel-max：用 argmax 从 softmax 中采样",
         "Perturb-max：换用其他噪声",
         "Gumbel-softmax：可微的软样本",

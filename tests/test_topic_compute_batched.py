@@ -12,6 +12,7 @@ from probcore import losses
 from probcore._validate import NOISES
 from views.margin import compute as margin_compute
 from views.perturb import compute as perturb_compute
+from views.registry import PAGES
 from helpers import perturbmax_nested as nested
 
 X = (1.2, 0.3, -0.5)
@@ -94,3 +95,13 @@ def test_hard_gumbel_softmax_draws_equal_the_straight_through_samples(x, tau):
             rows, temperature=tau, hard=is_hard, generator=torch.Generator().manual_seed(3)
         )
         np.testing.assert_array_equal(got, sample.numpy())
+
+
+def test_margin_region_maps_are_kept_for_every_margin_of_the_slider():
+    option = PAGES["margin"].option("margin_m")
+    margins = round((option.high - option.low) / margin_compute.MARGIN_STEP) + 1  # 0, 0.01, ..., 1
+    assert margins <= margin_compute.MARGIN_REGION_MAPS == margin_compute.margin_regions.cache_info().maxsize
+    first = margin_compute.margin_regions(4, 0.35, 30.0, 0)
+    other = margin_compute.margin_regions(4, 0.36, 30.0, 0)
+    assert other[1] is first[1] and not first[1].flags.writeable  # the map without margin: one shared array
+    assert first[1].dtype == first[2].dtype == np.int8 and first[3].dtype == np.float32

@@ -50,16 +50,20 @@ def region_cosines(
     classes: int, radius: float = MARGIN_RADIUS, size: int = MARGIN_GRID
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Over the size x size grid of [-radius, radius]^2 (arrays indexed [y, x]): (grid, cos theta_j
-    of each point (size, size, C), argmax_j cos theta_j, its gap to the next cosine): what the
-    region maps need that the margin, the scale and the target do not change."""
+    of each point (size, size, C), argmax_j cos theta_j as int8, its gap to the next cosine): what
+    the region maps need that the margin, the scale and the target do not change."""
     grid = np.linspace(-radius, radius, size)
     xx, yy = np.meshgrid(grid, grid)
     cos = margin_cosines(np.stack([xx, yy], axis=-1), classes)
     plain, gap = margin_gap(cos)
-    return grid, cos, plain, gap
+    return grid, cos, plain.astype(np.int8), gap
 
 
-@memo(32)
+MARGIN_STEP = 0.01  # the step of the page's margin slider
+MARGIN_REGION_MAPS = 128  # cached region maps: each margin of that slider (101) at one setting, 0.2 MB each
+
+
+@memo(MARGIN_REGION_MAPS)
 def margin_regions(
     classes: int, margin: float, scale: float, target: int, radius: float = MARGIN_RADIUS, size: int = MARGIN_GRID
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -69,13 +73,14 @@ def margin_regions(
     AM-softmax training), -1 elsewhere (no-man's-land); with margin 0 strict == plain.
     p_target: probcore.am_softmax(cos, target, margin, scale)[target], the probability a feature
     there gets for class ``target`` when labelled ``target``. int8 / float32 (for plotly). The
-    cosines come from :func:`region_cosines` (cached per number of classes)."""
+    cosines come from :func:`region_cosines` (cached per number of classes). MARGIN_REGION_MAPS of
+    them are kept: a class dragging the margin finds each one computed."""
     grid, cos, plain, gap = region_cosines(classes, radius, size)
-    strict = np.where(gap >= margin, plain, -1)
+    strict = np.where(gap >= margin, plain, np.int8(-1))
     labels = torch.full(cos.shape[:-1], target, dtype=torch.long)
     with torch.no_grad():
         p = probcore.am_softmax(torch.tensor(cos), labels, margin=margin, scale=scale)[..., target].numpy()
-    return grid, plain.astype(np.int8), strict.astype(np.int8), p.astype(np.float32)
+    return grid, plain, strict, p.astype(np.float32)  # plain: region_cosines' own (cached, read-only)
 
 
 @memo(16)

@@ -7,7 +7,7 @@ import pandas as pd
 import pyarrow as pa
 import streamlit as st
 
-from explorer.drawing import figures, ui
+from explorer.drawing import figures, prose, ui
 from explorer.i18n import t
 from explorer.session import state
 from views.margin import compute as margin_compute
@@ -20,10 +20,13 @@ MAX_CLASSES = len(figures.CLASS_COLORS)
 
 
 ui.header("page.margin", "margin.intro")
-st.markdown(t("margin.explain"))
-st.latex(
-    r"L = -\log \frac{e^{s(\cos\theta_t - m)}}{e^{s(\cos\theta_t - m)} + \sum_{j \ne t} e^{s\cos\theta_j}},"
-    r"\qquad \cos\theta_j = \frac{\langle x, w_j\rangle}{\lVert x\rVert\,\lVert w_j\rVert}"
+prose.section(
+    None,
+    t("margin.explain"),
+    prose.formula(
+        r"L = -\log \frac{e^{s(\cos\theta_t - m)}}{e^{s(\cos\theta_t - m)} + \sum_{j \ne t} e^{s\cos\theta_j}},"
+        r"\qquad \cos\theta_j = \frac{\langle x, w_j\rangle}{\lVert x\rVert\,\lVert w_j\rVert}"
+    ),
 )
 
 
@@ -34,7 +37,7 @@ def live() -> None:
     with c1:
         classes = state.page_slider(declared("margin_classes"), t("margin.classes"), 1)
     with c2:
-        margin = state.page_slider(declared("margin_m"), t("margin.m"), 0.01)
+        margin = state.page_slider(declared("margin_m"), t("margin.m"), margin_compute.MARGIN_STEP)
     with c3:
         scale = state.page_slider(declared("margin_s"), t("margin.s"), 1.0)
 
@@ -163,8 +166,7 @@ MOTIVATION_LOSS, MOTIVATION_MARGIN, MOTIVATION_SCALE = 0.01, 0.35, 30.0  # AM-so
 
 
 def motivation_section() -> None:
-    st.subheader(t("margin.why"))
-    st.markdown(t("margin.why_text"))
+    prose.section(t("margin.why"), t("margin.why_text"))
     plain, plain_loss = margin_compute.gap_for_loss(MOTIVATION_LOSS, 0.0, MOTIVATION_SCALE)
     strict, strict_loss = margin_compute.gap_for_loss(MOTIVATION_LOSS, MOTIVATION_MARGIN, MOTIVATION_SCALE)
     st.caption(

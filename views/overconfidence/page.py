@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from explorer import training
-from explorer.drawing import figures, ui
+from explorer.drawing import figures, prose, ui
 from explorer.drawing.colors import mapping_color, mapping_cue
 from explorer.i18n import t
 from explorer.serving import jobs
@@ -33,15 +33,17 @@ SHORT = {"cross_entropy": "CE", "sparse_softmax": "top-k", "sparsemax": "sparsem
 ui.header("page.overconfidence", "overconfidence.intro")
 
 # ---- (a) the bound
-st.subheader(t("overconfidence.bound"))
-st.markdown(t("overconfidence.bound_explain"))
-st.latex(
-    r"\varepsilon = \log\sum_j e^{s_j} - s_t \ \ge\ \log\bigl(1 + (n-1)\,e^{s_{\min} - s_{\max}}\bigr)"
-    r"\ \Longrightarrow\ s_{\max} - s_{\min} \ \ge\ \log(n-1) - \log(e^{\varepsilon} - 1)"
-)
-st.latex(
-    r"\text{top-}k:\quad \varepsilon = \log\sum_{j \in \text{top-}k} e^{s_j} - s_t"
-    r"\ \Longrightarrow\ s_{\max} - s_{(k)} \ \ge\ \log(k-1) - \log(e^{\varepsilon} - 1)"
+prose.section(
+    t("overconfidence.bound"),
+    t("overconfidence.bound_explain"),
+    prose.formula(
+        r"\varepsilon = \log\sum_j e^{s_j} - s_t \ \ge\ \log\bigl(1 + (n-1)\,e^{s_{\min} - s_{\max}}\bigr)"
+        r"\ \Longrightarrow\ s_{\max} - s_{\min} \ \ge\ \log(n-1) - \log(e^{\varepsilon} - 1)"
+    ),
+    prose.formula(
+        r"\text{top-}k:\quad \varepsilon = \log\sum_{j \in \text{top-}k} e^{s_j} - s_t"
+        r"\ \Longrightarrow\ s_{\max} - s_{(k)} \ \ge\ \log(k-1) - \log(e^{\varepsilon} - 1)"
+    ),
 )
 
 
@@ -108,11 +110,13 @@ TOPK_EXAMPLE = ((2.0, 1.0, 0.5, 0.0, -1.0), 0, 2)  # logits, target, k
 
 
 def why_topk() -> None:
-    st.subheader(t("overconfidence.why_topk"))
-    st.markdown(t("overconfidence.why_topk_text"))
-    st.latex(
-        r"L_t = \log \sum_{i \in \Omega_k} e^{x_i} - x_t,\qquad \frac{\partial L_t}{\partial x_j} = 0"
-        r"\quad \text{for } j \notin \Omega_k,\ j \ne t"
+    prose.section(
+        t("overconfidence.why_topk"),
+        t("overconfidence.why_topk_text"),
+        prose.formula(
+            r"L_t = \log \sum_{i \in \Omega_k} e^{x_i} - x_t,\qquad \frac{\partial L_t}{\partial x_j} = 0"
+            r"\quad \text{for } j \notin \Omega_k,\ j \ne t"
+        ),
     )
     x, target, k = TOPK_EXAMPLE
     r = overconfidence_compute.topk_gradients(x, target, k)
@@ -133,8 +137,7 @@ def why_topk() -> None:
 why_topk()
 
 # ---- (b) the training demo
-st.subheader(t("overconfidence.train"))
-st.markdown(t("overconfidence.train_explain"))
+prose.section(t("overconfidence.train"), t("overconfidence.train_explain"))
 c1, c2, c3, c4 = st.columns(4)
 with c1:
     steps = state.page_slider(declared("oc_steps"), t("overconfidence.steps"), 10)

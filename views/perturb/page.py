@@ -7,7 +7,7 @@ import pyarrow as pa
 import streamlit as st
 
 from explorer import compute
-from explorer.drawing import figures, ui
+from explorer.drawing import figures, prose, ui
 from explorer.drawing.colors import mapping_color
 from explorer.i18n import t
 from explorer.session import state
@@ -74,11 +74,13 @@ def sampled() -> None:
     st.caption(t("perturb.seed_note", seed=seed))
 
     # ---------------------------------------------------------------- (a) Gumbel-max
-    st.subheader(t("perturb.gumbel_max"))
-    st.markdown(t("perturb.gumbel_max_text"))
-    st.latex(
-        r"g_i = -\log(-\log u_i),\ u_i \sim \mathcal{U}(0, 1):\qquad "
-        r"P\big[\arg\max_j\,(x_j + g_j) = i\big] = \operatorname{softmax}(x)_i = \frac{e^{x_i}}{\sum_j e^{x_j}}"
+    prose.section(
+        t("perturb.gumbel_max"),
+        t("perturb.gumbel_max_text"),
+        prose.formula(
+            r"g_i = -\log(-\log u_i),\ u_i \sim \mathcal{U}(0, 1):\qquad "
+            r"P\big[\arg\max_j\,(x_j + g_j) = i\big] = \operatorname{softmax}(x)_i = \frac{e^{x_i}}{\sum_j e^{x_j}}"
+        ),
     )
     ns, freqs = perturb_compute.perturbmax_nested(ctl.x, "gumbel", N, seed)
     f = freqs[-1]
@@ -120,13 +122,15 @@ def sampled() -> None:
     st.caption(t("perturb.error_note", N=N, tv=tv[-1], err=max_err[-1], clt=clt[-1]))
 
     # ---------------------------------------------------------------- (b) perturb-max
-    st.subheader(t("perturb.perturbmax"))
-    st.markdown(t("perturb.perturbmax_text"))
-    st.latex(
-        r"p_i = P\big[\arg\max_j\,(x_j + \varepsilon_j) = i\big] "
-        r"= \mathbb{E}\big[\operatorname{onehot}(\arg\max(x + \varepsilon))\big]_i "
-        r"= \int \varphi(t - x_i) \prod_{j \neq i} \Phi(t - x_j)\,dt "
-        r"= \mathbb{E}_{\varepsilon}\Big[\prod_{j \neq i} \Phi(x_i - x_j + \varepsilon)\Big]"
+    prose.section(
+        t("perturb.perturbmax"),
+        t("perturb.perturbmax_text"),
+        prose.formula(
+            r"p_i = P\big[\arg\max_j\,(x_j + \varepsilon_j) = i\big] "
+            r"= \mathbb{E}\big[\operatorname{onehot}(\arg\max(x + \varepsilon))\big]_i "
+            r"= \int \varphi(t - x_i) \prod_{j \neq i} \Phi(t - x_j)\,dt "
+            r"= \mathbb{E}_{\varepsilon}\Big[\prod_{j \neq i} \Phi(x_i - x_j + \varepsilon)\Big]"
+        ),
     )
     chosen = state.page_option(
         declared("perturb_noises"),
@@ -223,12 +227,14 @@ def sampled() -> None:
 sampled()
 
 # ---------------------------------------------------------------- (c) Gumbel-softmax
-st.subheader(t("perturb.gumbel_softmax"))
-st.markdown(t("perturb.gumbel_softmax_text"))
-st.latex(
-    r"y = \operatorname{softmax}\!\Big(\frac{x + g}{T}\Big),\qquad "
-    r"y^{\text{hard}} = \operatorname{onehot}(\arg\max_i y_i) + y - \operatorname{sg}(y),\qquad "
-    r"y \xrightarrow[T \to 0]{} \operatorname{onehot}\big(\arg\max_i\,(x_i + g_i)\big)"
+prose.section(
+    t("perturb.gumbel_softmax"),
+    t("perturb.gumbel_softmax_text"),
+    prose.formula(
+        r"y = \operatorname{softmax}\!\Big(\frac{x + g}{T}\Big),\qquad "
+        r"y^{\text{hard}} = \operatorname{onehot}(\arg\max_i y_i) + y - \operatorname{sg}(y),\qquad "
+        r"y \xrightarrow[T \to 0]{} \operatorname{onehot}\big(\arg\max_i\,(x_i + g_i)\big)"
+    ),
 )
 TAU_LOW, TAU_HIGH = perturb_compute.TAU_CHOICES[0], perturb_compute.TAU_CHOICES[-1]
 
@@ -293,12 +299,14 @@ gumbel_softmax()
 
 
 def quantile_section() -> None:
-    st.subheader(t("perturb.quantiles"))
-    st.markdown(t("perturb.quantiles_text"))
-    st.latex(
-        r"p_i = \mathbb{E}_\varepsilon\Big[\prod_{j \ne i} \Phi(x_i - x_j + \varepsilon)\Big] \approx \frac1M \sum_{m=1}^{M}"
-        r" \prod_{j \ne i} \Phi(x_i - x_j + \varepsilon_m),\quad \varepsilon_m = \Phi^{-1}\Big(\frac{m - 1/2}{M}\Big);"
-        r"\qquad \mathbf 1[\arg\max x = t] \approx P[\arg\max(x + T\varepsilon) = t]"
+    prose.section(
+        t("perturb.quantiles"),
+        t("perturb.quantiles_text"),
+        prose.formula(
+            r"p_i = \mathbb{E}_\varepsilon\Big[\prod_{j \ne i} \Phi(x_i - x_j + \varepsilon)\Big] \approx \frac1M \sum_{m=1}^{M}"
+            r" \prod_{j \ne i} \Phi(x_i - x_j + \varepsilon_m),\quad \varepsilon_m = \Phi^{-1}\Big(\frac{m - 1/2}{M}\Big);"
+            r"\qquad \mathbf 1[\arg\max x = t] \approx P[\arg\max(x + T\varepsilon) = t]"
+        ),
     )
     if ctl.n > perturb_compute.QUANTILE_MAX_N:
         st.caption(t("perturb.quantiles_large_n", limit=perturb_compute.QUANTILE_MAX_N, n=ctl.n))
