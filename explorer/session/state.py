@@ -449,7 +449,7 @@ def _logits(messages: list[str], update: bool) -> np.ndarray:
 
 def _checked_kwargs(
     name: str,
-    x: np.ndarray,
+    x: tuple[float, ...],
     target: int,
     seed: int,
     errors: dict[str, tuple[ValueError, list[str]]],
@@ -473,7 +473,7 @@ def _checked_kwargs(
             continue
         try:
             kwargs = mapping.validate(n=len(x), **candidate)
-            p = compute.probabilities(name, tuple(map(float, x)), compute.items(kwargs), target, seed)
+            p = compute.probabilities(name, x, compute.items(kwargs), target, seed)
             if not np.all(np.isfinite(p)):
                 raise ValueError(t("err.nonfinite"))
         except ValueError as err:
@@ -626,8 +626,9 @@ def checked(mappings: bool = True, update: bool = False) -> tuple[Controls, list
         errors: dict[str, tuple[ValueError, list[str]]] = {}
         last = ss.setdefault("_last_kwargs", {})
         values = {key: ss[key] for key in PARAM_OPTIONS}  # read once, not once per mapping using it
+        xs = tuple(map(float, x))  # the memo's key, built once, not once per mapping
         for name in ss["show"]:
-            result = _checked_kwargs(name, x, target, seed, errors, values, last)
+            result = _checked_kwargs(name, xs, target, seed, errors, values, last)
             if result is None:
                 messages.append(t("msg.mapping_dropped", mapping=mapping_label(name)))
             else:
