@@ -245,12 +245,11 @@ def _mount(component, key: str, data: dict, whole: str | None = None) -> None:
     component(key=key, data=as_sent(data), on_state_change=lambda: _take_state(key, whole))
 
 
-def as_sent(data: dict) -> tuple[dict]:
-    """``data`` as a one-item list (live_core.js's mount takes its item): Streamlit looks for a data frame
-    in each first-level value of a component's data only when that data is a dict, where each list or
-    dict value costs it ~0.02-0.2 ms (is_dataframe_like; ~0.6 ms a mount with lists, ~0.3 ms with the
-    six dicts left); a list goes out as its JSON at once."""
-    return (data,)
+def as_sent(data: dict) -> dict:
+    """``data`` with its first-level lists as tuples: the same JSON (the view gets the same), but
+    Streamlit, which looks for a data frame in each first-level value of a component's data, skips a
+    tuple at once, where a list costs it ~0.1-0.2 ms (is_dataframe_like; ~0.6 ms a mount)."""
+    return {name: tuple(value) if isinstance(value, list) else value for name, value in data.items()}
 
 
 def compare_view(ctl: state.Controls, log_y: bool, server_figure: Callable[[], None], whole: str) -> None:

@@ -409,10 +409,8 @@ const views = new WeakMap();
 /** The components v2 entry of a live view: build it once per mount (handles, parameters, the chart's
  * ``setup``), then draw what the server sends unless it is the state already drawn (the echo of a release: the
  * inputs stay as they are). A run made before the view's last release is not drawn and the release is sent again
- * at once, so that the server ends with the last release (docs/live.md, "Releases in flight"). The server sends
- * the data as a one-item list (explorer.live.as_sent). */
-function mount({ parentElement, data: sent, setStateValue }, page, drawView, setup = () => {}) {
-  const data = Array.isArray(sent) ? sent[0] : sent;
+ * at once, so that the server ends with the last release (docs/live.md, "Releases in flight"). */
+function mount({ parentElement, data, setStateValue }, page, drawView, setup = () => {}) {
   let view = views.get(parentElement);
   if (!view) {
     view = build(parentElement, page, data.text);
