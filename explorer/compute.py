@@ -153,10 +153,12 @@ def batch_loss(name: str, x: torch.Tensor, kw: Kw, target: torch.Tensor) -> torc
 @memo(1024)
 def loss_and_grad(name: str, x: tuple, kw: Kw, target: int) -> tuple[float, np.ndarray] | None:
     """(L(x, target), dL/dx) of the mapping's loss by autograd, None if it has no loss."""
-    if not has_loss(name, kw):
+    found = _loss(name, kw)  # looked up once (has_loss, then batch_loss, looked it up twice)
+    if found is None:
         return None
+    fn, kwargs = found
     xt = as_tensor(x).requires_grad_(True)
-    loss = batch_loss(name, xt, kw, torch.tensor(target))
+    loss = fn(xt, torch.tensor(target), reduction="none", **kwargs)
     loss.backward()
     return float(loss.detach()), xt.grad.numpy()
 

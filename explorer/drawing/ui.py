@@ -142,8 +142,9 @@ NOTES = SessionKey[set]("_notes")  # the notes per_mapping showed in this run (o
 
 
 def start_run() -> None:
-    """Before a page draws (app.py): no note shown yet in this run."""
+    """Before a page draws (app.py): no note shown yet in this run, no checked controls to reuse."""
     NOTES.set(set())
+    state.new_run()
 
 
 def fragment(draw: Callable[..., None] | None = None, *, key: str | None = None):
@@ -165,6 +166,7 @@ def fragment(draw: Callable[..., None] | None = None, *, key: str | None = None)
         if alone:
             guard.limit_reruns()
             NOTES.set(set())
+            state.new_run()
         token = _IN_FRAGMENT.set(True)
         try:
             draw(*args, **kwargs)

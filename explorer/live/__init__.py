@@ -123,24 +123,23 @@ def _param_specs(
     """The live parameter controls of the shown mappings (registry slider ranges, the accessible name of
     :func:`_control_name` from the mappings' ``labels``) and their values (the session's; a None one,
     beta or top_p not given, gets no control; nor those in ``exclude``)."""
-    ss = st.session_state
     users: dict[str, list[str]] = {}  # each parameter's shown mappings (their labels), in order
     for name in names:
         for p in MAPPINGS[name].params:
             users.setdefault(p.name, []).append(labels[name])
+    ss = st.session_state
+    session = {name: ss.get(name) for name in users}  # each parameter read once, not once per mapping using it
     specs, values = [], {}
     for name in names:
         for p in MAPPINGS[name].params:
             if p.name not in LIVE_PARAMS or p.name in exclude or p.name in values:
                 continue
-            value = ss.get(p.name)
+            value = session[p.name]
             if value is None:
                 continue
             high = n if p.name == "k" else p.ui_high
-            if p.kind != "choice":
-                value = (
-                    float(np.clip(value, p.ui_low, high)) if p.kind == "float" else int(np.clip(value, p.ui_low, high))
-                )
+            if p.kind != "choice":  # clipped to [ui_low, high] (np.clip's value, at a fraction of its cost)
+                value = float(min(max(value, p.ui_low), high)) if p.kind == "float" else int(min(max(value, p.ui_low), high))
             values[p.name] = value
             specs.append(
                 dict(
@@ -174,6 +173,7 @@ def _take_state(key: str, whole: str | None) -> None:
     moved = last is None or not np.array_equal(x, last)
     if moved and state.N_MIN <= len(x) <= state.N_MAX and np.all(np.isfinite(x)):  # a preset stays a preset
         state.set_logits(x)
+    params_moved = False
     for name, value in (sent.get("params") or {}).items():
         if name in LIVE_PARAMS and name in ss:
             try:
@@ -184,8 +184,10 @@ def _take_state(key: str, whole: str | None) -> None:
                 continue
             if ss[name] != value:
                 ss[name] = value
-                ss["_live_params_moved"] = True  # the Mappings expander (outside the fragment) shows it: a full run
-    if whole and ss.get(state.LOGITS_OPEN) and not ss.get("_live_params_moved"):
+                params_moved = True
+    if params_moved:  # the Mappings expander (outside the fragment) shows them: the whole page reruns, at once
+        st.rerun(scope="app")  # from a callback: the interaction's one run (no fragment run first)
+    if whole and ss.get(state.LOGITS_OPEN):
         try:
             st.rerun(whole)
         except StreamlitAPIException:  # not drawn by the last run: the view's fragment reruns
@@ -234,12 +236,10 @@ def _data(ctl: state.Controls, names: list[str], page: str, exclude: tuple[str, 
 
 
 def _mount(component, key: str, data: dict, whole: str | None = None) -> None:
-    """Mount a live view; a rerun asked by a released parameter happens first (see _take_state). ``seq``
+    """Mount a live view (a released parameter reruns the whole page: :func:`_take_state`). ``seq``
     numbers the releases the server has taken: the view ignores a run made before its last release.
     ``whole``: the key of the page's fragment that draws the logit controls (:func:`_take_state`)."""
     ss = st.session_state
-    if ss.pop("_live_params_moved", False):
-        st.rerun(scope="app")
     sent = (ss.get(key) or {}).get("state")
     data["seq"] = int(sent.get("seq", 0)) if isinstance(sent, dict) and isinstance(sent.get("seq"), int) else 0
     component(key=key, data=as_sent(data), on_state_change=lambda: _take_state(key, whole))

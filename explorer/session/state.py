@@ -48,6 +48,7 @@ import streamlit as st
 
 from explorer import compute
 from explorer.i18n import LANGS, forget_language, mapping_label, param_help, param_label, t
+from explorer.session.keys import SessionKey
 from probcore.check import parse_vector
 from probcore.registry import MAPPINGS
 
@@ -449,7 +450,7 @@ def _logits(messages: list[str], update: bool) -> np.ndarray:
 
 def _checked_kwargs(
     name: str,
-    x: np.ndarray,
+    x: tuple[float, ...],
     target: int,
     seed: int,
     errors: dict[str, tuple[ValueError, list[str]]],
@@ -473,7 +474,7 @@ def _checked_kwargs(
             continue
         try:
             kwargs = mapping.validate(n=len(x), **candidate)
-            p = compute.probabilities(name, tuple(map(float, x)), compute.items(kwargs), target, seed)
+            p = compute.probabilities(name, x, compute.items(kwargs), target, seed)
             if not np.all(np.isfinite(p)):
                 raise ValueError(t("err.nonfinite"))
         except ValueError as err:
@@ -607,9 +608,47 @@ def mapping_controls(expanded: bool = True) -> None:
                     _param_widget(PARAM_OPTIONS[p.name])
 
 
+CHECKED = SessionKey[tuple]("_checked")  # (inputs, update, Controls, messages) of this run's last checked()
+
+
+def new_run() -> None:
+    """At the start of a run (of the app, or of a fragment alone): no checked controls to reuse yet."""
+    CHECKED.pop()
+
+
+def _checked_inputs(mappings: bool) -> tuple:
+    """What :func:`checked` reads from the session (its result is a function of these): the logit
+    controls, the target, the mappings and their parameters, and the language of the messages."""
+    ss = st.session_state
+    return (
+        mappings,
+        ss["lang"],
+        ss["preset"],
+        ss["n"],
+        ss["seed"],
+        ss["logits"],
+        ss["target"],
+        tuple(ss["show"]),
+        tuple(ss[key] for key in PARAM_OPTIONS),
+    )
+
+
 def checked(mappings: bool = True, update: bool = False) -> tuple[Controls, list[str]]:
     """The checked values of the controls (nothing drawn) and the messages about bad input; with
-    ``update`` (only before the logit widgets are drawn) the controls take the values used."""
+    ``update`` (only before the logit widgets are drawn) the controls take the values used. Asked again
+    in the same run with the same inputs (:func:`_checked_inputs`; a page's second part after
+    :func:`controls`) the same result comes back without checking every mapping again (one made
+    with ``update`` serves either; one without serves only a call without)."""
+    last_run = CHECKED.get()
+    if last_run is not None and (last_run[1] or not update) and last_run[0] == _checked_inputs(mappings):
+        return last_run[2], list(last_run[3])
+    ctl, messages = _check(mappings, update)
+    CHECKED.set((_checked_inputs(mappings), update, ctl, list(messages)))
+    return ctl, messages
+
+
+def _check(mappings: bool, update: bool) -> tuple[Controls, list[str]]:
+    """:func:`checked`, computed."""
     ss = st.session_state
     messages: list[str] = []
     x = _logits(messages, update)
@@ -626,8 +665,9 @@ def checked(mappings: bool = True, update: bool = False) -> tuple[Controls, list
         errors: dict[str, tuple[ValueError, list[str]]] = {}
         last = ss.setdefault("_last_kwargs", {})
         values = {key: ss[key] for key in PARAM_OPTIONS}  # read once, not once per mapping using it
+        xs = tuple(map(float, x))  # the memo's key, built once, not once per mapping
         for name in ss["show"]:
-            result = _checked_kwargs(name, x, target, seed, errors, values, last)
+            result = _checked_kwargs(name, xs, target, seed, errors, values, last)
             if result is None:
                 messages.append(t("msg.mapping_dropped", mapping=mapping_label(name)))
             else:
