@@ -56,7 +56,7 @@ STEPS = {
     "follow_poll": ("compare", None),
 }
 WARM_UP = 4
-PACE_S = 0.5  # at most 2 steps a second (a parameter release is 2 runs): the rerun guard never refuses one
+PACE_S = 0.5  # at most 2 steps a second: the rerun guard never refuses one
 ROOM_LESSON = "01_softmax_temperature"
 
 
