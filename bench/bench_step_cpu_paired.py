@@ -7,7 +7,8 @@ machine's other load moves alike.
 One worker per checkout (serve/cluster.py, no proxy), both up at once; for each kind of step the two
 simulated students (bench_step_cpu.measure) run concurrently, each against its own worker, so their
 steps interleave and share whatever else the machine is doing. On a small shared machine the
-figures of two separate runs moved by up to 30 %; here both sides of a pair see the same moments.
+figures of two separate runs of one checkout moved by up to 45 % (Perturb slider 61.7 / 89.7 ms);
+here both sides of a pair see the same moments.
 A benchmark, not a test.
 """
 

@@ -898,7 +898,7 @@ def _alpha_rows(alpha: Tensor, x: Tensor, dim: int, z: Tensor) -> Tensor:
         alpha = alpha.reshape(-1, 1)
     else:
         # broadcast_shapes(shape, kept) == kept, written out: each of alpha's sizes, aligned from the
-        # right, is 1 or kept's (torch.broadcast_shapes goes through torch._refs, ~0.1 ms of Python)
+        # right, is 1 or kept's (torch.broadcast_shapes goes through torch._refs, ~0.02 ms of Python a call)
         fits = alpha.dim() <= x.dim() and all(a in (1, k) for a, k in zip(reversed(shape), reversed(kept)))
         if not fits:
             rows = f", or ({x.shape[0]},) (one alpha per row)" if x.dim() == 2 and axis == 1 else ""

@@ -1,7 +1,7 @@
 """entmax's tensor alpha: which shapes fit x is numpy / torch broadcasting to x's shape with size 1
 along dim (torch.broadcast_shapes(alpha.shape, kept) == kept, at most x's dims), or (B,) for a (B, n)
-x, or a single entry of any shape; every other shape raises the coded alpha_shape error, and a bad entry alpha_entries, whatever
-the shape. probcore.functional._alpha_rows writes the broadcast rule out (torch.broadcast_shapes
+x, or a single entry of any shape; every other shape raises the coded alpha_shape error, and a bad entry in any row of a (B, 1)
+alpha alpha_entries. probcore.functional._alpha_rows writes the broadcast rule out (torch.broadcast_shapes
 goes through torch._refs): here it is checked against torch.broadcast_shapes itself."""
 
 import itertools
@@ -32,7 +32,7 @@ def fits_by_torch(shape: tuple, x_shape: tuple, dim: int) -> bool:
 def test_alpha_shapes_fit_as_torch_broadcasts(x_shape, dim):
     x = torch.linspace(-1.0, 1.0, int(torch.tensor(x_shape).prod())).reshape(x_shape).double()
     for ndim in range(4):
-        for shape in itertools.product((1, 2, 3), repeat=ndim):
+        for shape in itertools.product((0, 1, 2, 3), repeat=ndim):
             alpha = torch.full(shape, 1.5, dtype=torch.float64)
             if fits_by_torch(shape, x_shape, dim):
                 p = entmax(x, alpha=alpha, dim=dim)

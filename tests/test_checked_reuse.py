@@ -1,6 +1,7 @@
 """explorer.session.state.checked: asked again in the same run with the same inputs, the same checked
 controls come back (a page's second part after state.controls does not check every mapping again);
-any change of what it reads, a call with ``update`` after one without, or a new run computes them anew."""
+a change of the logits, a parameter or the mappings flag, a call with ``update`` after one without, or a
+new run computes them anew."""
 
 from streamlit.testing.v1 import AppTest
 

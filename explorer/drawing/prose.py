@@ -1,10 +1,11 @@
 """A page's static prose in as few elements as its structure allows.
 
 Each element a script run sends costs the worker CPU (about 0.2 ms, in the script thread and in the
-event loop that sends it; issue 24), so a section's heading, its paragraphs and its display
+event loop that sends it; bench/results/element_cost_2026-11-28.md), so a section's heading, its paragraphs and its display
 formulas go out as one ``st.markdown``: ``### heading`` is the h3 ``st.subheader`` draws (with its
 anchor), and ``$$ ... $$`` the KaTeX display ``st.latex`` draws (st.latex sends exactly that
-Markdown body; its LATEX type only changes where a help icon goes, and these formulas have none).
+Markdown body; its LATEX type only sizes and centres the wrapper, for a help icon beside it: KaTeX
+centres display math either way, and these formulas have no help).
 """
 
 from __future__ import annotations

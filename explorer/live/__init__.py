@@ -139,7 +139,11 @@ def _param_specs(
                 continue
             high = n if p.name == "k" else p.ui_high
             if p.kind != "choice":  # clipped to [ui_low, high] (np.clip's value, at a fraction of its cost)
-                value = float(min(max(value, p.ui_low), high)) if p.kind == "float" else int(min(max(value, p.ui_low), high))
+                value = (
+                    float(min(max(value, p.ui_low), high))
+                    if p.kind == "float"
+                    else int(min(max(value, p.ui_low), high))
+                )
             values[p.name] = value
             specs.append(
                 dict(

@@ -617,7 +617,7 @@ def new_run() -> None:
 
 
 def _checked_inputs(mappings: bool) -> tuple:
-    """What :func:`checked` reads from the session (its result is a function of these): the logit
+    """What :func:`checked` reads from the session (within a run, its result is a function of these): the logit
     controls, the target, the mappings and their parameters, and the language of the messages."""
     ss = st.session_state
     return (
