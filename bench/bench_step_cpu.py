@@ -170,14 +170,20 @@ def main(argv: list[str] | None = None) -> dict:
                     f"{result['floor_slider']['p50_s']:.3f} s",
                     flush=True,
                 )
+    return finish(result, args.json)
+
+
+def finish(result: dict, out: Path | None) -> dict:
+    """The load average at the end, printed with the one at the start; the result written to ``out``
+    as JSON when given."""
     result["load_average_end"] = os.getloadavg()[0]
     print(
         f"load average (1 min): {result['load_average_start']:.2f} at the start, {result['load_average_end']:.2f} "
         f"at the end, {os.cpu_count()} cores"
     )
-    if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(result, indent=1))
+    if out:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(result, indent=1))
     return result
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import sys
 import tempfile
@@ -24,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.bench_step_cpu import STEPS, measure  # noqa: E402
+from bench.bench_step_cpu import STEPS, finish, measure  # noqa: E402
 from serve.cluster import Cluster  # noqa: E402
 from views.registry import PAGES  # noqa: E402
 
@@ -74,14 +73,7 @@ def main(argv: list[str] | None = None) -> dict:
                     f"(x{result[name]['ratio']:.3f}); errors {b['errors']} / {a['errors']}",
                     flush=True,
                 )
-    result["load_average_end"] = os.getloadavg()[0]
-    print(
-        f"load average (1 min): {result['load_average_start']:.2f} at the start, {result['load_average_end']:.2f} at the end"
-    )
-    if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(result, indent=1))
-    return result
+    return finish(result, args.json)
 
 
 if __name__ == "__main__":
