@@ -171,32 +171,97 @@ class Lost(Exception):
 
 class Stream(ClientConnection):
     """The websocket of one student, reading as the frontend does: every message the server sends
-    is parsed into a ForwardMsg at once, in order, and handed to ``on_message`` (the Student's inbox);
-    ``on_message(None)`` when the connection is gone. The websockets library's message queue and a reader
-    task per student are skipped: the same frames, fewer Python steps per message (this generator
-    shares the workers' cores)."""
+    is parsed into a ForwardMsg at once and appended to ``received``, in order (None once the
+    connection is gone), then ``on_arrival()`` is called (when set). Once the handshake's response is read, the
+    server's data frames (RFC 6455 5.2: unmasked, FIN/opcode byte, 7/16/64-bit length) are cut here
+    and control frames (close, ping, pong) and anything unusual are passed whole to the websockets
+    protocol, which stays at a frame boundary: the same frames, without the library's per-frame
+    generators, message queue and a reader task per student (this generator shares the workers'
+    cores)."""
 
-    on_message: Callable[[ForwardMsg | None], None] = staticmethod(lambda msg: None)
     fragments: list[bytes] | None = None  # the frames so far of a message sent in several
+    head: bytes = b""  # the handshake's response so far
+    frames: bytearray | None = None  # after the handshake: bytes not yet cut into frames; None: the library reads
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.received: collections.deque = collections.deque()
+        self.on_arrival: Callable[[], None] | None = None
+
+    def deliver(self, msg: ForwardMsg | None) -> None:
+        self.received.append(msg)
+        if self.on_arrival is not None:
+            self.on_arrival()
+
+    def data_received(self, data: bytes) -> None:
+        if self.frames is not None:
+            self.frames += data
+            self._cut_frames()
+        elif self.response is None and not self.head.endswith(b"\r\n\r\n"):
+            self.head += data
+            end = self.head.find(b"\r\n\r\n")
+            if end < 0:
+                super().data_received(data)
+                return
+            rest = len(self.head) - (end + 4)
+            self.head = self.head[: end + 4]
+            super().data_received(data[: len(data) - rest])
+            if self.response is not None and self.response.status_code == 101:
+                self.frames = bytearray(data[len(data) - rest :])
+                self._cut_frames()
+            elif rest:
+                super().data_received(data[len(data) - rest :])
+        else:
+            super().data_received(data)
+
+    def _cut_frames(self) -> None:
+        buf, at = self.frames, 0
+        while len(buf) - at >= 2:
+            first, second = buf[at], buf[at + 1]
+            size, start = second & 0x7F, at + 2
+            if size == 126:
+                if len(buf) - at < 4:
+                    break
+                size, start = int.from_bytes(buf[at + 2 : at + 4], "big"), at + 4
+            elif size == 127:
+                if len(buf) - at < 10:
+                    break
+                size, start = int.from_bytes(buf[at + 2 : at + 10], "big"), at + 10
+            if len(buf) - start < size:
+                break
+            opcode = first & 0x0F
+            if opcode <= 2 and not (first & 0x70 or second & 0x80):  # data, no extension bits, unmasked
+                self._take(opcode, bool(first & 0x80), bytes(buf[start : start + size]))
+                at = start + size
+            else:  # a control frame or a malformed one: the library's rules
+                raw = bytes(buf[at : start + size])
+                at = start + size
+                if opcode == 8 or first & 0x70 or second & 0x80:  # close (or an error): the library reads on
+                    self.frames = None
+                    super().data_received(raw + bytes(buf[at:]))
+                    return
+                super().data_received(raw)
+        del buf[:at]
+
+    def _take(self, opcode: int, fin: bool, data: bytes) -> None:
+        if opcode != 0:
+            self.fragments = []
+        self.fragments.append(data)
+        if fin:
+            msg = ForwardMsg()
+            msg.ParseFromString(self.fragments[0] if len(self.fragments) == 1 else b"".join(self.fragments))
+            self.fragments = None
+            self.deliver(msg)
 
     def process_event(self, event) -> None:
-        if self.response is None:  # the handshake's response
-            super().process_event(event)
-        elif event.opcode in (Opcode.BINARY, Opcode.TEXT, Opcode.CONT):
-            if event.opcode is not Opcode.CONT:
-                self.fragments = []
-            self.fragments.append(event.data)
-            if event.fin:
-                msg = ForwardMsg()
-                msg.ParseFromString(b"".join(self.fragments))
-                self.fragments = None
-                self.on_message(msg)
+        if self.response is not None and event.opcode in (Opcode.BINARY, Opcode.TEXT, Opcode.CONT):
+            self._take(event.opcode.value, event.fin, event.data)
         else:
             super().process_event(event)
 
     def connection_lost(self, exc: Exception | None) -> None:
         super().connection_lost(exc)
-        self.on_message(None)
+        self.deliver(None)
 
 
 class Student:
@@ -211,7 +276,7 @@ class Student:
         self.widgets: dict[str, Widget] = {}
         self.states: dict[str, WidgetState] = {}  # what this browser holds: every value it has set
         self.ws: Stream | None = None
-        self.inbox: collections.deque = collections.deque()  # ForwardMsgs not read yet; None: closed
+        self.inbox: collections.deque = collections.deque()  # ForwardMsgs not read yet (Stream.received)
         self.arrived: asyncio.Future | None = None  # set when a message lands in an empty inbox
         self.closed = asyncio.Event()
         self.file_urls = None  # the last file_urls_response
@@ -255,16 +320,6 @@ class Student:
         protocols = ["streamlit", self.cookies.get("_streamlit_xsrf", "-")] + (
             [self.session_id] if self.session_id else []
         )
-        inbox: collections.deque = collections.deque()
-        closed = asyncio.Event()
-
-        def arrive(msg: ForwardMsg | None) -> None:
-            inbox.append(msg)
-            if msg is None:
-                closed.set()
-            if self.inbox is inbox and self.arrived is not None and not self.arrived.done():
-                self.arrived.set_result(None)
-
         self.ws = await connect(
             url,
             subprotocols=protocols,
@@ -278,7 +333,17 @@ class Student:
             close_timeout=2,
             create_connection=Stream,
         )
-        self.ws.on_message = arrive
+        inbox, closed = self.ws.received, asyncio.Event()
+
+        def wake() -> None:
+            if inbox[-1] is None:
+                closed.set()
+            if self.inbox is inbox and self.arrived is not None and not self.arrived.done():
+                self.arrived.set_result(None)
+
+        self.ws.on_arrival = wake
+        if inbox and inbox[-1] is None:  # closed while the handshake ended
+            closed.set()
         self._take_cookies(self.ws.response.headers.get_all("Set-Cookie"))
         self.report.worker = self.cookies.get("PROBCORE_WORKER", "")
         self.report.workers.append(self.report.worker)
