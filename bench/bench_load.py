@@ -45,7 +45,9 @@ Widgets are found by key (Streamlit's element id ends with "-<key>") or else by 
 page and action is in load_client.PAGES. Loopback only, bounded by --students and --seconds (a step
 that takes longer than STEP_TIMEOUT_S counts as an error), stops everything by itself. Prints a
 table and writes JSON: p50_s, p95_s, max_s (page steps), errors, sessions_lost, steps, runs (the
-training presses), reconnects, rss_mb per worker (after warm-up, at the end, the largest).
+training presses), reconnects, rss_mb per worker (after warm-up, at the end, the largest),
+client_cpu_s (this generator's CPU, imports and warm-up included) and client_class_cpu_s (its CPU
+from the end of the warm-up to the end of the class: what it takes from the workers' cores).
 Protocol facts from streamlit==1.67.0's proto/ and web/server/starlette/; the websocket is the
 ``websockets`` package Streamlit itself installs. ``--app floor`` runs the same class against
 bench_explorer.py's one-slider one-chart app (every student moving its slider): the floor of this
@@ -118,7 +120,7 @@ async def the_class(args, base: str, cluster: Cluster | None) -> dict:
         began = time.monotonic()
         await asyncio.gather(*(warm_up(cluster.worker_url(i), pages) for i in range(len(cluster.workers))))
         warm_up_s = time.monotonic() - began
-    t0 = time.monotonic()
+    t0, cpu0 = time.monotonic(), time.process_time()
 
     def clock() -> float:
         return time.monotonic() - t0
@@ -155,7 +157,10 @@ async def the_class(args, base: str, cluster: Cluster | None) -> dict:
                 t.cancel()
             break
     await asyncio.gather(*tasks, return_exceptions=True)
+    class_cpu_s = time.process_time() - cpu0
     result = summarize(args, reports, burst_reports, burst_at, memory, killed_at)
+    result["client_class_cpu_s"] = round(class_cpu_s, 2)  # the generator's CPU while the class ran
+    result["client_cpu_ms_per_step"] = round(1000 * class_cpu_s / max(1, result["steps"]), 2)
     result["warm_up_s"] = round(warm_up_s, 1) if cluster is not None else None
     if cluster is not None and killed_at is None:  # a killed worker's counters start again
         cpu = [(own - own0, job - job0) for (own, job), (own0, job0) in zip(cluster.cpu_seconds(), cpu_start)]
@@ -273,7 +278,7 @@ def summarize(args, reports: list[Report], burst: list[Report], burst_at: float,
         "error_samples": [f"{t:.1f}s {what}" for t, what in errors[:10]],
         "missing_widgets": dict(Counter(m for r in reports + burst for m in r.missing)),
         "load_average_end": os.getloadavg()[0],
-        "client_cpu_s": round(time.process_time(), 1),  # this generator's own CPU, on the same cores
+        "client_cpu_s": round(time.process_time(), 1),  # this generator's own CPU, imports and warm-up included
     }
 
 
@@ -316,6 +321,13 @@ def table(result: dict) -> str:
         ("load average (1 min) at the end", f"{result['load_average_end']:.2f}"),
         ("CPU seconds of this load generator", result["client_cpu_s"]),
     ]
+    if "client_class_cpu_s" in result:
+        rows.append(
+            (
+                "  of them in the class (after warm-up), ms a step",
+                f"{result['client_class_cpu_s']}, {result['client_cpu_ms_per_step']}",
+            )
+        )
     if result.get("worker_cpu_s"):
         rows.append(
             (

@@ -14,11 +14,11 @@ served tests (tests/test_serve.py, tests/test_serve_groups.py, tests/test_hostil
 from __future__ import annotations
 
 import asyncio
+import collections
 import http.client
 import io
 import json
 import random
-import time
 import urllib.parse
 import uuid
 from dataclasses import dataclass, field
@@ -30,8 +30,9 @@ from streamlit.proto.ClientState_pb2 import ClientState
 from streamlit.proto.Common_pb2 import FileURLsRequest, UploadedFileInfo
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
+from websockets.frames import Opcode
 
 from explorer.i18n import EN
 from views import registry
@@ -168,6 +169,101 @@ class Lost(Exception):
     """The session could not be served again."""
 
 
+class Stream(ClientConnection):
+    """The websocket of one student, reading as the frontend does: every message the server sends
+    is parsed into a ForwardMsg at once and appended to ``received``, in order (None once the
+    connection is gone), then ``on_arrival()`` is called (when set). Once the handshake's response is read, the
+    server's data frames (RFC 6455 5.2: unmasked, FIN/opcode byte, 7/16/64-bit length) are cut here
+    and control frames (close, ping, pong) and anything unusual are passed whole to the websockets
+    protocol, which stays at a frame boundary: the same frames, without the library's per-frame
+    generators, message queue and a reader task per student (this generator shares the workers'
+    cores)."""
+
+    fragments: list[bytes] | None = None  # the frames so far of a message sent in several
+    head: bytes = b""  # the handshake's response so far
+    frames: bytearray | None = None  # after the handshake: bytes not yet cut into frames; None: the library reads
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.received: collections.deque = collections.deque()
+        self.on_arrival: Callable[[], None] | None = None
+
+    def deliver(self, msg: ForwardMsg | None) -> None:
+        self.received.append(msg)
+        if self.on_arrival is not None:
+            self.on_arrival()
+
+    def data_received(self, data: bytes) -> None:
+        if self.frames is not None:
+            self.frames += data
+            self._cut_frames()
+        elif self.response is None and not self.head.endswith(b"\r\n\r\n"):
+            self.head += data
+            end = self.head.find(b"\r\n\r\n")
+            if end < 0:
+                super().data_received(data)
+                return
+            rest = len(self.head) - (end + 4)
+            self.head = self.head[: end + 4]
+            super().data_received(data[: len(data) - rest])
+            if self.response is not None and self.response.status_code == 101:
+                self.frames = bytearray(data[len(data) - rest :])
+                self._cut_frames()
+            elif rest:
+                super().data_received(data[len(data) - rest :])
+        else:
+            super().data_received(data)
+
+    def _cut_frames(self) -> None:
+        buf, at = self.frames, 0
+        while len(buf) - at >= 2:
+            first, second = buf[at], buf[at + 1]
+            size, start = second & 0x7F, at + 2
+            if size == 126:
+                if len(buf) - at < 4:
+                    break
+                size, start = int.from_bytes(buf[at + 2 : at + 4], "big"), at + 4
+            elif size == 127:
+                if len(buf) - at < 10:
+                    break
+                size, start = int.from_bytes(buf[at + 2 : at + 10], "big"), at + 10
+            if len(buf) - start < size:
+                break
+            opcode = first & 0x0F
+            if opcode <= 2 and not (first & 0x70 or second & 0x80):  # data, no extension bits, unmasked
+                self._take(opcode, bool(first & 0x80), bytes(buf[start : start + size]))
+                at = start + size
+            else:  # a control frame or a malformed one: the library's rules
+                raw = bytes(buf[at : start + size])
+                at = start + size
+                if opcode == 8 or first & 0x70 or second & 0x80:  # close (or an error): the library reads on
+                    self.frames = None
+                    super().data_received(raw + bytes(buf[at:]))
+                    return
+                super().data_received(raw)
+        del buf[:at]
+
+    def _take(self, opcode: int, fin: bool, data: bytes) -> None:
+        if opcode != 0:
+            self.fragments = []
+        self.fragments.append(data)
+        if fin:
+            msg = ForwardMsg()
+            msg.ParseFromString(self.fragments[0] if len(self.fragments) == 1 else b"".join(self.fragments))
+            self.fragments = None
+            self.deliver(msg)
+
+    def process_event(self, event) -> None:
+        if self.response is not None and event.opcode in (Opcode.BINARY, Opcode.TEXT, Opcode.CONT):
+            self._take(event.opcode.value, event.fin, event.data)
+        else:
+            super().process_event(event)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        self.deliver(None)
+
+
 class Student:
     def __init__(self, base: str, page: Page, rng: random.Random, report: Report, clock: Callable[[], float]):
         self.base, self.page, self.rng, self.report, self.clock = base, page, rng, report, clock
@@ -179,10 +275,10 @@ class Student:
         self.pages: dict[str, str] = {}  # url path -> page_script_hash (from the navigation message)
         self.widgets: dict[str, Widget] = {}
         self.states: dict[str, WidgetState] = {}  # what this browser holds: every value it has set
-        self.ws = None
-        self.inbox: asyncio.Queue = asyncio.Queue()
+        self.ws: Stream | None = None
+        self.inbox: collections.deque = collections.deque()  # ForwardMsgs not read yet (Stream.received)
+        self.arrived: asyncio.Future | None = None  # set when a message lands in an empty inbox
         self.closed = asyncio.Event()
-        self.reader: asyncio.Task | None = None
         self.file_urls = None  # the last file_urls_response
         self.drawn: dict[str, int] = {}  # element kinds of the last full run and how many
         self.alerts: list[str] = []  # texts of the last run's st.error / st.warning / st.info
@@ -211,9 +307,12 @@ class Student:
             name, _, value = line.split(";", 1)[0].partition("=")
             self.cookies[name.strip()] = value.strip()
 
-    async def open(self) -> None:
-        """Health (cookies), then the websocket carrying the old session id as the frontend does."""
-        status, body = await asyncio.to_thread(self._http, "GET", "/_stcore/health")
+    async def open(self, headers: dict | None = None, open_timeout: float = 10) -> None:
+        """Health (cookies), then the websocket carrying the old session id as the frontend does
+        (``headers``: added to both requests). No permessage-deflate: Streamlit's server leaves it
+        off (server.enableWebsocketCompression = false), so a browser's frames are not compressed
+        either."""
+        status, body = await asyncio.to_thread(self._http, "GET", "/_stcore/health", b"", headers)
         if status != 200 or body != b"ok":
             raise OSError(f"health {status}")
         url = self.base.replace("http", "ws", 1) + "/_stcore/stream"
@@ -224,39 +323,54 @@ class Student:
         self.ws = await connect(
             url,
             subprotocols=protocols,
-            additional_headers={"Cookie": cookie},
+            additional_headers={**({"Cookie": cookie} if cookie else {}), **(headers or {})},
             origin=self.base,
             max_size=None,
             compression=None,
-            open_timeout=10,
+            proxy=None,  # loopback: no proxy settings to look up for every connection
+            open_timeout=open_timeout,
             ping_interval=None,
             close_timeout=2,
+            create_connection=Stream,
         )
+        inbox, closed = self.ws.received, asyncio.Event()
+
+        def wake() -> None:
+            if inbox[-1] is None:
+                closed.set()
+            if self.inbox is inbox and self.arrived is not None and not self.arrived.done():
+                self.arrived.set_result(None)
+
+        self.ws.on_arrival = wake
+        if inbox and inbox[-1] is None:  # closed while the handshake ended
+            closed.set()
         self._take_cookies(self.ws.response.headers.get_all("Set-Cookie"))
         self.report.worker = self.cookies.get("PROBCORE_WORKER", "")
         self.report.workers.append(self.report.worker)
-        self.closed = asyncio.Event()
-        self.inbox = asyncio.Queue()
-        self.reader = asyncio.create_task(self._read(self.ws, self.inbox, self.closed))
+        self.closed, self.inbox = closed, inbox
 
-    @staticmethod
-    async def _read(ws, inbox: asyncio.Queue, closed: asyncio.Event) -> None:
-        try:
-            async for data in ws:
-                msg = ForwardMsg()
-                msg.ParseFromString(data)
-                inbox.put_nowait(msg)
-        except ConnectionClosed:
-            pass
-        finally:
-            closed.set()
-            inbox.put_nowait(None)
+    def stop_reading(self) -> None:
+        """A browser tab that never reads again: the server's sends to it back up."""
+        self.ws.transport.pause_reading()
 
     async def close(self) -> None:
         if self.ws is not None:
             await self.ws.close()
-        if self.reader is not None:
-            await asyncio.gather(self.reader, return_exceptions=True)
+
+    async def next_message(self) -> ForwardMsg:
+        """The next ForwardMsg in the order the server sent it (ConnectionClosed once the socket is
+        gone and every message before that was read)."""
+        while not self.inbox:
+            self.arrived = asyncio.get_running_loop().create_future()
+            try:
+                await self.arrived
+            finally:
+                self.arrived = None
+        msg = self.inbox.popleft()
+        if msg is None:
+            self.inbox.appendleft(None)  # closed stays closed
+            raise ConnectionClosed(None, None)
+        return msg
 
     async def send(self, msg: BackMsg) -> None:
         await self.ws.send(msg.SerializeToString())
@@ -290,18 +404,19 @@ class Student:
         return await self.until_finished(timeout, full=not fragment_id)
 
     async def until_finished(self, timeout: float, full: bool = True) -> tuple[bool, str]:
-        deadline = time.monotonic() + timeout
+        try:
+            async with asyncio.timeout(max(0.01, timeout)):
+                return await self._read_run(full)
+        except TimeoutError:
+            return False, "timeout"
+
+    async def _read_run(self, full: bool) -> tuple[bool, str]:
         seen: dict[str, Widget] = {}
         drawn: dict[str, int] = {}
         alerts: list[str] = []
         error = ""
         while True:
-            try:
-                msg = await asyncio.wait_for(self.inbox.get(), max(0.01, deadline - time.monotonic()))
-            except asyncio.TimeoutError:
-                return False, "timeout"
-            if msg is None:
-                raise ConnectionClosed(None, None)
+            msg = self.inbox.popleft() if self.inbox and self.inbox[0] is not None else await self.next_message()
             kind = msg.WhichOneof("type")
             if kind == "ref_hash":  # an element this browser holds: the server sent its hash only
                 msg = self.cache[msg.ref_hash][0]

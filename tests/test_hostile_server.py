@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pytest
 from streamlit.proto.BackMsg_pb2 import BackMsg
-from websockets.asyncio.client import connect
 
 from bench.load_client import Page, Report, Student
 from serve.cluster import Cluster, descendants
@@ -34,20 +33,7 @@ def run(coro, timeout: float = 240):
 async def open_session(base: str, path: str = "", link: str = "", headers: dict | None = None) -> Student:
     """A fresh browser session (health, websocket with ``headers`` added, a first run)."""
     s = Student(base, Page(path, link, 1, ()), random.Random(0), Report(), time.monotonic)
-    status, _ = await asyncio.to_thread(s._http, "GET", "/_stcore/health", b"", headers)
-    assert status == 200
-    cookie = "; ".join(f"{k}={v}" for k, v in s.cookies.items())
-    s.ws = await connect(
-        base.replace("http", "ws", 1) + "/_stcore/stream",
-        subprotocols=["streamlit", s.cookies.get("_streamlit_xsrf", "-")],
-        additional_headers={**({"Cookie": cookie} if cookie else {}), **(headers or {})},
-        origin=base,
-        max_size=None,
-        compression=None,
-        open_timeout=20,
-        ping_interval=None,
-    )
-    s.reader = asyncio.create_task(s._read(s.ws, s.inbox, s.closed))
+    await s.open(headers=headers, open_timeout=20)
     ok, why = await s.rerun(timeout=90)
     assert ok or refused(s), (
         why

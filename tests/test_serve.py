@@ -389,7 +389,7 @@ def test_a_stuck_client_does_not_hold_the_others(cluster):
         stuck = [student(cluster, "") for _ in range(2)]
         for s in stuck:
             await s.open()
-            s.reader.cancel()  # never reads again: the server's sends to it back up
+            s.stop_reading()  # never reads again: the server's sends to it back up
             await s.send(BackMsg(rerun_script=ClientState(query_string="", page_name="")))
         s = student(cluster, "perturb", "preset=random")  # a topic page: its logit sliders are drawn
         await s.open()
