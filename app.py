@@ -8,7 +8,6 @@ pages/: views/__init__.py says why).
 """
 
 import time
-from pathlib import Path
 
 import streamlit as st
 
@@ -22,10 +21,7 @@ started = time.time()
 
 process.one_torch_thread()  # once per server process, before any computation
 client.refuse_control_messages()  # issue 25: no client clears the caches of every session
-# The tab icon is a file of the app (sent inline as a data: URL): a `:material/...:` page icon is
-# fetched by Streamlit's frontend from fonts.gstatic.com, which a classroom offline cannot reach.
-PAGE_ICON = Path(__file__).parent / "explorer" / "drawing" / "page_icon.svg"
-st.set_page_config(page_title="probcore explorer", page_icon=PAGE_ICON, layout="wide")
+st.set_page_config(page_title="probcore explorer", page_icon=ui.PAGE_ICON, layout="wide")  # a data: URL, made once
 guard.limit_reruns()
 state.sidebar()
 ui.start_run()

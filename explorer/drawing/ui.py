@@ -4,6 +4,7 @@ predict-then-reveal question, and the page-wide accessibility layer (:func:`acce
 
 from __future__ import annotations
 
+import base64
 import contextvars
 import functools
 import html
@@ -13,6 +14,7 @@ import os
 import re
 import sys
 import time
+from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
@@ -29,6 +31,14 @@ from explorer.session.keys import SessionKey
 from probcore.registry import MAPPINGS
 
 PLOTLY_CONFIG = {"displaylogo": False}
+# The tab icon, a file of the app sent inline as a data: URL (a `:material/...:` icon is fetched by
+# Streamlit's frontend from fonts.gstatic.com, which a classroom offline cannot reach). Made once per
+# process: given the file's path, st.set_page_config reads and encodes it on every run (~1.2 ms). The
+# URL is the one it makes of an SVG file that has its xmlns (tests/test_ui_page_icon.py).
+PAGE_ICON_FILE = Path(__file__).parent / "page_icon.svg"
+PAGE_ICON = (
+    "data:image/svg+xml;base64," + base64.b64encode(PAGE_ICON_FILE.read_text(encoding="utf-8").encode()).decode()
+)
 PNG_WIDTH = 1280  # px of a downloaded PNG (x2 scale): wider than a page's column, so a side legend has room
 NOT_IN_FILE_NAMES = ("lang", "present", "lesson", "step", "room")  # the viewer's and the player's, not the view's
 FILE_NAME_CHARS = 150

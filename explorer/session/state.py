@@ -279,11 +279,18 @@ def page_option(option: Option, render: Callable[[str], Any]) -> Any:
     return render(option.key)
 
 
+def slider(label: str, low, high, key: str, **kwargs):
+    """A single-value slider over [low, high] whose value lives in the session state under ``key``
+    (``persist_state="session"``). Its ``value`` is ``low``, what Streamlit takes for a single slider
+    given none (the same element and id: the key and the bounds are its identity); given none,
+    Streamlit would first build the session state's whole filtered view to learn whether the slider
+    is a range (0.3-0.9 ms with the ~80 keys of a session that has seen every page, by the load)."""
+    return st.slider(label, low, high, low, key=key, persist_state="session", **kwargs)
+
+
 def page_slider(option: Option, label: str, step: float) -> float:
     """A page-local slider over the option's [low, high] kept in the URL (:func:`page_option`)."""
-    return page_option(
-        option, lambda k: st.slider(label, option.low, option.high, step=step, key=k, persist_state="session")
-    )
+    return page_option(option, lambda k: slider(label, option.low, option.high, k, step=step))
 
 
 _ABSENT = object()  # a key not in the session state

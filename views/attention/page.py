@@ -37,16 +37,14 @@ def live() -> None:
     with c1:
         length = state.page_option(
             declared("attention_L"),
-            lambda key: st.slider(t("attention.length"), 2, 16, key=key, persist_state="session"),
+            lambda key: state.slider(t("attention.length"), 2, 16, key),
         )
     with c2:
-        dim = state.page_option(
-            declared("attention_d"), lambda key: st.slider(t("attention.dim"), 1, 8, key=key, persist_state="session")
-        )
+        dim = state.page_option(declared("attention_d"), lambda key: state.slider(t("attention.dim"), 1, 8, key))
     with c3:
         queries = state.page_option(
             declared("attention_queries"),
-            lambda key: st.slider(t("attention.queries"), 1, 6, key=key, persist_state="session"),
+            lambda key: state.slider(t("attention.queries"), 1, 6, key),
         )
     with c4:
         seed = state.page_option(
@@ -66,7 +64,7 @@ def live() -> None:
         if ss[key] > length:  # L got shorter (or the URL asked for more)
             st.caption(t("attention.k_clamped", k=ss[key], L=length))
             ss[key] = length
-        return st.slider(t("attention.k"), 1, length, key=key, persist_state="session")
+        return state.slider(t("attention.k"), 1, length, key)
 
     c1, c2, c3 = st.columns(3)
     with c1:

@@ -3,6 +3,9 @@ examples (user_* functions with their mistakes) and the reference downloads."""
 
 from __future__ import annotations
 
+import functools
+import inspect
+
 import numpy as np
 import streamlit as st
 
@@ -188,6 +191,13 @@ def check_example(name: str) -> tuple[str, dict, np.ndarray, np.ndarray]:
     mapping, params, impl, large = CHECK_EXAMPLES[name]
     x = _example_logits(large)
     return mapping, params, x, np.stack([impl(row, **params) for row in x])
+
+
+@functools.cache
+def example_source(name: str) -> str:
+    """The source of example ``name``'s implementation, read once per process (inspect.getsource
+    reads and tokenizes the module on every call: 1-5 ms a run of the page with an example)."""
+    return inspect.getsource(CHECK_EXAMPLES[name][2])
 
 
 def format_rows(rows: np.ndarray) -> str:

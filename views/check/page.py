@@ -3,8 +3,6 @@ the mapping and its parameters, and get a verdict per row from probcore.check (o
 largest error, which entries differ, the likely cause), a chart of one row against the reference,
 and the reference output to download. Examples fill in a correct and a subtly wrong implementation."""
 
-import inspect
-
 import numpy as np
 import pandas as pd
 import pyarrow as pa
@@ -392,6 +390,5 @@ if verdicts:
     )
 
 if example != "none":
-    impl = check_compute.CHECK_EXAMPLES[example][2]
     with st.expander(t("check.example_code")):
-        st.code(inspect.getsource(impl), language="python")
+        st.code(check_compute.example_source(example), language="python")

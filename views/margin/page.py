@@ -46,21 +46,14 @@ def live() -> None:
         if not 0 <= st.session_state[key] < classes:
             st.warning(state.plain(t("margin.target_missing", target=st.session_state[key], classes=classes)))
             st.session_state[key] = 0
-        return st.slider(t("margin.target"), 0, classes - 1, step=1, key=key, persist_state="session")
+        return state.slider(t("margin.target"), 0, classes - 1, key, step=1)
 
     c1, c2 = st.columns(2)
     with c1:
         angle = state.page_option(
             declared("margin_angle"),
-            lambda key: st.slider(
-                t("margin.angle"),
-                -180.0,
-                180.0,
-                step=1.0,
-                format="%.0f°",
-                key=key,
-                persist_state="session",
-                help=t("margin.angle_help"),
+            lambda key: state.slider(
+                t("margin.angle"), -180.0, 180.0, key, step=1.0, format="%.0f°", help=t("margin.angle_help")
             ),
         )
     with c2:

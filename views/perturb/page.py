@@ -261,7 +261,7 @@ def gumbel_softmax() -> None:
     with c2:
         draws = state.page_option(
             declared("perturb_draws"),
-            lambda key: st.slider(t("perturb.draws"), 1, 12, key=key, persist_state="session"),
+            lambda key: state.slider(t("perturb.draws"), 1, 12, key),
         )
     soft, hard = perturb_compute.gumbel_softmax_draws(ctl.x, float(tau), int(draws), seed)
     index = compute.view_index(x, {"softmax": softmax_p}, state.TOP_VIEW)
