@@ -239,6 +239,10 @@ static int64_t chunk_rows(int64_t rows, int threads) {
 }
 #define PACK_WHOLE_ROW(live, nb) (16 * (live) > (nb)) /* live blocks from which the row is packed in one pass (AVX2) */
 #define DENSE_BELOW 16 /* blocks of a row (n / BLOCK) up to which the backward reads the row whole */
+/* alpha below which the backward reads rows of at most DENSE_BELOW blocks whole with s = p / d where it has
+   the forward's stats (4096 x 256, kernel backward against s = p^(2 - alpha) on the packed support:
+   0.46x at alpha 1.25, 0.63x at 1.3, 1.04x at 1.75) */
+#define QUOTIENT_BELOW 1.5
 #define SMALL_LOOP 8
 /* for (j < k) body: a plain loop for k <= SMALL_LOOP, else vectorised (omp simd, with the
    reduction clause given): for a few entries the vector loop's set-up and its horizontal

@@ -476,7 +476,9 @@ INLINE void FN(weights)(const T* v, T* w, const T* g, const int64_t* idx, int64_
    most half, the support is packed from them (idx, w), s and the reads of g are taken on it alone
    and dz is written into the zeroed row; otherwise two vectorised passes over the whole row.
    xr, st: the row's x and the forward's (m, tau), or NULL: where st holds a finite tau (general alpha),
-   s = p / d (see weights), and rows of at most DENSE_BELOW blocks are read whole (no powers to save).
+   the rows read whole take s = p / d (see weights), no powers; rows of at most DENSE_BELOW blocks are
+   then read whole for alpha < QUOTIENT_BELOW (there the support is a large part of the row), while
+   packed rows keep s = p^(2 - alpha) (gathering x at the support cost more than exp / log there).
    live: scratch of n / BLOCK entries. */
 CLONES static void FN(backward_row)(const T* gr, const T* pr, T* out, int64_t n, double alpha, const T* xr,
                                     const T* st, T* w, int64_t* idx, T* live) {
@@ -484,8 +486,8 @@ CLONES static void FN(backward_row)(const T* gr, const T* pr, T* out, int64_t n,
         for (int64_t i = 0; i < n; i++) out[i] = NAN;
         return;
     }
-    if (!(xr && st && st[1] == st[1])) xr = NULL; /* (NaN stats: s from p) */
     int64_t nb = n / BLOCK, body = nb * BLOCK, k = 0;
+    if (!(xr && st && st[1] == st[1]) || (nb <= DENSE_BELOW && !(alpha < QUOTIENT_BELOW))) xr = NULL; /* (s from p) */
     A gs, ss;
     if (nb <= DENSE_BELOW && alpha != 2 && alpha != 1.5 && !xr && cpu_avx2()) {
         /* short rows, s = exp((2 - alpha) log p): the support packed in one pass, exp / log on it alone */
@@ -503,7 +505,7 @@ CLONES static void FN(backward_row)(const T* gr, const T* pr, T* out, int64_t n,
 #pragma omp simd reduction(+ : blocks)
             for (int64_t j = 0; j < nb; j++) blocks += live[j] > 0;
         }
-        if (2 * blocks > nb && nb > 0) { /* dense */
+        if (nb > 0 ? 2 * blocks > nb : xr != NULL) { /* dense (rows under BLOCK entries: with x, for s = p / d) */
             FN(weights)(pr, w, gr, NULL, n, alpha, xr, st, &gs, &ss);
             T v = (T)(ss > 0 ? gs / ss : 0);
 #pragma omp simd
@@ -528,7 +530,7 @@ CLONES static void FN(backward_row)(const T* gr, const T* pr, T* out, int64_t n,
     }
     memset(out, 0, n * sizeof(T));
     if (k == 0) return;
-    FN(weights)(w, w, gr, idx, k, alpha, xr, st, &gs, &ss);
+    FN(weights)(w, w, gr, idx, k, alpha, NULL, NULL, &gs, &ss);
     T v = (T)(ss > 0 ? gs / ss : 0);
     for (int64_t i = 0; i < k; i++) out[idx[i]] = w[i] * (gr[idx[i]] - v);
 }

@@ -112,7 +112,8 @@ def rows_for_the_backward(n, dtype):
 @needs_kernel
 def test_the_backward_from_the_forward_stats_equals_s_from_p(n, dtype):
     """alpha other than 2 and 1.5: the backward's s = p / (c - tau) from the forward's (max, tau)
-    (no powers) gives dz = s (g - <g, s> / sum s) equal to the p^(2 - alpha) path's (in float64),
+    (no powers; taken on the rows it reads whole: short rows at alpha < 1.5, wide rows whose support
+    spans most blocks) gives dz = s (g - <g, s> / sum s) equal to the p^(2 - alpha) path's (in float64),
     within a few float32 / float64 roundings of max s max |g| per row; stats finite on the solved rows, NaN on
     uncertified rows and on the NaN and fully -inf rows (whose dz stay NaN / 0); rows with NaN stats take s from p (the
     old path, bit for bit)."""
