@@ -21,11 +21,14 @@
                 (bisection when a step leaves it or stalls), to |F^(alpha-1) - 1| <= 16 eps or a
                 bracket at the dtype's resolution, then p renormalised to sum 1 (from the powers
                 d^(q - 1) of the pass that certified tau: no further exp / log).
-   Backward, per row, from p alone (nothing else is kept between the passes): the support p > 0 is
-   packed (blocks of BLOCK zeros skipped after one vectorised test), s = p^(2 - alpha) taken on it,
-   and dz = s (g - <g, s> / sum s) written into the zeroed row; rows of at most DENSE_BELOW blocks
-   are taken whole (two vectorised passes) for sparsemax and entmax-1.5 (and without AVX2), and
-   packed in one AVX2 pass for other alphas (s takes exp and log: on the support alone).
+   Backward, per row, from p (and, for a general alpha, x and the forward's per-row (max, tau) where
+   the caller kept them): the support p > 0 is packed (blocks of BLOCK zeros skipped after one
+   vectorised test), s = p^(2 - alpha) taken on it, and dz = s (g - <g, s> / sum s) written into the
+   zeroed row; rows of at most DENSE_BELOW blocks are taken whole (two vectorised passes) for
+   sparsemax and entmax-1.5 (and without AVX2), and packed in one AVX2 pass for other alphas (s takes
+   exp and log: on the support alone). Rows taken whole with the forward's (m, tau) (short rows at
+   alpha < QUOTIENT_BELOW, wide rows whose support spans most blocks) take s = p / d,
+   d = (x - m) scale - tau, the forward's own d: no exp / log (see weights).
    A row holding NaN or +inf comes out NaN (p and dz), a fully -inf row 0. A row whose iteration
    does not end within MAX_ITER gets status 1: the caller recomputes it with the eager path.
    The row functions (_fused_kernel_rows.h) are included twice below: for float (suffix f) and double

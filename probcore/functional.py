@@ -686,12 +686,12 @@ class _Entmax(torch.autograd.Function):
 
 class _FusedEntmax(torch.autograd.Function):
     """alpha-entmax along the last dim through the compiled kernel (probcore.fused; a float alpha
-    in [1.25, 2], CPU, outside torch.func transforms and torch.compile): p and, from p alone, the
-    backward dz = s * (g - <g, s> / sum s), s = p^(2 - alpha) on the support; for alpha other than 2
-    and 1.5 (where a gradient is wanted) from z and the forward's per-row (max, tau) as
-    s = p / (c - tau) (the same s within 16 eps: p = (c - tau)^q / total, total^(alpha - 1) certified
-    within 16 eps of 1), without powers. Rows the kernel leaves
-    (status 1) are recomputed by the eager path (their stats set to NaN: s from p). A backward that is itself recorded (create_graph)
+    in [1.25, 2], CPU, outside torch.func transforms and torch.compile): p and the backward
+    dz = s * (g - <g, s> / sum s), s = p^(2 - alpha) on the support, from p; for alpha other than 2
+    and 1.5 (where a gradient is wanted) the kernel may take it from z (saved as it is, not copied)
+    and the forward's per-row (max, tau) as s = p / (c - tau) instead, without powers (the same s
+    within 16 eps: p = (c - tau)^q / total, total^(alpha - 1) certified within 16 eps of 1). Rows
+    the kernel leaves (status 1) are recomputed by the eager path (their stats set to NaN: s from p). A backward that is itself recorded (create_graph)
     or traced takes _entmax_vjp's differentiable ops, as _Entmax's. Written with forward(ctx, ...)
     (no setup_context): Function.apply then binds no signature (inspect), which on a small input
     cost more than the kernel itself."""

@@ -2,7 +2,8 @@
 it applies; ``fused=True`` / ``False``: forced on / off).
 
 The threshold and p (forward), and the backward dz = s (g - <g, s> / sum s), s = p^(2 - alpha) on
-the support, from p alone, run in a small C kernel (_fused_kernel.c) that works on one row at a time while it sits in L1: on short rows
+the support, from p (or, for a general alpha, s = p / (c - tau) from the input and the forward's
+per-row max and tau: no powers), run in a small C kernel (_fused_kernel.c) that works on one row at a time while it sits in L1: on short rows
 (attention-sized, n of a few hundred) the eager path spends its time dispatching ~100 torch
 operations, each a pass over memory. It takes a float alpha in [1.25, 2] (other alphas take the
 eager path: below, probcore's smooth solver for alpha near 1; above, the exact solver in the
