@@ -329,6 +329,7 @@ INLINE int FN(entmax_tau)(T* c, int64_t* idx, int64_t* k, int* dense, int64_t n,
         if (!(bound > tau)) break;
         lo = tau = bound;
     }
+    A last_tau = 0, last_dphi = 0; /* (the previous pass's tau and phi'; last_dphi = 0: none) */
     for (int it = 0; it < MAX_ITER; it++) {
         A f, slope;
         int64_t count = FN(entmax_sums)(c, *k, tau, q, low, &f, &slope, w);
@@ -340,7 +341,15 @@ INLINE int FN(entmax_tau)(T* c, int64_t* idx, int64_t* k, int* dense, int64_t n,
         }
         if (g >= 0) lo = tau;
         else hi = tau;
-        T next = (T)(tau + (f - f / (g + 1)) / slope);
+        A dphi = -(g + 1) / f * slope, step = -g / dphi; /* (phi = F^(alpha - 1) - 1: Newton's step) */
+        if (alpha < HALLEY_BELOW && last_dphi != 0 && tau != last_tau) {
+            /* Halley's step, phi'' from the last two passes' phi' (no further powers) */
+            A curve = (dphi - last_dphi) / (tau - last_tau), shrink = 1 - g * curve / (2 * dphi * dphi);
+            if (shrink > 0.5) step /= shrink;
+        }
+        last_tau = tau;
+        last_dphi = dphi;
+        T next = (T)(tau + step);
         if (!(next >= lo && next <= hi) || next == tau) next = (lo + hi) / 2; /* (a stalled step: bisect) */
         if (next == tau || hi - lo <= tol * (T)0.0625) { /* the bracket is down to the dtype's resolution */
             *tau_out = next;
