@@ -18,7 +18,8 @@
                 F = sum d^2, which stays below the root.
      other      Jensen's lower bounds tau <- mean_S c - |S|^-(alpha-1) (no powers) while they rise,
                 then safeguarded Newton on F^(alpha-1) - 1, F = sum d^q, in the bracket [lo, hi]
-                (bisection when a step leaves it or stalls), to |F^(alpha-1) - 1| <= 16 eps or a
+                (Halley's step from the second pass on for alpha < HALLEY_BELOW, the second
+                derivative from the last two passes; bisection when a step leaves it or stalls), to |F^(alpha-1) - 1| <= 16 eps or a
                 bracket at the dtype's resolution, then p renormalised to sum 1 (from the powers
                 d^(q - 1) of the pass that certified tau: no further exp / log).
    Backward, per row, from p (and, for a general alpha, x and the forward's per-row (max, tau) where
