@@ -329,6 +329,7 @@ INLINE int FN(entmax_tau)(T* c, int64_t* idx, int64_t* k, int* dense, int64_t n,
         if (!(bound > tau)) break;
         lo = tau = bound;
     }
+    A last_tau = 0, last_dphi = 0; /* (the previous pass's tau and phi'; last_dphi = 0: none) */
     for (int it = 0; it < MAX_ITER; it++) {
         A f, slope;
         int64_t count = FN(entmax_sums)(c, *k, tau, q, low, &f, &slope, w);
@@ -340,7 +341,15 @@ INLINE int FN(entmax_tau)(T* c, int64_t* idx, int64_t* k, int* dense, int64_t n,
         }
         if (g >= 0) lo = tau;
         else hi = tau;
-        T next = (T)(tau + (f - f / (g + 1)) / slope);
+        A dphi = -(g + 1) / f * slope, step = -g / dphi; /* (phi = F^(alpha - 1) - 1: Newton's step) */
+        if (alpha < HALLEY_BELOW && last_dphi != 0 && tau != last_tau) {
+            /* Halley's step, phi'' from the last two passes' phi' (no further powers) */
+            A curve = (dphi - last_dphi) / (tau - last_tau), shrink = 1 - g * curve / (2 * dphi * dphi);
+            if (shrink > 0.5) step /= shrink;
+        }
+        last_tau = tau;
+        last_dphi = dphi;
+        T next = (T)(tau + step);
         if (!(next >= lo && next <= hi) || next == tau) next = (lo + hi) / 2; /* (a stalled step: bisect) */
         if (next == tau || hi - lo <= tol * (T)0.0625) { /* the bracket is down to the dtype's resolution */
             *tau_out = next;
@@ -356,16 +365,20 @@ INLINE int FN(entmax_tau)(T* c, int64_t* idx, int64_t* k, int* dense, int64_t n,
 
 /* p of one row x (n entries), alpha 2, 1.5 or another value > 1, written whole (zeros off the
    support); c, w, bmax, idx: scratch of n entries. *status = 1 where the iteration did not end
-   (the caller recomputes those rows). Compiled once per instruction set (CLONES), picked at load
-   time. */
-CLONES static void FN(forward_row)(const T* xr, T* pr, int* status, int64_t n, double alpha, T* c, T* w, T* bmax,
-                                   int64_t* idx) {
+   (the caller recomputes those rows). stats (NULL, or 2 entries): (m, tau) of a general alpha's row
+   whose tau the kernel found (the backward's s = p / d, d = (x - m) scale - tau), NaN on the other
+   rows (bad, fully -inf, status 1, or a tau not certified by |total^(alpha - 1) - 1| <= tol, the
+   iteration having ended on its bracket instead), untouched for alpha 2 and 1.5. Compiled once per instruction set
+   (CLONES), picked at load time. */
+CLONES static void FN(forward_row)(const T* xr, T* pr, int* status, T* stats, int64_t n, double alpha, T* c, T* w,
+                                   T* bmax, int64_t* idx) {
     T scale = alpha == 2 ? 1 : (T)(alpha - 1);
     T tol = 16 * EPS;
     T m, tau, lower;
     int bad, dense;
     int64_t k = FN(candidates)(xr, n, scale, alpha - 1, &m, &bad, c, idx, bmax, &dense, &lower);
     *status = 0;
+    if (stats) stats[0] = stats[1] = NAN;
     if (bad) {
         for (int64_t i = 0; i < n; i++) pr[i] = NAN;
         return;
@@ -412,6 +425,10 @@ CLONES static void FN(forward_row)(const T* xr, T* pr, int* status, int64_t n, d
         T inv = (T)(1 / total);
 #pragma omp simd
         for (int64_t i = 0; i < k; i++) c[i] *= inv;
+        if (stats && fresh && !*status) { /* (certified: total^(alpha - 1) within tol of 1, see weights) */
+            stats[0] = m;
+            stats[1] = tau;
+        }
     }
     if (dense) { /* c is the whole row */
         memcpy(pr, c, n * sizeof(T));
@@ -422,10 +439,15 @@ CLONES static void FN(forward_row)(const T* xr, T* pr, int* status, int64_t n, d
 }
 
 /* w[i] = s = p^(2 - alpha) from v[i] = p (1 for sparsemax, sqrt p for entmax-1.5), 0 where p = 0,
-   for i < k; the power is taken on every lane, as exp((2 - alpha) log max(p, low)) (see floor_of);
-   returns (sum g s, sum s) with g read at idx[i], or at i where idx is NULL. */
-INLINE void FN(weights)(const T* v, T* w, const T* g, const int64_t* idx, int64_t k, double alpha, A* gs_out,
-                        A* ss_out) {
+   for i < k; the power is taken on every lane, as exp((2 - alpha) log max(p, low)) (see floor_of).
+   Where x is not NULL (a general alpha, the forward's st = (m, tau) of the row), s = p / d instead,
+   no exp / log: d = (x - m) scale - tau, the same float operations as the forward's, so the same d;
+   p = d^q / total there, so p / d = d^(q - 1) / total = p^(2 - alpha) total^(1 - alpha), and the
+   forward gives st only where it certified |total^(alpha - 1) - 1| <= 16 eps: s within about 16 eps
+   of p^(2 - alpha) (dz is linear in s). Returns (sum g s, sum s) with g (and x) read at idx[i], or at i where
+   idx is NULL. */
+INLINE void FN(weights)(const T* v, T* w, const T* g, const int64_t* idx, int64_t k, double alpha, const T* x,
+                        const T* st, A* gs_out, A* ss_out) {
     A gs = 0, ss = 0;
     T power = (T)(2 - alpha), low = FN(floor_of)(2 - alpha);
 #define WEIGHTS(expr)                                         \
@@ -441,6 +463,9 @@ INLINE void FN(weights)(const T* v, T* w, const T* g, const int64_t* idx, int64_
         WEIGHTS(1)
     } else if (alpha == 1.5) {
         WEIGHTS(SQRT(MAX(p, 0)))
+    } else if (x) {
+        T m = st[0], scale = (T)(alpha - 1), tau = st[1];
+        WEIGHTS(p / (((idx ? x[idx[i]] : x[i]) - m) * scale - tau)) /* (d > 0 wherever p > 0) */
     } else {
 #pragma omp simd
         for (int64_t i = 0; i < k; i++) { /* the powers first: no accumulator lives across the vector calls */
@@ -459,16 +484,21 @@ INLINE void FN(weights)(const T* v, T* w, const T* g, const int64_t* idx, int64_
    candidates: one vectorised pass marks the blocks that hold support (p > 0); where they are at
    most half, the support is packed from them (idx, w), s and the reads of g are taken on it alone
    and dz is written into the zeroed row; otherwise two vectorised passes over the whole row.
+   xr, st: the row's x and the forward's (m, tau), or NULL: where st holds a finite tau (general alpha),
+   the rows read whole take s = p / d (see weights), no powers; rows of at most DENSE_BELOW blocks are
+   then read whole for alpha < QUOTIENT_BELOW (there the support is a large part of the row), while
+   packed rows keep s = p^(2 - alpha) (gathering x at the support cost more than exp / log there).
    live: scratch of n / BLOCK entries. */
-CLONES static void FN(backward_row)(const T* gr, const T* pr, T* out, int64_t n, double alpha, T* w,
-                                    int64_t* idx, T* live) {
+CLONES static void FN(backward_row)(const T* gr, const T* pr, T* out, int64_t n, double alpha, const T* xr,
+                                    const T* st, T* w, int64_t* idx, T* live) {
     if (pr[0] != pr[0]) {
         for (int64_t i = 0; i < n; i++) out[i] = NAN;
         return;
     }
     int64_t nb = n / BLOCK, body = nb * BLOCK, k = 0;
+    if (!(xr && st && st[1] == st[1]) || (nb <= DENSE_BELOW && !(alpha < QUOTIENT_BELOW))) xr = NULL; /* (s from p) */
     A gs, ss;
-    if (nb <= DENSE_BELOW && alpha != 2 && alpha != 1.5 && cpu_avx2()) {
+    if (nb <= DENSE_BELOW && alpha != 2 && alpha != 1.5 && !xr && cpu_avx2()) {
         /* short rows, s = exp((2 - alpha) log p): the support packed in one pass, exp / log on it alone */
         k = FN(pack_above)(pr, NULL, n, 0, 1, 0, w, idx);
     } else {
@@ -484,8 +514,8 @@ CLONES static void FN(backward_row)(const T* gr, const T* pr, T* out, int64_t n,
 #pragma omp simd reduction(+ : blocks)
             for (int64_t j = 0; j < nb; j++) blocks += live[j] > 0;
         }
-        if (2 * blocks > nb && nb > 0) { /* dense */
-            FN(weights)(pr, w, gr, NULL, n, alpha, &gs, &ss);
+        if (nb > 0 ? 2 * blocks > nb : xr != NULL) { /* dense (rows under BLOCK entries: with x, for s = p / d) */
+            FN(weights)(pr, w, gr, NULL, n, alpha, xr, st, &gs, &ss);
             T v = (T)(ss > 0 ? gs / ss : 0);
 #pragma omp simd
             for (int64_t i = 0; i < n; i++) out[i] = w[i] * (gr[i] - v);
@@ -509,15 +539,16 @@ CLONES static void FN(backward_row)(const T* gr, const T* pr, T* out, int64_t n,
     }
     memset(out, 0, n * sizeof(T));
     if (k == 0) return;
-    FN(weights)(w, w, gr, idx, k, alpha, &gs, &ss);
+    FN(weights)(w, w, gr, idx, k, alpha, NULL, NULL, &gs, &ss);
     T v = (T)(ss > 0 ? gs / ss : 0);
     for (int64_t i = 0; i < k; i++) out[idx[i]] = w[i] * (gr[idx[i]] - v);
 }
 
 /* p (rows, n) from x (rows, n); rows handed out to `threads` OpenMP threads in chunks (dynamic:
    a thread the OS holds back does not hold up the others); returns the number of rows left to
-   the caller (status 1). */
-int64_t FN(entmax_forward)(const T* x, T* p, int* status, int64_t rows, int64_t n, double alpha, int threads) {
+   the caller (status 1). stats: NULL or (rows, 2), see forward_row. */
+int64_t FN(entmax_forward)(const T* x, T* p, int* status, T* stats, int64_t rows, int64_t n, double alpha,
+                           int threads) {
     int64_t left = 0, chunk = chunk_rows(rows, threads);
 #pragma omp parallel num_threads(threads) reduction(+ : left)
     {
@@ -529,7 +560,7 @@ int64_t FN(entmax_forward)(const T* x, T* p, int* status, int64_t rows, int64_t 
         int64_t* idx = (int64_t*)(bmax + stride);
 #pragma omp for schedule(dynamic, chunk) nowait
         for (int64_t r = 0; r < rows; r++) {
-            FN(forward_row)(x + r * n, p + r * n, status + r, n, alpha, c, w, bmax, idx);
+            FN(forward_row)(x + r * n, p + r * n, status + r, stats ? stats + 2 * r : NULL, n, alpha, c, w, bmax, idx);
             left += status[r];
         }
         scratch_done(work);
@@ -537,7 +568,9 @@ int64_t FN(entmax_forward)(const T* x, T* p, int* status, int64_t rows, int64_t 
     return left;
 }
 
-void FN(entmax_backward)(const T* g, const T* p, T* dz, int64_t rows, int64_t n, double alpha, int threads) {
+/* dz (rows, n) from g and p; x and stats: NULL, or the forward's input and stats (see backward_row). */
+void FN(entmax_backward)(const T* g, const T* p, T* dz, const T* x, const T* stats, int64_t rows, int64_t n,
+                         double alpha, int threads) {
     int64_t chunk = chunk_rows(rows, threads);
 #pragma omp parallel num_threads(threads)
     {
@@ -546,7 +579,9 @@ void FN(entmax_backward)(const T* g, const T* p, T* dz, int64_t rows, int64_t n,
         T* live = w + n;
         int64_t* idx = (int64_t*)(live + n);
 #pragma omp for schedule(dynamic, chunk) nowait
-        for (int64_t r = 0; r < rows; r++) FN(backward_row)(g + r * n, p + r * n, dz + r * n, n, alpha, w, idx, live);
+        for (int64_t r = 0; r < rows; r++)
+            FN(backward_row)(g + r * n, p + r * n, dz + r * n, n, alpha, x ? x + r * n : NULL,
+                             stats ? stats + 2 * r : NULL, w, idx, live);
         scratch_done(work);
     }
 }

@@ -686,30 +686,38 @@ class _Entmax(torch.autograd.Function):
 
 class _FusedEntmax(torch.autograd.Function):
     """alpha-entmax along the last dim through the compiled kernel (probcore.fused; a float alpha
-    in [1.25, 2], CPU, outside torch.func transforms and torch.compile): p and, from p alone, the
-    backward dz = s * (g - <g, s> / sum s), s = p^(2 - alpha) on the support. Rows the kernel leaves
-    (status 1) are recomputed by the eager path. A backward that is itself recorded (create_graph)
+    in [1.25, 2], CPU, outside torch.func transforms and torch.compile): p and the backward
+    dz = s * (g - <g, s> / sum s), s = p^(2 - alpha) on the support, from p; for alpha other than 2
+    and 1.5 (where a gradient is wanted) the kernel may take it from z (saved as it is, not copied)
+    and the forward's per-row (max, tau) as s = p / (c - tau) instead, without powers (the same s
+    within 16 eps: p = (c - tau)^q / total, total^(alpha - 1) certified within 16 eps of 1). Rows
+    the kernel leaves (status 1) are recomputed by the eager path (their stats set to NaN: s from p). A backward that is itself recorded (create_graph)
     or traced takes _entmax_vjp's differentiable ops, as _Entmax's. Written with forward(ctx, ...)
     (no setup_context): Function.apply then binds no signature (inspect), which on a small input
     cost more than the kernel itself."""
 
     @staticmethod
     def forward(ctx: Any, z: Tensor, alpha: float) -> Tensor:
-        p, status = _fused.forward(z, alpha)
-        if status is not None:  # rows the kernel left: the eager path, as without fused
+        p, status, stats = _fused.forward(z, alpha, stats=ctx.needs_input_grad[0])
+        if status is not None:  # rows the kernel left: the eager path, as without fused (their stats are NaN)
             rows = status.nonzero().squeeze(-1)
             flat = z.reshape(-1, z.shape[-1])[rows]
             p.view(-1, z.shape[-1])[rows] = _entmax_float(flat, alpha, None)[0]
+            if stats is not None:
+                stats[rows] = math.nan
         ctx.alpha = alpha
-        ctx.save_for_backward(p)
+        if stats is None:
+            ctx.save_for_backward(p, None, None)
+        else:  # z itself (no copy; changing it in place before the backward is an error, as for torch's ops)
+            ctx.save_for_backward(p, z, stats)
         return p
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple[Tensor, None]:
-        (p,) = ctx.saved_tensors
+        p, z, stats = ctx.saved_tensors
         if torch.is_grad_enabled() or traced():
             return _entmax_vjp(g, p, ctx.alpha), None
-        return _fused.backward(g, p, ctx.alpha), None
+        return _fused.backward(g, p, ctx.alpha, z, stats), None
 
 
 def _entmax_ops(z: Tensor, alpha: Tensor | float, n_iter: int | None) -> Tensor:

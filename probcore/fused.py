@@ -2,7 +2,8 @@
 it applies; ``fused=True`` / ``False``: forced on / off).
 
 The threshold and p (forward), and the backward dz = s (g - <g, s> / sum s), s = p^(2 - alpha) on
-the support, from p alone, run in a small C kernel (_fused_kernel.c) that works on one row at a time while it sits in L1: on short rows
+the support, from p (or, for a general alpha, s = p / (c - tau) from the input and the forward's
+per-row max and tau: no powers), run in a small C kernel (_fused_kernel.c) that works on one row at a time while it sits in L1: on short rows
 (attention-sized, n of a few hundred) the eager path spends its time dispatching ~100 torch
 operations, each a pass over memory. It takes a float alpha in [1.25, 2] (other alphas take the
 eager path: below, probcore's smooth solver for alpha near 1; above, the exact solver in the
@@ -58,8 +59,8 @@ def _load() -> ctypes.CDLL:
     library = ctypes.CDLL(str(path))
     for suffix in _TYPES.values():
         forward, backward = getattr(library, f"entmax_forward_{suffix}"), getattr(library, f"entmax_backward_{suffix}")
-        forward.argtypes = [ctypes.c_void_p] * 3 + [ctypes.c_int64, ctypes.c_int64, ctypes.c_double, ctypes.c_int]
-        backward.argtypes = [ctypes.c_void_p] * 3 + [ctypes.c_int64, ctypes.c_int64, ctypes.c_double, ctypes.c_int]
+        forward.argtypes = [ctypes.c_void_p] * 4 + [ctypes.c_int64, ctypes.c_int64, ctypes.c_double, ctypes.c_int]
+        backward.argtypes = [ctypes.c_void_p] * 5 + [ctypes.c_int64, ctypes.c_int64, ctypes.c_double, ctypes.c_int]
         forward.restype, backward.restype = ctypes.c_int64, None
     return library
 
@@ -88,33 +89,48 @@ def applies(z: torch.Tensor) -> bool:
     return z.device.type == "cpu" and z.dtype in _TYPES
 
 
-def forward(z: torch.Tensor, alpha: float) -> tuple[torch.Tensor, torch.Tensor | None]:
-    """(p, status) of entmax_alpha along the last dim of the CPU tensor z (float32/64): status
-    (rows,) int32 is 1 on rows the kernel left to the eager path, None when there are none."""
+def forward(
+    z: torch.Tensor, alpha: float, stats: bool = False
+) -> tuple[torch.Tensor, torch.Tensor | None, torch.Tensor | None]:
+    """(p, status, stats) of entmax_alpha along the last dim of the CPU tensor z (float32/64):
+    status (rows,) int32 is 1 on rows the kernel left to the eager path, None when there are none;
+    stats, where asked for and alpha is not 2 or 1.5, (rows, 2) of z's dtype: each row's max m and
+    tau (c = (z - m) (alpha - 1), p = (c - tau)_+^q / total), NaN on rows the kernel did not solve
+    (status 1, NaN / +inf or fully -inf rows) or whose total^(alpha - 1) it did not certify within
+    16 eps of 1, for backward's s = p / (c - tau); else None."""
     rows = _rows(z.detach())
     p = torch.empty_like(rows)
     status = torch.empty(rows.shape[0], dtype=torch.int32)
+    row_stats = torch.empty(rows.shape[0], 2, dtype=rows.dtype) if stats and alpha not in (1.5, 2) else None
     left = getattr(_library, f"entmax_forward_{_TYPES[z.dtype]}")(
         rows.data_ptr(),
         p.data_ptr(),
         status.data_ptr(),
+        None if row_stats is None else row_stats.data_ptr(),
         rows.shape[0],
         rows.shape[1],
         float(alpha),
         torch.get_num_threads(),
     )
-    return (p if p.dim() == z.dim() else p.view(z.shape)), status if left else None
+    return (p if p.dim() == z.dim() else p.view(z.shape)), status if left else None, row_stats
 
 
-def backward(g: torch.Tensor, p: torch.Tensor, alpha: float) -> torch.Tensor:
+def backward(
+    g: torch.Tensor, p: torch.Tensor, alpha: float, z: torch.Tensor | None = None, stats: torch.Tensor | None = None
+) -> torch.Tensor:
     """g^T J = s * (g - <g, s> / sum s) along the last dim, s = p^(2 - alpha) on the support of
-    p, 0 off it (0 on rows without support, NaN on NaN rows)."""
+    p, 0 off it (0 on rows without support, NaN on NaN rows). Given the forward's input z and its
+    stats, rows with finite stats take s = p / (c - tau) instead, no powers: p^(2 - alpha) times
+    total^(1 - alpha), within 16 eps of 1 where the forward gave stats; rows with NaN stats s from p."""
     g, rows = _rows(g), _rows(p)
+    x = None if z is None or stats is None else _rows(z.detach())
     out = torch.empty_like(rows)
     getattr(_library, f"entmax_backward_{_TYPES[p.dtype]}")(
         g.data_ptr(),
         rows.data_ptr(),
         out.data_ptr(),
+        None if x is None else x.data_ptr(),
+        None if x is None or stats is None else stats.data_ptr(),
         rows.shape[0],
         rows.shape[1],
         float(alpha),

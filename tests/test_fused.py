@@ -95,6 +95,72 @@ def test_gradients_equal_the_eager_gradients(alpha, dtype):
     close(fast.grad, eager.grad, factor=10)
 
 
+def rows_for_the_backward(n, dtype):
+    """12 rows of n entries: N(0, 1) at three scales, ties, -inf entries, a fully -inf row, a NaN row."""
+    x = torch.cat([make("random", (4, n), dtype, seed=4) * scale for scale in (0.3, 1.0, 5.0)])
+    x[3] = x[3].round()  # ties (few distinct values)
+    x[4, : n // 2 + 1] = float("-inf")
+    x[5, -1] = float("-inf")
+    x[6] = float("-inf")
+    x[7, n // 3] = float("nan")
+    x[8] = x[8, :1]  # constant (every entry tied)
+    return x
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("n", (5, 256, 32000))
+@needs_kernel
+def test_the_backward_from_the_forward_stats_equals_s_from_p(n, dtype):
+    """alpha other than 2 and 1.5: the backward's s = p / (c - tau) from the forward's (max, tau)
+    (no powers; taken on the rows it reads whole: short rows at alpha < 1.5, wide rows whose support
+    spans most blocks) gives dz = s (g - <g, s> / sum s) equal to the p^(2 - alpha) path's (in float64),
+    within a few float32 / float64 roundings of max s max |g| per row; stats finite on the solved rows, NaN on
+    uncertified rows and on the NaN and fully -inf rows (whose dz stay NaN / 0); rows with NaN stats take s from p (the
+    old path, bit for bit)."""
+    assert fused.available()
+    x, g = rows_for_the_backward(n, dtype), make("random", (12, n), dtype, seed=5)
+    tol = 2e-5 if dtype == torch.float32 else 1e-12
+    for alpha in (1.25, 1.3, 1.45, 1.75, 1.99):
+        p, status, stats = fused.forward(x, alpha, stats=True)
+        assert status is None and stats.shape == (12, 2) and stats.dtype == dtype
+        bad = torch.zeros(12, dtype=torch.bool)
+        bad[[6, 7]] = True
+        solved = stats[:, 1].isfinite()  # (a tie / constant row may end on its bracket, uncertified: NaN)
+        assert stats[bad].isnan().all() and solved[[0, 1, 2, 4, 5, 9, 10, 11]].all()
+        assert (stats[solved, 0] == x[solved].amax(-1)).all()  # m, the row max
+        new, old = fused.backward(g, p, alpha, x, stats), fused.backward(g, p, alpha)
+        powers = probcore.functional._entmax_vjp(g.double(), p.double(), alpha)  # s = p^(2 - alpha), float64
+        s = p.double().clamp(min=0) ** (2 - alpha) * (p > 0)  # (|dz| <= max s 2 max |g|)
+        assert new[7].isnan().all() and (new[6] == 0).all()
+        for dz in (old, new):
+            error = (dz[~bad].double() - powers[~bad]).abs().amax(-1)
+            scale = s[~bad].amax(-1) * g[~bad].abs().amax(-1)  # (not dz's own size: it cancels on near one-hot rows)
+            assert (error <= tol * scale).all(), (alpha, (error / scale).max().item())
+        half_nan = stats.clone()
+        half_nan[::2] = float("nan")
+        mixed = fused.backward(g, p, alpha, x, half_nan)
+        assert torch.equal(mixed[::2], old[::2]) and torch.equal(mixed[1::2].nan_to_num(), new[1::2].nan_to_num())
+    assert fused.forward(x, 2.0, stats=True)[2] is None and fused.forward(x, 1.5, stats=True)[2] is None
+
+
+def test_changing_the_input_in_place_before_the_backward_raises():
+    """A general alpha's backward reads the forward's input (saved, not copied): changing it in place
+    before the backward raises autograd's usual error, as for torch's own ops that save their input
+    (here pow); without a gradient wanted nothing is saved, and alpha 2 / 1.5 save p alone."""
+    leaf = make("random", (4, 50), torch.float32).requires_grad_()
+    for mapping in (lambda y: probcore.entmax(y, alpha=1.3), lambda y: y.pow(3)):
+        y = leaf * 1
+        out = mapping(y)
+        y.add_(1)
+        with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+            out.sum().backward()
+    for alpha in (2.0, 1.5):
+        y = leaf * 1
+        out = probcore.entmax(y, alpha=alpha)
+        y.add_(1)
+        out.sum().backward()
+
+
 def test_double_backward_flows_through_p():
     """create_graph: the differentiable backward (as on the eager path), second derivatives equal."""
     x = make("random", (5, 30), torch.float64)
@@ -113,12 +179,14 @@ def test_rows_the_kernel_leaves_are_recomputed(monkeypatch):
     """Rows with status 1 (iteration bound reached) get the eager path's p and gradient."""
     kernel_forward = fused.forward
 
-    def leave_every_other_row(z, alpha):
-        p, _ = kernel_forward(z, alpha)
+    def leave_every_other_row(z, alpha, stats=False):
+        p, _, row_stats = kernel_forward(z, alpha, stats)
         p.view(-1, z.shape[-1])[::2] = 7.0  # garbage the eager path must replace
+        if row_stats is not None:
+            row_stats[::2] = 0.5  # garbage too: those rows' backward must take s from p
         status = torch.zeros(p.numel() // z.shape[-1], dtype=torch.int32)
         status[::2] = 1
-        return p, status
+        return p, status, row_stats
 
     monkeypatch.setattr(fused, "forward", leave_every_other_row)
     x = make("random", (10, 50), torch.float32)
@@ -156,7 +224,9 @@ def test_the_default_takes_the_kernel_where_it_applies(monkeypatch):
     n_iter, a tensor alpha or an alpha outside that range: the eager path."""
     calls = []
     kernel_forward = fused.forward
-    monkeypatch.setattr(fused, "forward", lambda z, alpha: calls.append(alpha) or kernel_forward(z, alpha))
+    monkeypatch.setattr(
+        fused, "forward", lambda z, alpha, stats=False: calls.append(alpha) or kernel_forward(z, alpha, stats)
+    )
     x = make("random", (8, 40), torch.float32)
     probcore.sparsemax(x)
     probcore.entmax15(x.double())
