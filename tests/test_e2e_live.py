@@ -398,7 +398,8 @@ def test_a_release_reruns_what_the_logits_change_not_the_controls(server, browse
 @pytest.mark.slow
 def test_the_table_follows_the_hand_and_a_revealed_answer_follows_the_release(server, browser):
     """While x0 moves (input events, no release) the browser's statistics table is redrawn in the frame that
-    draws the chart: its max p and Σ p are those of data-values, and no script runs. With the question's answer
+    draws the chart: its max p and Σ p are those of data-values, and no script runs. A released temperature
+    (the Mappings expander closed) reruns the chart alone and the table shows T's p. With the question's answer
     revealed, a release reruns the fragment around the chart and the question (``numbers``), so that the
     answer is the one of the new logits."""
     page = open_view(browser, server, "compare")
@@ -418,6 +419,13 @@ def test_the_table_follows_the_hand_and_a_revealed_answer_follows_the_release(se
                 assert row[STRINGS["col.max_p"]["en"]] == f"{max(p):.4f}", (name, row)
                 assert row[STRINGS["col.sum"]["en"]] == f"{np.sum(p):.6f}", (name, row)
         assert runs_logged()[before:] == []  # the hand moved the table without the server
+        page.locator("[data-live-view='compare'] input[data-param='temperature']").press("ArrowRight")  # T 1 -> 1.05
+        page.wait_for_function("() => new URL(location.href).searchParams.get('temperature') === '1.05'")
+        settle(page)
+        ran = runs_logged()[before:]  # the Mappings expander closed: a released parameter reruns the chart alone
+        assert ran and set(ran) == {"chart"}, ran
+        x = np.array(view_values(page, "compare")["logits"])
+        assert table_max_p(page, "Softmax") == float(f"{reference('softmax', x, temperature=1.05).max():.4f}")
         page.locator("[data-testid='stExpander'] summary", has_text=STRINGS["predict.title"]["en"]).click()
         page.locator(".st-key-q_compare_reveal label").click()
         answer = page.get_by_text(COMPARE_STRINGS["q_compare.a"]["en"].split("{")[0].strip())

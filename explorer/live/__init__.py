@@ -166,7 +166,10 @@ def _take_state(key: str, whole: str | None, wider: Callable[[], str | None] | N
     """Release in the browser (component ``key``): the logits and parameters it sends become the
     session's controls. The rerun is the innermost fragment that holds the view, but the fragment
     ``whole`` (the page's, with the logit controls) while the Logits expander is open and shows them,
-    else the fragment ``wider()`` names (one around the view that shows the logits too), if any."""
+    else the fragment ``wider()`` names (one around the view that shows the logits too), if any. A
+    released parameter reruns the whole page (the Mappings expander, outside the fragments, shows it),
+    but on a page that names ``wider`` (it knows what its fragments show) only while that expander is
+    open: closed, it draws no widget."""
     ss = st.session_state
     sent = (ss.get(key) or {}).get("state")
     if not isinstance(sent, dict):
@@ -191,7 +194,7 @@ def _take_state(key: str, whole: str | None, wider: Callable[[], str | None] | N
             if ss[name] != value:
                 ss[name] = value
                 params_moved = True
-    if params_moved:  # the Mappings expander (outside the fragment) shows them: the whole page reruns, at once
+    if params_moved and (wider is None or ss.get(state.MAPPINGS_OPEN)):  # the Mappings expander shows them
         st.rerun(scope="app")  # from a callback: the interaction's one run (no fragment run first)
     around = whole if whole and ss.get(state.LOGITS_OPEN) else wider() if wider else None
     if around:
