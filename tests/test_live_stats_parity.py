@@ -39,13 +39,17 @@ def _params(rng: np.random.Generator, name: str, n: int) -> dict:
     """The controls' values of a mapping's parameters, drawn over the sliders' ranges."""
     T = float(np.round(10.0 ** rng.uniform(np.log10(0.05), np.log10(5.0)), 2))
     return {
-        "softmax": lambda: {"temperature": T, "beta": None}
-        if rng.random() < 0.7
-        else {"temperature": 1.0, "beta": float(np.round(rng.uniform(-5, 5), 2))},
+        "softmax": lambda: (
+            {"temperature": T, "beta": None}
+            if rng.random() < 0.7
+            else {"temperature": 1.0, "beta": float(np.round(rng.uniform(-5, 5), 2))}
+        ),
         "taylor_softmax": lambda: {"order": int(rng.choice([2, 4, 6, 8])), "temperature": T},
-        "sparse_softmax": lambda: {"k": int(rng.integers(1, n + 1)), "top_p": None, "temperature": T}
-        if rng.random() < 0.7
-        else {"top_p": float(np.round(rng.uniform(0.05, 1.0), 2)), "temperature": T},
+        "sparse_softmax": lambda: (
+            {"k": int(rng.integers(1, n + 1)), "top_p": None, "temperature": T}
+            if rng.random() < 0.7
+            else {"top_p": float(np.round(rng.uniform(0.05, 1.0), 2)), "temperature": T}
+        ),
         "sparsemax": lambda: {"temperature": T},
         "entmax15": lambda: {"temperature": T},
         "entmax": lambda: {"alpha": float(np.round(rng.uniform(0.1, 4.0), 2)), "temperature": T},
@@ -150,9 +154,14 @@ def test_numbers_are_written_as_python_writes_them(module, tmp_path):
     values = [0.0, -0.0, 0.03125, 0.125, 1.125, 2.5, 9.9995, 999.5, 1234.5, -0.875, 1e-5, 1.5e-5, 1e-17, -1.11e-16]
     values += [k / 64 for k in range(-100, 100)] + [k / 2**20 for k in range(0, 2000, 7)]
     values += list(rng.standard_normal(500) * 10.0 ** rng.integers(-8, 5, 500))
-    cases = [{"fn": fn, "args": [v, d]} for v in values for fn, d in (("py_fixed", 4), ("py_fixed", 6), ("py_general", 3))]
+    cases = [
+        {"fn": fn, "args": [v, d]} for v in values for fn, d in (("py_fixed", 4), ("py_fixed", 6), ("py_general", 3))
+    ]
     results = run_node(cases, module, tmp_path)
-    expected = [f"{v:.4f}" if (fn, d) == ("py_fixed", 4) else f"{v:.6f}" if fn == "py_fixed" else f"{v:.3g}"
-                for v in values for fn, d in (("py_fixed", 4), ("py_fixed", 6), ("py_general", 3))]
+    expected = [
+        f"{v:.4f}" if (fn, d) == ("py_fixed", 4) else f"{v:.6f}" if fn == "py_fixed" else f"{v:.3g}"
+        for v in values
+        for fn, d in (("py_fixed", 4), ("py_fixed", 6), ("py_general", 3))
+    ]
     wrong = [(c["args"], r, e) for c, r, e in zip(cases, results, expected) if r.get("value") != e]
     assert not wrong, wrong[:10]
