@@ -18,6 +18,7 @@ from explorer.drawing.colors import mapping_color
 from explorer.i18n.shared import STRINGS
 from explorer.session import state
 from probcore.registry import MAPPINGS
+from views.compare.strings import STRINGS as COMPARE_STRINGS
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [
@@ -336,24 +337,30 @@ def runs_logged() -> list[str]:
     return [line.split()[3] for line in SERVER_LOG.read_text().splitlines() if line.startswith("RUN ")]
 
 
+def table_cells(page) -> dict[str, dict[str, str]]:
+    """Compare's statistics table as the browser draws it (explorer/live/static/stats.js): {row header: {column
+    header: cell}}; the page has no server table then."""
+    return page.evaluate(
+        """() => {
+            if (document.querySelector("[data-testid='stTable']")) return null;
+            const table = document.querySelector("[data-live-table='compare'] table");
+            const heads = [...table.querySelectorAll('thead th')].map(th => th.textContent.trim());
+            return Object.fromEntries([...table.querySelectorAll('tbody tr')].map(tr => [
+                tr.querySelector('th').textContent.trim(),
+                Object.fromEntries([...tr.children].map((cell, i) => [heads[i], cell.textContent.trim()]))]));
+        }"""
+    )
+
+
 def table_max_p(page, label: str) -> float:
     """The max p column of Compare's statistics table in the row of mapping ``label``."""
-    return float(
-        page.evaluate(
-            """([label, column]) => {
-                const table = document.querySelector("[data-testid='stTable'] table");
-                const heads = [...table.querySelectorAll('thead th')].map(th => th.textContent.trim());
-                const row = [...table.querySelectorAll('tbody tr')].find(tr => tr.querySelector('th').textContent.trim() === label);
-                return row.children[heads.indexOf(column)].textContent.trim();
-            }""",
-            [label, STRINGS["col.max_p"]["en"]],
-        )
-    )
+    return float(table_cells(page)[label][STRINGS["col.max_p"]["en"]])
 
 
 def test_a_release_reruns_what_the_logits_change_not_the_controls(server, browser):
     """A release of a logit on Compare, the Logits expander closed (it and the Mappings expander draw no
-    widget then): the server reruns the fragment of the chart and the table alone (``numbers``: the controls above are not drawn again), and the table shows
+    widget then): the server reruns the fragment of the chart alone (``chart``: the browser draws the
+    statistics table, the controls above and the question below are not drawn again), and the table shows
     the softmax of the new logits; the Logits expander opened, a release reruns the page's fragment
     (``live``) so that its text field shows the new logits too."""
     page = open_view(browser, server, "compare")
@@ -378,11 +385,61 @@ def test_a_release_reruns_what_the_logits_change_not_the_controls(server, browse
             )
             settle(page)
             ran = runs_logged()[before:]  # the view sends a release again if no run took it within 2.5 s
-            assert ran and set(ran) == {"live" if opened else "numbers"}, ran
+            assert ran and set(ran) == {"live" if opened else "chart"}, ran
             expected = reference("softmax", np.array(x)).max()
             assert table_max_p(page, "Softmax") == float(f"{expected:.4f}")
             if opened:
                 assert page.locator(".st-key-w_logits input").input_value() == ", ".join(f"{v:.6g}" for v in x)
+        assert not page.errors, page.errors
+    finally:
+        page.close()
+
+
+@pytest.mark.slow
+def test_the_table_follows_the_hand_and_a_revealed_answer_follows_the_release(server, browser):
+    """While x0 moves (input events, no release) the browser's statistics table is redrawn in the frame that
+    draws the chart: its max p and Σ p are those of data-values, and no script runs. A released temperature
+    (the Mappings expander closed) reruns the chart alone and the table shows T's p. With the question's answer
+    revealed, a release reruns the fragment around the chart and the question (``numbers``), so that the
+    answer is the one of the new logits."""
+    page = open_view(browser, server, "compare")
+    try:
+        before = len(runs_logged())
+        for value in (3.5, -2.25, 7.0):
+            page.evaluate(
+                """v => { const e = document.querySelector("[data-live-view='compare'] input[aria-label='x0']");
+                    e.value = v; e.dispatchEvent(new Event('input', {bubbles: true})); }""",
+                value,
+            )
+            next_frame(page)
+            shown, cells = view_values(page, "compare"), table_cells(page)
+            assert shown["logits"][0] == value
+            for name, p in shown["mappings"].items():
+                row = cells[STRINGS.get(f"mapping.{name}", {}).get("en") or MAPPINGS[name].label]
+                assert row[STRINGS["col.max_p"]["en"]] == f"{max(p):.4f}", (name, row)
+                assert row[STRINGS["col.sum"]["en"]] == f"{np.sum(p):.6f}", (name, row)
+        assert runs_logged()[before:] == []  # the hand moved the table without the server
+        page.locator("[data-live-view='compare'] input[data-param='temperature']").press("ArrowRight")  # T 1 -> 1.05
+        page.wait_for_function("() => new URL(location.href).searchParams.get('temperature') === '1.05'")
+        settle(page)
+        ran = runs_logged()[before:]  # the Mappings expander closed: a released parameter reruns the chart alone
+        assert ran and set(ran) == {"chart"}, ran
+        x = np.array(view_values(page, "compare")["logits"])
+        assert table_max_p(page, "Softmax") == float(f"{reference('softmax', x, temperature=1.05).max():.4f}")
+        page.locator("[data-testid='stExpander'] summary", has_text=STRINGS["predict.title"]["en"]).click()
+        page.locator(".st-key-q_compare_reveal label").click()
+        answer = page.get_by_text(COMPARE_STRINGS["q_compare.a"]["en"].split("{")[0].strip())
+        sync_api.expect(answer).to_be_visible(timeout=TIMEOUT_MS)
+        settle(page)
+        before = len(runs_logged())
+        page.locator("[data-live-view='compare'] input[aria-label='x1']").press("ArrowRight")
+        x = view_values(page, "compare")["logits"]
+        page.wait_for_function(
+            "x => new URL(location.href).searchParams.get('logits') === x", arg=", ".join(f"{v:.6g}" for v in x)
+        )
+        settle(page)
+        ran = runs_logged()[before:]
+        assert ran and set(ran) == {"numbers"}, ran
         assert not page.errors, page.errors
     finally:
         page.close()

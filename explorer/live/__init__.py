@@ -92,14 +92,15 @@ WORDS = {
 }
 
 
-def _component(view: str):
-    """The components v2 mount command of one live view: probcore.js + live_core.js + static/<view>.js
-    as one module, and the common CSS."""
-    js = "\n".join([PROBCORE_JS, (STATIC / "live_core.js").read_text(), (STATIC / f"{view}.js").read_text()])
+def _component(view: str, *extra: str):
+    """The components v2 mount command of one live view: probcore.js + live_core.js + the ``extra``
+    static files (e.g. stats.js) + static/<view>.js as one module, and the common CSS."""
+    parts = [PROBCORE_JS, *((STATIC / f"{name}.js").read_text() for name in ("live_core", *extra, view))]
+    js = "\n".join(parts)
     return st.components.v2.component(f"probcore_live_{view}", js=js, css=CSS, isolate_styles=False)
 
 
-_COMPARE = _component("compare")
+_COMPARE = _component("compare", "stats")
 _JACOBIAN = _component("jacobian")
 _SIMPLEX = _component("simplex")
 _LOSS = _component("loss")
@@ -161,10 +162,14 @@ def _param_specs(
     return specs, values
 
 
-def _take_state(key: str, whole: str | None) -> None:
+def _take_state(key: str, whole: str | None, wider: Callable[[], str | None] | None = None) -> None:
     """Release in the browser (component ``key``): the logits and parameters it sends become the
     session's controls. The rerun is the innermost fragment that holds the view, but the fragment
-    ``whole`` (the page's, with the logit controls) while the Logits expander is open and shows them."""
+    ``whole`` (the page's, with the logit controls) while the Logits expander is open and shows them,
+    else the fragment ``wider()`` names (one around the view that shows the logits too), if any. A
+    released parameter reruns the whole page (the Mappings expander, outside the fragments, shows it),
+    but on a page that names ``wider`` (it knows what its fragments show) only while that expander is
+    open: closed, it draws no widget."""
     ss = st.session_state
     sent = (ss.get(key) or {}).get("state")
     if not isinstance(sent, dict):
@@ -189,11 +194,12 @@ def _take_state(key: str, whole: str | None) -> None:
             if ss[name] != value:
                 ss[name] = value
                 params_moved = True
-    if params_moved:  # the Mappings expander (outside the fragment) shows them: the whole page reruns, at once
+    if params_moved and (wider is None or ss.get(state.MAPPINGS_OPEN)):  # the Mappings expander shows them
         st.rerun(scope="app")  # from a callback: the interaction's one run (no fragment run first)
-    if whole and ss.get(state.LOGITS_OPEN):
+    around = whole if whole and ss.get(state.LOGITS_OPEN) else wider() if wider else None
+    if around:
         try:
-            st.rerun(whole)
+            st.rerun(around)
         except StreamlitAPIException:  # not drawn by the last run: the view's fragment reruns
             pass
 
@@ -239,14 +245,17 @@ def _data(ctl: state.Controls, names: list[str], page: str, exclude: tuple[str, 
     )
 
 
-def _mount(component, key: str, data: dict, whole: str | None = None) -> None:
+def _mount(
+    component, key: str, data: dict, whole: str | None = None, wider: Callable[[], str | None] | None = None
+) -> None:
     """Mount a live view (a released parameter reruns the whole page: :func:`_take_state`). ``seq``
     numbers the releases the server has taken: the view ignores a run made before its last release.
-    ``whole``: the key of the page's fragment that draws the logit controls (:func:`_take_state`)."""
+    ``whole``: the key of the page's fragment that draws the logit controls, ``wider``: names a fragment
+    around the view to rerun after a release (:func:`_take_state`)."""
     ss = st.session_state
     sent = (ss.get(key) or {}).get("state")
     data["seq"] = int(sent.get("seq", 0)) if isinstance(sent, dict) and isinstance(sent.get("seq"), int) else 0
-    component(key=key, data=as_sent(data), on_state_change=lambda: _take_state(key, whole))
+    component(key=key, data=as_sent(data), on_state_change=lambda: _take_state(key, whole, wider))
 
 
 def as_sent(data: dict) -> dict:
@@ -256,18 +265,27 @@ def as_sent(data: dict) -> dict:
     return {name: tuple(value) if isinstance(value, list) else value for name, value in data.items()}
 
 
-def compare_view(ctl: state.Controls, log_y: bool, server_figure: Callable[[], None], whole: str) -> None:
+def compare_view(
+    ctl: state.Controls,
+    log_y: bool,
+    server_figure: Callable[[], None],
+    whole: str,
+    table: dict | None = None,
+    wider: Callable[[], str | None] | None = None,
+) -> None:
     """Compare's chart, live: the grouped bars of every shown mapping with a handle per logit (n <=
     state.SLIDER_MAX_N), the top of a bar draggable, and the shown mappings' parameters; ``whole``: the
-    page's fragment with the logit controls (:func:`_mount`). Calls ``server_figure()`` (the server's
-    chart) instead where JavaScript does not run."""
+    page's fragment with the logit controls, ``wider``: a fragment around the view a release reruns
+    (:func:`_mount`). ``table``: the statistics table's words (views.compare.page.table_words): the
+    view draws the table under the chart in the same frame (static/stats.js); None: the server does.
+    Calls ``server_figure()`` (the server's chart) instead where JavaScript does not run."""
     if not runs_javascript():
         server_figure()
         return
     names = [name for name in ctl.mappings if name not in NOT_LIVE]
     data = _data(ctl, names, "compare")
-    data.update(log_y=bool(log_y))
-    _mount(_COMPARE, "live_compare", data, whole)
+    data.update(log_y=bool(log_y), table=table)
+    _mount(_COMPARE, "live_compare", data, whole, wider)
     if any(name in NOT_LIVE for name in ctl.mappings):
         st.caption(WORDS[language()]["server_only"])
 
