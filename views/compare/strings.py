@@ -19,8 +19,8 @@ STRINGS = {
         "zh": "统计量与损失",
     },
     "compare.table_note": {
-        "en": "Support = number of pᵢ > 0; entropy = −Σ pᵢ log pᵢ; loss and its gradient ∇ₓ (autograd) for target class {target}.",
-        "zh": "支撑集大小 = pᵢ > 0 的个数；熵 = −Σ pᵢ log pᵢ；目标类别 {target} 的损失及其梯度 ∇ₓ（自动微分）。",
+        "en": "Support = number of pᵢ > 0; entropy = −Σ pᵢ log pᵢ; loss and its gradient ∇ₓ for target class {target} (on the server by autograd, in the browser by its closed form).",
+        "zh": "支撑集大小 = pᵢ > 0 的个数；熵 = −Σ pᵢ log pᵢ；目标类别 {target} 的损失及其梯度 ∇ₓ（服务器端由自动微分计算，浏览器端由其闭式计算）。",
     },
     "compare.support_underflow": {
         "en": "{support} ({under} rounded to 0)",
