@@ -282,7 +282,28 @@ def underflows(name: str, x: tuple, kw: Kw, p: np.ndarray) -> np.ndarray:
     zero = np.asarray(p) == 0
     if not zero.any() or (name == "gumbel_softmax" and dict(kw).get("hard")) or normal_on_support(name, kw):
         return np.zeros(np.shape(p), dtype=bool)
-    return zero & positive_exactly(name, x, kw)
+    inside = positive_exactly(name, x, kw)
+    if name == "sparse_softmax":
+        inside = _as_kept(inside, x, kw, np.asarray(p))
+    return zero & inside
+
+
+def _as_kept(inside: np.ndarray, x: tuple, kw: Kw, p: np.ndarray) -> np.ndarray:
+    """Top-k / top-p's Omega as p kept it: where logits tie at the cut, which of them are in Omega
+    is the implementation's choice (torch.topk's order for probcore's p, a stable sort for
+    :func:`positive_exactly`); the same number of the tied classes, those with p > 0 first."""
+    params = dict(kw)
+    beta, temperature = params.get("beta"), params.get("temperature", 1.0)
+    z = np.asarray(x, dtype=np.float64) * beta if beta is not None else np.asarray(x, dtype=np.float64) / temperature
+    if not inside.any():
+        return inside
+    tied = z == z[inside].min()
+    members = int((inside & tied).sum())
+    order = np.flatnonzero(tied)
+    order = np.concatenate([order[p[order] > 0], order[p[order] <= 0]])  # (stable within each part)
+    kept = inside & ~tied
+    kept[order[:members]] = True
+    return kept
 
 
 def normal_on_support(name: str, kw: Kw) -> bool:

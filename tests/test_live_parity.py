@@ -485,6 +485,26 @@ def test_the_underflow_cases_hold_underflows_and_exact_zeros():
     assert not any(_server_underflows("perturbmax", [0.0, -0.5, -1.0, -1000.0], {"noise": "uniform", **T}))
 
 
+def test_top_k_ties_at_the_cut_are_kept_as_the_kernel_kept_them():
+    """Logits tied at top-k's cut: which of them are in Omega is the kernel's choice (torch.topk's
+    order, not a stable sort); a tied class left out (p = 0) is not an underflow, a kept tied class whose
+    p underflowed is, and the count of underflows is the same whichever tied class was kept."""
+    T = {"temperature": 1.0}
+    for x, k, underflowed in (
+        ([0.0, 1.0, 0.0, 0.0], 2, 0),
+        ([0.0, 1.0, 0.0, 0.0], 3, 0),
+        ([0.3] * 5, 2, 0),
+        ([2.0, 0.5, 0.5, 0.5, -1.0], 3, 0),
+        ([1000.0, 0.0, 0.0], 2, 1),
+        ([0.0, 1000.0, 0.0, 0.0], 3, 2),
+    ):
+        kw = compute.items({"k": k, **T})
+        p = compute.probabilities("sparse_softmax", tuple(x), kw, 0)
+        under = compute.underflows("sparse_softmax", tuple(x), kw, p)
+        assert int(under.sum()) == underflowed, (x, k, p, under)
+        assert int((p > 0).sum() + under.sum()) == k, (x, k, p, under)  # the support: k classes
+
+
 @pytest.mark.slow  # the ~10,000 generated cases (about 5 s)
 def test_cases_cover_the_ranges(cases):
     """The generated logits reach n = 2 and n near 1000, scales 1e-6 and 1e4, ties and -inf masks."""
