@@ -290,8 +290,8 @@ def underflows(name: str, x: tuple, kw: Kw, p: np.ndarray) -> np.ndarray:
 
 def _as_kept(inside: np.ndarray, x: tuple, kw: Kw, p: np.ndarray) -> np.ndarray:
     """Top-k / top-p's Omega as p kept it: where logits tie at the cut, which of them are in Omega
-    is the implementation's choice (torch.topk's order for probcore's p, a stable sort for
-    :func:`positive_exactly`); the same number of the tied classes, those with p > 0 first."""
+    is the implementation's choice (torch.topk's order for top-k, torch.sort's for top-p in probcore's p;
+    a stable sort for :func:`positive_exactly`); the same number of the tied classes, those with p > 0 first."""
     params = dict(kw)
     beta, temperature = params.get("beta"), params.get("temperature", 1.0)
     z = np.asarray(x, dtype=np.float64) * beta if beta is not None else np.asarray(x, dtype=np.float64) / temperature

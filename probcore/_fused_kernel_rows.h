@@ -368,7 +368,7 @@ INLINE int FN(entmax_tau)(T* c, int64_t* idx, int64_t* k, int* dense, int64_t n,
    (the caller recomputes those rows). stats (NULL, or 2 entries): (m, tau) of a general alpha's row
    whose tau the kernel found (the backward's s = p / d, d = (x - m) scale - tau), NaN on the other
    rows (bad, fully -inf, status 1, or a tau not certified by |total^(alpha - 1) - 1| <= tol, the
-   iteration having ended on its bracket instead), untouched for alpha 2 and 1.5. Compiled once per instruction set
+   iteration having ended on its bracket instead), NaN for alpha 2 and 1.5 (fused.forward passes NULL there). Compiled once per instruction set
    (CLONES), picked at load time. */
 CLONES static void FN(forward_row)(const T* xr, T* pr, int* status, T* stats, int64_t n, double alpha, T* c, T* w,
                                    T* bmax, int64_t* idx) {

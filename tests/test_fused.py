@@ -96,7 +96,7 @@ def test_gradients_equal_the_eager_gradients(alpha, dtype):
 
 
 def rows_for_the_backward(n, dtype):
-    """12 rows of n entries: N(0, 1) at three scales, ties, -inf entries, a fully -inf row, a NaN row."""
+    """12 rows of n entries: N(0, 1) at three scales, ties, -inf entries, a fully -inf row, a NaN row, a constant row."""
     x = torch.cat([make("random", (4, n), dtype, seed=4) * scale for scale in (0.3, 1.0, 5.0)])
     x[3] = x[3].round()  # ties (few distinct values)
     x[4, : n // 2 + 1] = float("-inf")
@@ -114,9 +114,9 @@ def test_the_backward_from_the_forward_stats_equals_s_from_p(n, dtype):
     """alpha other than 2 and 1.5: the backward's s = p / (c - tau) from the forward's (max, tau)
     (no powers; taken on the rows it reads whole: short rows at alpha < 1.5, wide rows whose support
     spans most blocks) gives dz = s (g - <g, s> / sum s) equal to the p^(2 - alpha) path's (in float64),
-    within a few float32 / float64 roundings of max s max |g| per row; stats finite on the solved rows, NaN on
-    uncertified rows and on the NaN and fully -inf rows (whose dz stay NaN / 0); rows with NaN stats take s from p (the
-    old path, bit for bit)."""
+    within 2e-5 (float32) / 1e-12 (float64) of max s max |g| per row; stats finite on the plain and -inf-entry
+    rows (m the row max), NaN on the NaN and fully -inf rows (whose dz stay NaN / 0); rows with NaN stats take s
+    from p (the old path, bit for bit)."""
     assert fused.available()
     x, g = rows_for_the_backward(n, dtype), make("random", (12, n), dtype, seed=5)
     tol = 2e-5 if dtype == torch.float32 else 1e-12
@@ -146,7 +146,7 @@ def test_the_backward_from_the_forward_stats_equals_s_from_p(n, dtype):
 def test_changing_the_input_in_place_before_the_backward_raises():
     """A general alpha's backward reads the forward's input (saved, not copied): changing it in place
     before the backward raises autograd's usual error, as for torch's own ops that save their input
-    (here pow); without a gradient wanted nothing is saved, and alpha 2 / 1.5 save p alone."""
+    (here pow); alpha 2 / 1.5 save p alone and do not raise."""
     leaf = make("random", (4, 50), torch.float32).requires_grad_()
     for mapping in (lambda y: probcore.entmax(y, alpha=1.3), lambda y: y.pow(3)):
         y = leaf * 1

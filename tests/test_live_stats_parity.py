@@ -1,7 +1,7 @@
 """Compare's statistics table drawn in the browser (explorer/live/static/stats.js) against the server's
-(views.compare.compute.statistics_row): every cell string equal, over generated cases (every live
-mapping, its parameters across their slider ranges, targets, n = 2 to 30, logits from 1e-3 to 1e3
-apart, underflows: logits hundreds apart), and the number formats (Python's .4f, .6f and .3g, ties
+(views.compare.compute.statistics_row): every cell string equal but for :func:`same_cell`'s allowances,
+over generated cases (every live mapping, its parameters across their slider ranges, targets, n = 2 to
+30, logits on the 0.05 grid at scales 0.1 to 1e3, underflows: logits hundreds apart), and the number formats (Python's .4f, .6f and .3g, ties
 to even) over values that JS's own formatting writes otherwise. Run with node
 (explorer/live/parity_runner.mjs) on probcore.js + stats.js, the module Compare's view is made of.
 """
@@ -20,7 +20,7 @@ from probcore.registry import MAPPINGS
 from tests.test_live_parity import run_node
 from views.compare import compute as compare_compute
 
-pytestmark = pytest.mark.slow  # node over 600 rows and 2000 numbers, ~10 s
+pytestmark = pytest.mark.slow  # node over 600 rows and 1000 numbers in 3 formats, ~10 s
 
 STATIC = Path(__file__).resolve().parents[1] / "explorer" / "live" / "static"
 SUPPORT_WORDS = t("compare.support_underflow", support="{support}", under="{under}")  # as the view gets it
@@ -116,7 +116,7 @@ def same_cell(cell: str, browser: str, server: str, name: str) -> bool:
 
 def test_the_browser_table_writes_the_server_table_cell_for_cell(module, tmp_path):
     """600 generated rows: each cell the browser writes is the server's string (:func:`same_cell`; rows of
-    :func:`tied_at_the_cut` left out, at most a tenth of them), and the cases reach the underflow
+    :func:`tied_at_the_cut` compared on the support alone, at most a tenth of them), and the cases reach the underflow
     marking, gradients cut after 8 entries, mappings without a loss and every live mapping."""
     cases = stats_cases(np.random.default_rng(26), 600)
     results = run_node(
