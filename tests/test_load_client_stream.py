@@ -77,4 +77,3 @@ def test_stream_reads_what_the_library_reads():
     by_library, _ = asyncio.run(serve_and_read(stream=False))
     assert by_stream == by_library == [m.SerializeToString() for m in recorded()]
     assert ponged
-
