@@ -167,6 +167,40 @@ def test_every_page_has_no_serious_or_critical_violation_and_names_itself(server
     assert not failures, json.dumps(failures, indent=1, ensure_ascii=False)[:20_000]
 
 
+LIVE_TABLE_CONTRAST = """tags => axe.run(document, {runOnly: {type: 'tag', values: tags}})
+  .then(r => Object.fromEntries(['passes', 'violations', 'incomplete'].map(kind => [kind,
+    r[kind].filter(v => v.id === 'color-contrast').flatMap(v => v.nodes.map(n => n.target.join(' ')))
+      .filter(t => document.querySelector(t)?.closest('[data-live-table]'))])))"""
+
+
+WORDED_CELLS = """() => [...document.querySelectorAll("[data-live-table='compare'] :is(th, td, caption)")]
+    .filter(cell => /[\\p{L}\\p{N}]/u.test(cell.textContent)).length"""
+
+
+def test_compare_live_table_text_meets_contrast_in_light_and_dark(server, browser):
+    """Compare's statistics table is drawn by the browser (explorer/live/static/stats.js), no st.table: axe sees
+    it in the DOM and checks the contrast of every cell with a letter or digit (axe skips a lone "—"), light and dark (4.5:1, WCAG 2.1 AA), none failing,
+    and the whole page has no serious or critical violation."""
+    for lang, present, scheme in VARIANTS:
+        context = browser.new_context(viewport=VIEWPORT, color_scheme=scheme)
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        try:
+            page.goto(f"{server}/?lang={lang}" + ("&present=1" if present else ""))
+            page.locator("[data-live-table='compare'] table").wait_for()
+            drawn(page)
+            grow_to_full_height(page)
+            cells = page.evaluate(WORDED_CELLS)
+            page.add_script_tag(path=str(AXE))
+            contrast = page.evaluate(LIVE_TABLE_CONTRAST, WCAG21_AA)
+            where = f"compare {lang}{' present' if present else ''} {scheme}"
+            assert not contrast["violations"] and not contrast["incomplete"], (where, contrast)
+            assert len(contrast["passes"]) >= cells > 0, (where, cells, contrast["passes"])  # every worded cell checked
+            assert not serious(axe_violations(page)), where
+        finally:
+            context.close()
+
+
 @pytest.fixture()
 def page(browser):
     context = browser.new_context(viewport=VIEWPORT)
