@@ -446,6 +446,31 @@ def test_the_table_follows_the_hand_and_a_revealed_answer_follows_the_release(se
 
 
 @pytest.mark.slow
+def test_add_ten_after_a_release_adds_to_the_released_logits(server, browser):
+    """The question open, its answer not revealed: a release reruns the chart alone, and "Add 10" then
+    adds 10 to the released logits, not to those of the fragment's last run (it read them from its
+    closure: a release 1.2 -> 1.25 then gave 11.2)."""
+    page = open_view(browser, server, "compare")
+    try:
+        page.locator("[data-testid='stExpander'] summary", has_text=STRINGS["predict.title"]["en"]).click()
+        add = page.get_by_role("button", name=COMPARE_STRINGS["q_compare.do"]["en"])
+        sync_api.expect(add).to_be_visible(timeout=TIMEOUT_MS)
+        settle(page)
+        page.locator("[data-live-view='compare'] input[aria-label='x0']").press("ArrowRight")
+        x = view_values(page, "compare")["logits"]
+        page.wait_for_function(
+            "x => new URL(location.href).searchParams.get('logits') === x", arg=", ".join(f"{v:.6g}" for v in x)
+        )
+        settle(page)
+        add.click()
+        shifted = ", ".join(f"{v + 10:.6g}" for v in x)
+        page.wait_for_function("x => new URL(location.href).searchParams.get('logits') === x", arg=shifted)
+        assert not page.errors, page.errors
+    finally:
+        page.close()
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("view", ["compare", "sweeps"])
 def test_downloads_hold_what_the_view_shows(server, browser, view, tmp_path):
     """The view's CSV and JSON buttons, reached by keyboard, save the numbers of data-values."""

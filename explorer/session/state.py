@@ -435,6 +435,12 @@ def set_logits(x: np.ndarray) -> None:
     st.session_state["preset"] = "custom"
 
 
+def current_logits() -> np.ndarray:
+    """The logits the controls give now (a preset's, else the text's, else the last valid ones), for a
+    callback: a live release may have moved them since the fragment that drew its button ran."""
+    return _logits([], update=False)
+
+
 def _logits(messages: list[str], update: bool) -> np.ndarray:
     """The logits the controls give (a preset's, else the text's, else the last valid ones);
     with ``update`` (before the logit widgets are drawn) the text and n follow them."""

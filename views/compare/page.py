@@ -82,8 +82,9 @@ def numbers() -> None:
         return t("q_compare.a", same=len(moved) - len(changed), changed=", ".join(changed) or "—")
 
     def add_ten() -> None:
-        state.set_logits(ctl.logits + 10.0)
-        compare_session.remember_shift(ctl.x, tuple(state.parse_logits(st.session_state["logits"])))
+        x = state.current_logits()  # (not ctl's: a release reruns the chart alone, not this fragment)
+        state.set_logits(x + 10.0)
+        compare_session.remember_shift(tuple(x), tuple(state.parse_logits(st.session_state["logits"])))
         st.rerun(VIEW)  # the chart moves too, not only this fragment
 
     ui.predict(
