@@ -447,9 +447,9 @@ def test_the_table_follows_the_hand_and_a_revealed_answer_follows_the_release(se
 
 @pytest.mark.slow
 def test_add_ten_after_a_release_adds_to_the_released_logits(server, browser):
-    """The question open, its answer not revealed: a release reruns the chart alone, and "Add 10" then
-    adds 10 to the released logits, not to those of the fragment's last run (it read them from its
-    closure: a release 1.2 -> 1.25 then gave 11.2)."""
+    """The question open, its answer not revealed: after a release (x0 1.2 -> 1.25, shown in the URL), "Add 10"
+    puts the released logits + 10 in the URL, not those of the fragment's last run (it read them from its
+    closure and gave 11.2); no page error."""
     page = open_view(browser, server, "compare")
     try:
         page.locator("[data-testid='stExpander'] summary", has_text=STRINGS["predict.title"]["en"]).click()

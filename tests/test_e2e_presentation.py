@@ -131,7 +131,8 @@ def test_compare_live_view_and_its_table_fit_at_1280x720(server, browser):
     page = new_page(browser, PROJECTOR)
     page.set_default_timeout(180_000)
     for lang in ("en", "zh"):
-        page.goto(f"{server}/?present=1&logits={TWELVE_LOGITS}&lang={lang}")  # every mapping: the longest gradients
+        # the default mappings (all but Gumbel-softmax): the longest gradients
+        page.goto(f"{server}/?present=1&logits={TWELVE_LOGITS}&lang={lang}")
         page.locator("[data-live-table='compare'] table").wait_for()
         fits(page, f"compare ({lang}), 12 classes")
         assert page.evaluate(LIVE_TABLE) is not None, "Compare's table is not the browser's"

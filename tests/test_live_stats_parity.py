@@ -1,5 +1,5 @@
 """Compare's statistics table drawn in the browser (explorer/live/static/stats.js) against the server's
-(views.compare.compute.statistics_row): every cell string equal but for :func:`same_cell`'s allowances,
+(views.compare.compute.statistics_row): every cell string equal but for :func:`same_cell`'s allowances (rows of :func:`tied_at_the_cut`: the support alone),
 over generated cases (every live mapping, its parameters across their slider ranges, targets, n = 2 to
 30, logits on the 0.05 grid at scales 0.1 to 1e3, underflows: logits hundreds apart), and the number formats (Python's .4f, .6f and .3g, ties
 to even) over values that JS's own formatting writes otherwise. Run with node
