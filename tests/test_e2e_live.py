@@ -202,6 +202,18 @@ def next_frame(page) -> None:
     page.wait_for_function("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
+def pressed(page, index: int) -> list:
+    """Press ArrowRight on Compare's handle x<index> and return the logits of the frame that draws it
+    (read before that frame, they would be the old ones)."""
+    old = view_values(page, "compare")["logits"][index]
+    page.locator(f"[data-live-view='compare'] input[aria-label='x{index}']").press("ArrowRight")
+    page.wait_for_function(
+        f"([i, old]) => JSON.parse(document.querySelector(\"{ROOT_SELECTOR}\").getAttribute('data-values')).logits[i] !== old",
+        arg=[index, old],
+    )
+    return view_values(page, "compare")["logits"]
+
+
 def drag_in(page, locator, fx: float, fy: float, steps: int = 10) -> None:
     """Press in the middle of ``locator`` and drag to the fraction (fx, fy) of its box."""
     box = locator.evaluate("""e => {  // in one go: a live view may replace its SVG elements in any frame
@@ -437,8 +449,7 @@ def test_the_table_follows_the_hand_and_a_revealed_answer_follows_the_release(se
         sync_api.expect(answer).to_be_visible(timeout=TIMEOUT_MS)
         settle(page)
         before = len(runs_logged())
-        page.locator("[data-live-view='compare'] input[aria-label='x1']").press("ArrowRight")
-        x = view_values(page, "compare")["logits"]
+        x = pressed(page, 1)
         page.wait_for_function(
             "x => new URL(location.href).searchParams.get('logits') === x", arg=", ".join(f"{v:.6g}" for v in x)
         )
@@ -461,8 +472,7 @@ def test_add_ten_after_a_release_adds_to_the_released_logits(server, browser):
         add = page.get_by_role("button", name=COMPARE_STRINGS["q_compare.do"]["en"])
         sync_api.expect(add).to_be_visible(timeout=TIMEOUT_MS)
         settle(page)
-        page.locator("[data-live-view='compare'] input[aria-label='x0']").press("ArrowRight")
-        x = view_values(page, "compare")["logits"]
+        x = pressed(page, 0)
         page.wait_for_function(
             "x => new URL(location.href).searchParams.get('logits') === x", arg=", ".join(f"{v:.6g}" for v in x)
         )
